@@ -1,0 +1,53 @@
+"use client";
+
+import { signIn } from "next-auth/react";
+import { useRouter, useSearchParams } from "next/navigation";
+import { useState } from "react";
+
+export function SignInForm() {
+  const router = useRouter();
+  const searchParams = useSearchParams();
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+
+  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setPending(true);
+    setError(null);
+    const result = await signIn("credentials", {
+      email: String(form.get("email")),
+      password: String(form.get("password")),
+      redirect: false,
+    });
+    setPending(false);
+    if (!result?.ok) {
+      setError("Email or password is incorrect.");
+      return;
+    }
+    const next = searchParams.get("callbackUrl");
+    router.replace(next?.startsWith("/") && !next.startsWith("//") ? next : "/projects");
+    router.refresh();
+  }
+
+  return (
+    <form onSubmit={onSubmit} className="space-y-4" aria-describedby={error ? "sign-in-error" : undefined}>
+      <label className="block">
+        <span className="text-sm font-medium">Email</span>
+        <input name="email" type="email" required autoComplete="username" className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2" />
+      </label>
+      <label className="block">
+        <span className="text-sm font-medium">Password</span>
+        <input name="password" type="password" required autoComplete="current-password" className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2" />
+      </label>
+      {error && (
+        <p id="sign-in-error" role="alert" className="text-sm text-red-700">
+          {error}
+        </p>
+      )}
+      <button type="submit" disabled={pending} className="w-full rounded-md bg-indigo-600 px-4 py-2 font-medium text-white hover:bg-indigo-700 disabled:opacity-60">
+        {pending ? "Signing in…" : "Sign in"}
+      </button>
+    </form>
+  );
+}

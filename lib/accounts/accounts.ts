@@ -1,0 +1,121 @@
+import { asc, eq, inArray, or, sql } from "drizzle-orm";
+import { NotFoundError } from "@/lib/api/errors";
+import { parseInput } from "@/lib/api/request";
+import { highestRole } from "@/lib/auth/permissions";
+import { generatePersonalAccessToken, hashPassword, sha256Hex } from "@/lib/auth/secrets";
+import type { Db } from "@/lib/db";
+import { memberships, organizations, personalAccessTokens, projects, users } from "@/lib/db/schema";
+import {
+  addMemberInput,
+  createOrganizationInput,
+  createProjectInput,
+  createTokenInput,
+  createUserInput,
+} from "./schema";
+
+// Verbs behind the CLI and the bootstrap: organizations, projects, users, memberships, tokens.
+
+export async function createOrganization(db: Db, input: unknown) {
+  const { name } = parseInput(createOrganizationInput, input);
+  const [org] = await db.insert(organizations).values({ name }).returning();
+  return org!;
+}
+
+export async function createProject(db: Db, input: unknown) {
+  const { organizationId, name } = parseInput(createProjectInput, input);
+  const [org] = await db.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, organizationId));
+  if (!org) throw new NotFoundError(`Organization ${organizationId} was not found.`);
+  const [project] = await db.insert(projects).values({ organizationId, name }).returning();
+  return project!;
+}
+
+export async function createUser(db: Db, input: unknown) {
+  const { email, name, password } = parseInput(createUserInput, input);
+  const passwordHash = password ? await hashPassword(password) : null;
+  const [user] = await db.insert(users).values({ email, name: name ?? null, passwordHash }).returning();
+  return { id: user!.id, email: user!.email, name: user!.name, createdAt: user!.createdAt };
+}
+
+export async function findUserByEmail(db: Db, email: string) {
+  const [user] = await db.select().from(users).where(sql`lower(${users.email}) = ${email.toLowerCase()}`);
+  return user ?? null;
+}
+
+/** Resolves a CLI user reference: a user id or an email. */
+export async function resolveUserId(db: Db, reference: string): Promise<string> {
+  const isId = /^[0-9a-f-]{36}$/i.test(reference);
+  const [user] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(isId ? eq(users.id, reference) : sql`lower(${users.email}) = ${reference.toLowerCase()}`);
+  if (!user) throw new NotFoundError(`User ${reference} was not found.`);
+  return user.id;
+}
+
+/** Adds a membership, or changes the role of the existing one on the same scope. */
+export async function addMember(db: Db, input: unknown) {
+  const member = parseInput(addMemberInput, input);
+  if (member.organizationId) {
+    const [org] = await db.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, member.organizationId));
+    if (!org) throw new NotFoundError(`Organization ${member.organizationId} was not found.`);
+  }
+  if (member.projectId) {
+    const [project] = await db.select({ id: projects.id }).from(projects).where(eq(projects.id, member.projectId));
+    if (!project) throw new NotFoundError(`Project ${member.projectId} was not found.`);
+  }
+  const scopeColumn = member.organizationId ? memberships.organizationId : memberships.projectId;
+  const scopeWhere = member.organizationId
+    ? sql`${memberships.organizationId} is not null`
+    : sql`${memberships.projectId} is not null`;
+  const [row] = await db
+    .insert(memberships)
+    .values({
+      userId: member.userId,
+      organizationId: member.organizationId ?? null,
+      projectId: member.projectId ?? null,
+      role: member.role,
+    })
+    .onConflictDoUpdate({ target: [memberships.userId, scopeColumn], targetWhere: scopeWhere, set: { role: member.role } })
+    .returning();
+  return row!;
+}
+
+/** Creates a personal access token; the plain token is returned once, only its SHA-256 is stored. */
+export async function createPersonalAccessToken(db: Db, input: unknown) {
+  const { userId, name } = parseInput(createTokenInput, input);
+  const [user] = await db.select({ id: users.id }).from(users).where(eq(users.id, userId));
+  if (!user) throw new NotFoundError(`User ${userId} was not found.`);
+  const token = generatePersonalAccessToken();
+  const [row] = await db
+    .insert(personalAccessTokens)
+    .values({ userId, name: name ?? null, tokenHash: sha256Hex(token) })
+    .returning({ id: personalAccessTokens.id, createdAt: personalAccessTokens.createdAt });
+  return { id: row!.id, token, name: name ?? null, createdAt: row!.createdAt };
+}
+
+/** Projects the user can open, with the effective role on each (org membership covers all its projects). */
+export async function listProjectsForUser(db: Db, userId: string) {
+  const userMemberships = await db.select().from(memberships).where(eq(memberships.userId, userId));
+  const orgIds = userMemberships.flatMap((m) => (m.organizationId ? [m.organizationId] : []));
+  const projectIds = userMemberships.flatMap((m) => (m.projectId ? [m.projectId] : []));
+  if (orgIds.length === 0 && projectIds.length === 0) return [];
+  const rows = await db
+    .select({ project: projects, organizationName: organizations.name })
+    .from(projects)
+    .innerJoin(organizations, eq(organizations.id, projects.organizationId))
+    .where(
+      or(
+        orgIds.length ? inArray(projects.organizationId, orgIds) : undefined,
+        projectIds.length ? inArray(projects.id, projectIds) : undefined,
+      ),
+    )
+    .orderBy(asc(organizations.name), asc(projects.name));
+  return rows.flatMap(({ project, organizationName }) => {
+    const role = highestRole(
+      userMemberships
+        .filter((m) => m.organizationId === project.organizationId || m.projectId === project.id)
+        .map((m) => m.role),
+    );
+    return role ? [{ id: project.id, name: project.name, organizationId: project.organizationId, organizationName, role }] : [];
+  });
+}

@@ -1,0 +1,131 @@
+import { ZodError } from "zod";
+
+// One error shape for the whole API: typed errors in, RFC 9457 problem+json out.
+
+export type FieldError = { path: string; message: string };
+
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly title: string,
+    detail: string,
+    readonly errors?: FieldError[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(detail);
+    this.name = new.target.name;
+  }
+}
+
+export class BadRequestError extends AppError {
+  constructor(detail: string) {
+    super(400, "bad_request", "Bad request", detail);
+  }
+}
+
+export class UnauthorizedError extends AppError {
+  constructor(detail = "A valid bearer token is required.") {
+    super(401, "unauthorized", "Unauthorized", detail, undefined, { "WWW-Authenticate": 'Bearer realm="reelbind"' });
+  }
+}
+
+export class ForbiddenError extends AppError {
+  constructor(detail: string) {
+    super(403, "forbidden", "Forbidden", detail);
+  }
+}
+
+export class NotFoundError extends AppError {
+  constructor(detail: string) {
+    super(404, "not_found", "Not found", detail);
+  }
+}
+
+export class ConflictError extends AppError {
+  constructor(detail: string, code = "conflict") {
+    super(409, code, "Conflict", detail);
+  }
+}
+
+export class PayloadTooLargeError extends AppError {
+  constructor(detail: string) {
+    super(413, "payload_too_large", "Payload too large", detail);
+  }
+}
+
+export class UnsupportedMediaTypeError extends AppError {
+  constructor(detail: string) {
+    super(415, "unsupported_media_type", "Unsupported media type", detail);
+  }
+}
+
+export class ValidationError extends AppError {
+  constructor(errors: FieldError[], detail = describeFieldErrors(errors)) {
+    super(422, "validation_failed", "Validation failed", detail, errors);
+  }
+}
+
+function describeFieldErrors(errors: FieldError[]): string {
+  return errors.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join("; ");
+}
+
+export function zodFieldErrors(error: ZodError): FieldError[] {
+  return error.issues.map((issue) => {
+    const base = issue.path.map(String).join(".");
+    // Unknown keys are reported on the object; name each key so the caller sees which.
+    if (issue.code === "unrecognized_keys") {
+      const keys = issue.keys.map((key) => (base ? `${base}.${key}` : key));
+      return { path: keys.join(","), message: `unknown field${keys.length > 1 ? "s" : ""}: ${keys.join(", ")}` };
+    }
+    return { path: base, message: issue.message };
+  });
+}
+
+/** SQLSTATEs of constraint violations, whichever driver raised them (postgres.js or PGlite). */
+function postgresErrorCode(error: unknown): { code: string; constraint?: string } | null {
+  for (let current = error, depth = 0; current && depth < 5; depth++) {
+    const candidate = current as { code?: unknown; constraint?: unknown; constraint_name?: unknown; cause?: unknown };
+    if (typeof candidate.code === "string" && /^[0-9A-Z]{5}$/.test(candidate.code)) {
+      const constraint = candidate.constraint_name ?? candidate.constraint;
+      return { code: candidate.code, constraint: typeof constraint === "string" ? constraint : undefined };
+    }
+    current = candidate.cause;
+  }
+  return null;
+}
+
+/** Maps anything thrown by a handler to an AppError; unknown errors become a 500. */
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  if (error instanceof ZodError) return new ValidationError(zodFieldErrors(error));
+  const pg = postgresErrorCode(error);
+  if (pg?.code === "23505") {
+    return new ConflictError(`The change conflicts with existing data${pg.constraint ? ` (${pg.constraint})` : ""}.`);
+  }
+  if (pg?.code === "23503" || pg?.code === "23514") {
+    return new ValidationError([{ path: "", message: `violates ${pg.constraint ?? "a database constraint"}` }]);
+  }
+  return new AppError(500, "internal_error", "Internal server error", "An unexpected error occurred.");
+}
+
+export function problemResponse(error: AppError): Response {
+  const body = {
+    type: `urn:reelbind:problem:${error.code}`,
+    title: error.title,
+    status: error.status,
+    detail: error.message,
+    code: error.code,
+    ...(error.errors ? { errors: error.errors } : {}),
+  };
+  return new Response(JSON.stringify(body), {
+    status: error.status,
+    headers: { "Content-Type": "application/problem+json", ...error.headers },
+  });
+}
+
+export function errorResponse(error: unknown): Response {
+  const appError = toAppError(error);
+  if (appError.status >= 500) console.error(error);
+  return problemResponse(appError);
+}

@@ -1,0 +1,17 @@
+import type { Db } from "@/lib/db";
+import { auditEvents } from "@/lib/db/schema";
+
+export type AuditEventInput = {
+  organizationId: string;
+  projectId: string | null;
+  actorUserId: string | null;
+  action: string;
+  targetType: string;
+  targetId: string;
+  data?: Record<string, unknown>;
+};
+
+/** Call inside the transaction that makes the change, so the audit row and the change commit together. */
+export async function recordAuditEvent(tx: Db, event: AuditEventInput): Promise<void> {
+  await tx.insert(auditEvents).values(event);
+}

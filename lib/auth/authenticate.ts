@@ -1,0 +1,65 @@
+import { and, eq, isNull, lt, or } from "drizzle-orm";
+import { decode } from "next-auth/jwt";
+import { NextRequest } from "next/server";
+import { UnauthorizedError } from "@/lib/api/errors";
+import { getConfig } from "@/lib/config";
+import type { Db } from "@/lib/db";
+import { personalAccessTokens, users } from "@/lib/db/schema";
+import { sha256Hex } from "./secrets";
+
+export type Actor = { userId: string; email: string; via: "token" | "session" };
+
+const sessionCookieNames = ["__Secure-next-auth.session-token", "next-auth.session-token"];
+const lastUsedResolutionMs = 60_000;
+
+async function actorFromBearer(db: Db, token: string): Promise<Actor> {
+  const [row] = await db
+    .select({ tokenId: personalAccessTokens.id, userId: users.id, email: users.email })
+    .from(personalAccessTokens)
+    .innerJoin(users, eq(users.id, personalAccessTokens.userId))
+    .where(and(eq(personalAccessTokens.tokenHash, sha256Hex(token)), isNull(personalAccessTokens.revokedAt)))
+    .limit(1);
+  if (!row) throw new UnauthorizedError("The bearer token is invalid or revoked.");
+
+  // Recorded at most once a minute so that busy clients do not turn every read into a write.
+  const now = new Date();
+  await db
+    .update(personalAccessTokens)
+    .set({ lastUsedAt: now })
+    .where(
+      and(
+        eq(personalAccessTokens.id, row.tokenId),
+        or(
+          isNull(personalAccessTokens.lastUsedAt),
+          lt(personalAccessTokens.lastUsedAt, new Date(now.getTime() - lastUsedResolutionMs)),
+        ),
+      ),
+    );
+  return { userId: row.userId, email: row.email, via: "token" };
+}
+
+async function actorFromSessionCookie(db: Db, req: Request): Promise<Actor | null> {
+  const cookies = new NextRequest(req).cookies;
+  const cookie = sessionCookieNames.map((name) => cookies.get(name)?.value).find(Boolean);
+  if (!cookie) return null;
+  const session = await decode({ token: cookie, secret: getConfig().authSecret }).catch(() => null);
+  if (!session?.sub) return null;
+  const [user] = await db.select({ id: users.id, email: users.email }).from(users).where(eq(users.id, session.sub));
+  return user ? { userId: user.id, email: user.email, via: "session" } : null;
+}
+
+/**
+ * Who is calling: a personal access token (Authorization: Bearer rbk_…) or, for the
+ * console, the next-auth session cookie. Anything else is a 401.
+ */
+export async function authenticate(db: Db, req: Request): Promise<Actor> {
+  const authorization = req.headers.get("authorization");
+  if (authorization) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    if (!match) throw new UnauthorizedError("The Authorization header must be 'Bearer <token>'.");
+    return actorFromBearer(db, match[1]!);
+  }
+  const actor = await actorFromSessionCookie(db, req);
+  if (!actor) throw new UnauthorizedError();
+  return actor;
+}

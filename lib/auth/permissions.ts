@@ -1,0 +1,40 @@
+import type { Role } from "@/lib/db/schema";
+
+/** Lowest to highest; a role includes every right of the roles before it. */
+export const roles = ["Viewer", "Editor", "ProjectManager", "OrganizationAdmin"] as const satisfies readonly Role[];
+
+/** The minimum role for each action (DESIGN.md §5). */
+export const minimumRole = {
+  "share.read": "Viewer",
+  "template.read": "Viewer",
+  "analytics.read": "Viewer",
+  "audit.read": "Viewer",
+  "template.upload": "Editor",
+  "template.preview": "Editor",
+  "share.write": "ProjectManager",
+  "template.deploy": "ProjectManager",
+  "template.archive": "ProjectManager",
+  "template.delete": "ProjectManager",
+  "credential.read": "ProjectManager",
+  "credential.write": "ProjectManager",
+  "project.manage": "OrganizationAdmin",
+  "member.manage": "OrganizationAdmin",
+} as const satisfies Record<string, Role>;
+
+export type Action = keyof typeof minimumRole;
+
+export function roleRank(role: Role): number {
+  return roles.indexOf(role);
+}
+
+export function highestRole(candidates: (Role | null | undefined)[]): Role | null {
+  let best: Role | null = null;
+  for (const role of candidates) {
+    if (role && (best === null || roleRank(role) > roleRank(best))) best = role;
+  }
+  return best;
+}
+
+export function can(role: Role | null, action: Action): boolean {
+  return role !== null && roleRank(role) >= roleRank(minimumRole[action]);
+}

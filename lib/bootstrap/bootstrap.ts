@@ -1,0 +1,125 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { and, eq, isNull } from "drizzle-orm";
+import {
+  addMember,
+  createOrganization,
+  createPersonalAccessToken,
+  createProject,
+  createUser,
+  findUserByEmail,
+} from "@/lib/accounts/accounts";
+import { sha256Hex } from "@/lib/auth/secrets";
+import { createCredential } from "@/lib/credentials/credentials";
+import { getConfig } from "@/lib/config";
+import type { Db } from "@/lib/db";
+import { apiCredentials, memberships, organizations, personalAccessTokens, projects } from "@/lib/db/schema";
+
+export const demoAdminEmail = "admin@demo.reelbind.local";
+const demoOrganizationName = "Reelbind Demo";
+const demoProjectName = "Demo project";
+
+/** What a first run generated and nobody can read back from the database (it keeps hashes only). */
+type BootstrapSecrets = { adminPassword?: string; adminToken?: string; apiSecret?: string };
+
+function secretsFile(): string {
+  return path.join(getConfig().dataDir, "bootstrap.json");
+}
+
+function readSecrets(): BootstrapSecrets {
+  try {
+    return JSON.parse(readFileSync(secretsFile(), "utf8")) as BootstrapSecrets;
+  } catch {
+    return {};
+  }
+}
+
+function writeSecrets(secrets: BootstrapSecrets): void {
+  mkdirSync(path.dirname(secretsFile()), { recursive: true });
+  writeFileSync(secretsFile(), JSON.stringify(secrets, null, 2), { mode: 0o600 });
+}
+
+async function isLiveToken(db: Db, token: string | undefined): Promise<boolean> {
+  if (!token) return false;
+  const [row] = await db
+    .select({ id: personalAccessTokens.id })
+    .from(personalAccessTokens)
+    .where(and(eq(personalAccessTokens.tokenHash, sha256Hex(token)), isNull(personalAccessTokens.revokedAt)));
+  return Boolean(row);
+}
+
+/**
+ * Creates, once, a demo organization, project, admin user (with a printed password),
+ * an admin token and an API credential; later runs find and return the same ones.
+ */
+export async function bootstrapDemo(db: Db) {
+  const secrets = readSecrets();
+  let admin = await findUserByEmail(db, demoAdminEmail);
+  if (!admin) {
+    secrets.adminPassword = randomBytes(12).toString("base64url");
+    await createUser(db, { email: demoAdminEmail, name: "Demo admin", password: secrets.adminPassword });
+    admin = (await findUserByEmail(db, demoAdminEmail))!;
+  }
+
+  const [existingOrg] = await db
+    .select({ id: organizations.id, name: organizations.name })
+    .from(organizations)
+    .innerJoin(memberships, eq(memberships.organizationId, organizations.id))
+    .where(and(eq(memberships.userId, admin.id), eq(organizations.name, demoOrganizationName)))
+    .limit(1);
+  const organization = existingOrg ?? (await createOrganization(db, { name: demoOrganizationName }));
+  await addMember(db, { userId: admin.id, organizationId: organization.id, role: "OrganizationAdmin" });
+
+  const [existingProject] = await db
+    .select()
+    .from(projects)
+    .where(and(eq(projects.organizationId, organization.id), eq(projects.name, demoProjectName)))
+    .limit(1);
+  const project = existingProject ?? (await createProject(db, { organizationId: organization.id, name: demoProjectName }));
+
+  if (!(await isLiveToken(db, secrets.adminToken))) {
+    secrets.adminToken = (await createPersonalAccessToken(db, { userId: admin.id, name: "bootstrap" })).token;
+  }
+
+  const [existingCredential] = await db
+    .select({ id: apiCredentials.id, apiKey: apiCredentials.apiKey })
+    .from(apiCredentials)
+    .where(and(eq(apiCredentials.projectId, project.id), eq(apiCredentials.status, "active")))
+    .limit(1);
+  let credential = existingCredential;
+  if (!credential) {
+    const actor = { userId: admin.id, email: admin.email, via: "token" as const };
+    const created = await createCredential(db, actor, { project, role: "OrganizationAdmin" }, { projectId: project.id, name: "Demo credential" });
+    secrets.apiSecret = created.apiSecret;
+    credential = { id: created.id, apiKey: created.apiKey };
+  }
+
+  writeSecrets(secrets);
+  return {
+    consoleUrl: `${getConfig().publicBaseUrl}/login`,
+    organization: { id: organization.id, name: organization.name },
+    project: { id: project.id, name: project.name },
+    admin: { email: admin.email, password: secrets.adminPassword ?? null },
+    token: secrets.adminToken!,
+    apiCredential: { ...credential, apiSecret: secrets.apiSecret ?? null },
+  };
+}
+
+export type BootstrapResult = Awaited<ReturnType<typeof bootstrapDemo>>;
+
+export function formatBootstrapBanner(result: BootstrapResult): string {
+  const password = result.admin.password ?? "(set when this database was first bootstrapped)";
+  return [
+    "",
+    "Reelbind is ready.",
+    `  Console:      ${result.consoleUrl}`,
+    `  Admin login:  ${result.admin.email}`,
+    `  Password:     ${password}`,
+    `  API token:    ${result.token}`,
+    `  Organization: ${result.organization.name} (${result.organization.id})`,
+    `  Project:      ${result.project.name} (${result.project.id})`,
+    `  Try:          curl -H "Authorization: Bearer ${result.token}" "${result.consoleUrl.replace(/\/login$/, "")}/api/credentials?projectId=${result.project.id}"`,
+    "",
+  ].join("\n");
+}

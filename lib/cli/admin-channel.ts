@@ -1,0 +1,33 @@
+import { randomBytes } from "node:crypto";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+
+/**
+ * While the server owns the embedded database, the CLI reaches it through a loopback-only
+ * admin endpoint. The server writes its port and a fresh secret into DATA_DIR (mode 0600):
+ * whoever can read DATA_DIR could open the database anyway.
+ */
+export type AdminChannel = { pid: number; port: number; secret: string };
+
+export const adminSecretHeader = "x-reelbind-cli-secret";
+
+function channelFile(dataDir: string): string {
+  return path.join(dataDir, "admin-channel.json");
+}
+
+export function publishAdminChannel(dataDir: string, port: number): AdminChannel {
+  const channel = { pid: process.pid, port, secret: randomBytes(32).toString("base64url") };
+  writeFileSync(channelFile(dataDir), JSON.stringify(channel), { mode: 0o600 });
+  process.once("exit", () => {
+    if (readAdminChannel(dataDir)?.pid === process.pid) rmSync(channelFile(dataDir), { force: true });
+  });
+  return channel;
+}
+
+export function readAdminChannel(dataDir: string): AdminChannel | null {
+  try {
+    return JSON.parse(readFileSync(channelFile(dataDir), "utf8")) as AdminChannel;
+  } catch {
+    return null;
+  }
+}

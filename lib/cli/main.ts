@@ -1,0 +1,54 @@
+import { AppError, toAppError } from "@/lib/api/errors";
+import { getConfig } from "@/lib/config";
+import { closeDb, getDb } from "@/lib/db";
+import { readLockHolder } from "@/lib/db/data-dir-lock";
+import { adminSecretHeader, readAdminChannel } from "./admin-channel";
+import { parseCommandLine, runCommand, usage, type CliCommand } from "./commands";
+
+async function sendToRunningServer(command: CliCommand): Promise<unknown> {
+  const { dataDir } = getConfig();
+  const holder = readLockHolder(dataDir);
+  const channel = readAdminChannel(dataDir);
+  if (!channel || channel.pid !== holder) {
+    throw new Error(
+      `DATA_DIR ${dataDir} is in use by process ${holder}, which is not a Reelbind server accepting CLI commands. Stop it and try again.`,
+    );
+  }
+  const response = await fetch(`http://127.0.0.1:${channel.port}/api/internal/cli`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", [adminSecretHeader]: channel.secret },
+    body: JSON.stringify(command),
+    signal: AbortSignal.timeout(30_000),
+  });
+  const body = (await response.json()) as { detail?: string; errors?: unknown };
+  if (!response.ok) throw new AppError(response.status, "remote", "Command failed", body.detail ?? response.statusText);
+  return body;
+}
+
+async function execute(command: CliCommand): Promise<unknown> {
+  const config = getConfig();
+  // The embedded database belongs to one process; while the server holds it, ask the server.
+  if (!config.databaseUrl && readLockHolder(config.dataDir) !== null) return sendToRunningServer(command);
+  try {
+    return await runCommand(await getDb(), command);
+  } finally {
+    await closeDb();
+  }
+}
+
+export async function main(argv: string[]): Promise<number> {
+  if (argv.length === 0 || argv.includes("--help") || argv.includes("-h")) {
+    console.log(usage);
+    return argv.length === 0 ? 1 : 0;
+  }
+  try {
+    const result = await execute(parseCommandLine(argv));
+    console.log(JSON.stringify(result, null, 2));
+    return 0;
+  } catch (error) {
+    const appError = error instanceof AppError ? error : toAppError(error);
+    const message = appError.status === 500 ? (error as Error).message : appError.message;
+    console.error(JSON.stringify({ error: message, code: appError.code }, null, 2));
+    return 1;
+  }
+}

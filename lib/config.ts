@@ -1,0 +1,151 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+// Environment is validated once, at first use, and fails with every problem listed.
+
+const durationPattern = /^(\d+)(s|m|h)$/;
+const durationUnits = { s: 1, m: 60, h: 3600 } as const;
+const minIngestTtl = 15 * 60;
+const maxIngestTtl = 48 * 3600;
+
+/** Parses "90s", "15m", "24h" into seconds. */
+export function parseDurationSeconds(value: string): number | null {
+  const match = durationPattern.exec(value.trim());
+  if (!match) return null;
+  return Number(match[1]) * durationUnits[match[2] as keyof typeof durationUnits];
+}
+
+const tokenSecretsSchema = z
+  .string()
+  .transform((value, ctx) => {
+    const entries = value.split(",").map((part) => part.trim()).filter(Boolean);
+    const secrets: { kid: string; secret: string }[] = [];
+    for (const entry of entries) {
+      const colon = entry.indexOf(":");
+      const kid = entry.slice(0, colon);
+      const secret = entry.slice(colon + 1);
+      if (colon <= 0 || secret.length < 32) {
+        ctx.addIssue({ code: "custom", message: "each entry must be kid:secret with a secret of at least 32 characters" });
+        return z.NEVER;
+      }
+      secrets.push({ kid, secret });
+    }
+    if (secrets.length === 0) {
+      ctx.addIssue({ code: "custom", message: "at least one kid:secret entry is required" });
+      return z.NEVER;
+    }
+    return secrets;
+  });
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+    .optional(),
+  DATA_DIR: z.string().min(1).default("./.data"),
+  PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  INGEST_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  TOKEN_SECRETS: tokenSecretsSchema.optional(),
+  INGEST_TOKEN_TTL: z
+    .string()
+    .default("24h")
+    .refine((value) => parseDurationSeconds(value) !== null, "must look like 15m, 24h or 3600s"),
+  GEO_HEADER: z.string().min(1).default("CloudFront-Viewer-Country"),
+  AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  ALLOW_GENERATED_SECRETS: z.enum(["0", "1"]).default("0"),
+  REELBIND_BOOTSTRAP: z.enum(["0", "1"]).default("1"),
+});
+
+export type Config = {
+  nodeEnv: "development" | "production" | "test";
+  port: number;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  publicBaseUrl: string;
+  ingestBaseUrl: string;
+  tokenSecrets: { kid: string; secret: string }[];
+  ingestTokenTtlSeconds: number;
+  geoHeader: string;
+  authSecret: string;
+  bootstrapOnStart: boolean;
+};
+
+export class ConfigError extends Error {
+  constructor(problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+type GeneratedSecrets = { tokenSecrets: string; authSecret: string };
+
+/** Dev secrets live in DATA_DIR so that restarts keep sessions and tokens valid. */
+function loadOrGenerateSecrets(dataDir: string): GeneratedSecrets {
+  const file = path.join(dataDir, "secrets.json");
+  try {
+    return JSON.parse(readFileSync(file, "utf8")) as GeneratedSecrets;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+  const secrets: GeneratedSecrets = {
+    tokenSecrets: `k1:${randomBytes(32).toString("base64url")}`,
+    authSecret: randomBytes(32).toString("base64url"),
+  };
+  mkdirSync(dataDir, { recursive: true });
+  try {
+    writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600, flag: "wx" });
+    return secrets;
+  } catch (error) {
+    // Another process generated them first: use theirs.
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") {
+      return JSON.parse(readFileSync(file, "utf8")) as GeneratedSecrets;
+    }
+    throw error;
+  }
+}
+
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`));
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  const needsGenerated = !e.TOKEN_SECRETS || !e.AUTH_SECRET;
+  if (needsGenerated && e.NODE_ENV === "production" && e.ALLOW_GENERATED_SECRETS !== "1") {
+    throw new ConfigError([
+      "TOKEN_SECRETS and AUTH_SECRET must be set in production (or set ALLOW_GENERATED_SECRETS=1 to keep generated ones in DATA_DIR)",
+    ]);
+  }
+  const generated = needsGenerated ? loadOrGenerateSecrets(dataDir) : undefined;
+  const tokenSecrets = e.TOKEN_SECRETS ?? tokenSecretsSchema.parse(generated!.tokenSecrets);
+  const publicBaseUrl = (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
+  const ttl = parseDurationSeconds(e.INGEST_TOKEN_TTL)!;
+  return {
+    nodeEnv: e.NODE_ENV,
+    port: e.PORT,
+    databaseUrl: e.DATABASE_URL,
+    dataDir,
+    publicBaseUrl,
+    ingestBaseUrl: (e.INGEST_BASE_URL ?? publicBaseUrl).replace(/\/+$/, ""),
+    tokenSecrets,
+    ingestTokenTtlSeconds: Math.min(maxIngestTtl, Math.max(minIngestTtl, ttl)),
+    geoHeader: e.GEO_HEADER,
+    authSecret: e.AUTH_SECRET ?? generated!.authSecret,
+    bootstrapOnStart: e.REELBIND_BOOTSTRAP === "1",
+  };
+}
+
+const configKey = Symbol.for("reelbind.config");
+type ConfigHolder = { [configKey]?: Config };
+
+/** The process-wide configuration, parsed on first use. */
+export function getConfig(): Config {
+  const holder = globalThis as ConfigHolder;
+  holder[configKey] ??= parseConfig(process.env);
+  return holder[configKey];
+}

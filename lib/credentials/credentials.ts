@@ -1,0 +1,126 @@
+import { and, desc, eq, isNull, lt, or } from "drizzle-orm";
+import { NotFoundError } from "@/lib/api/errors";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+import type { Actor } from "@/lib/auth/authenticate";
+import type { ProjectAccess } from "@/lib/auth/project-access";
+import { randomBase62, safeEqual, sha256Hex } from "@/lib/auth/secrets";
+import type { Db } from "@/lib/db";
+import { apiCredentials } from "@/lib/db/schema";
+import type { CreateCredentialInput } from "./schema";
+
+type CredentialRow = typeof apiCredentials.$inferSelect;
+
+/** The public shape of a credential: never the secret, never its hash. */
+export function presentCredential(row: CredentialRow) {
+  return {
+    id: row.id,
+    projectId: row.projectId,
+    apiKey: row.apiKey,
+    name: row.name,
+    status: row.status,
+    createdAt: row.createdAt,
+    lastUsedAt: row.lastUsedAt,
+    revokedAt: row.revokedAt,
+  };
+}
+
+export async function listCredentials(db: Db, projectId: string) {
+  const rows = await db
+    .select()
+    .from(apiCredentials)
+    .where(eq(apiCredentials.projectId, projectId))
+    .orderBy(desc(apiCredentials.createdAt), desc(apiCredentials.id));
+  return rows.map(presentCredential);
+}
+
+/** Creates a pk_/sk_ pair; the secret is returned here once and only its SHA-256 is stored. */
+export async function createCredential(db: Db, actor: Actor, access: ProjectAccess, input: CreateCredentialInput) {
+  const apiSecret = `sk_${randomBase62(40)}`;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(apiCredentials)
+      .values({
+        projectId: access.project.id,
+        name: input.name ?? null,
+        apiKey: `pk_${randomBase62(24)}`,
+        secretHash: sha256Hex(apiSecret),
+        createdBy: actor.userId,
+      })
+      .returning();
+    await recordAuditEvent(tx, {
+      organizationId: access.project.organizationId,
+      projectId: access.project.id,
+      actorUserId: actor.userId,
+      action: "credential.created",
+      targetType: "api_credential",
+      targetId: row!.id,
+      data: { apiKey: row!.apiKey, name: row!.name },
+    });
+    return { ...presentCredential(row!), apiSecret };
+  });
+}
+
+/** Project scope comes first: a credential is only found through a project the caller may see. */
+export async function getCredentialProjectId(db: Db, credentialId: string): Promise<string> {
+  const [row] = await db
+    .select({ projectId: apiCredentials.projectId })
+    .from(apiCredentials)
+    .where(eq(apiCredentials.id, credentialId));
+  if (!row) throw new NotFoundError(`Credential ${credentialId} was not found.`);
+  return row.projectId;
+}
+
+/** Idempotent: revoking a revoked credential returns it unchanged and writes no audit event. */
+export async function revokeCredential(db: Db, actor: Actor, access: ProjectAccess, credentialId: string) {
+  return db.transaction(async (tx) => {
+    const [revoked] = await tx
+      .update(apiCredentials)
+      .set({ status: "revoked", revokedAt: new Date() })
+      .where(
+        and(
+          eq(apiCredentials.id, credentialId),
+          eq(apiCredentials.projectId, access.project.id),
+          eq(apiCredentials.status, "active"),
+        ),
+      )
+      .returning();
+    if (revoked) {
+      await recordAuditEvent(tx, {
+        organizationId: access.project.organizationId,
+        projectId: access.project.id,
+        actorUserId: actor.userId,
+        action: "credential.revoked",
+        targetType: "api_credential",
+        targetId: revoked.id,
+      });
+      return presentCredential(revoked);
+    }
+    const [current] = await tx
+      .select()
+      .from(apiCredentials)
+      .where(and(eq(apiCredentials.id, credentialId), eq(apiCredentials.projectId, access.project.id)));
+    if (!current) throw new NotFoundError(`Credential ${credentialId} was not found.`);
+    return presentCredential(current);
+  });
+}
+
+/**
+ * Checks an apiKey/apiSecret pair (HTTP Basic for server-to-server calls) and records
+ * lastUsedAt at most once a minute. Returns null for unknown, wrong or revoked pairs.
+ */
+export async function verifyCredential(db: Db, apiKey: string, apiSecret: string) {
+  const [row] = await db.select().from(apiCredentials).where(eq(apiCredentials.apiKey, apiKey));
+  if (!row || row.status !== "active" || !safeEqual(sha256Hex(apiSecret), row.secretHash)) return null;
+  const now = new Date();
+  const [touched] = await db
+    .update(apiCredentials)
+    .set({ lastUsedAt: now })
+    .where(
+      and(
+        eq(apiCredentials.id, row.id),
+        or(isNull(apiCredentials.lastUsedAt), lt(apiCredentials.lastUsedAt, new Date(now.getTime() - 60_000))),
+      ),
+    )
+    .returning();
+  return presentCredential(touched ?? row);
+}

@@ -1,0 +1,24 @@
+import { index, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { credentialStatusEnum } from "./enums";
+import { projects } from "./projects";
+import { users } from "./users";
+
+/** Per-project key/secret pairs; the pk_ key is public, the sk_ secret is kept as SHA-256. */
+export const apiCredentials = pgTable(
+  "api_credentials",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    projectId: uuid("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    name: text("name"),
+    apiKey: text("api_key").notNull().unique("api_credentials_key_unique"),
+    secretHash: text("secret_hash").notNull(),
+    status: credentialStatusEnum("status").notNull().default("active"),
+    createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "date" }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [index("api_credentials_project_idx").on(t.projectId, t.createdAt)],
+);

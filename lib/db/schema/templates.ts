@@ -1,0 +1,34 @@
+import { sql } from "drizzle-orm";
+import { boolean, check, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { templateKindEnum, templateStatusEnum } from "./enums";
+import { projects } from "./projects";
+import { users } from "./users";
+
+/** An immutable uploaded template; only its lifecycle columns change after upload. */
+export const templates = pgTable(
+  "templates",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    projectId: uuid("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    version: text("version").notNull().default("1.0"),
+    kind: templateKindEnum("kind").notNull(),
+    status: templateStatusEnum("status").notNull().default("Testing"),
+    manifest: jsonb("manifest").$type<Record<string, unknown>>(),
+    fields: jsonb("fields").$type<unknown[]>().notNull().default([]),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
+    deployedAt: timestamp("deployed_at", { withTimezone: true, mode: "date" }),
+    archivedAt: timestamp("archived_at", { withTimezone: true, mode: "date" }),
+    everProduction: boolean("ever_production").notNull().default(false),
+  },
+  (t) => [
+    // At most one Production template per project, under any concurrency.
+    uniqueIndex("templates_one_production_per_project").on(t.projectId).where(sql`${t.status} = 'Production'`),
+    index("templates_project_status_idx").on(t.projectId, t.status, t.createdAt),
+    check("templates_version_format_check", sql`${t.version} ~ '^[0-9]+\\.[0-9]+$'`),
+    check("templates_production_flag_check", sql`${t.status} <> 'Production' or ${t.everProduction}`),
+  ],
+);

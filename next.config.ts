@@ -1,0 +1,38 @@
+import type { NextConfig } from "next";
+
+const isDev = process.env.NODE_ENV !== "production";
+
+// Next's hydration uses inline scripts, so scripts are limited to this origin plus inline.
+const consoleCsp = [
+  "default-src 'self'",
+  `script-src 'self' 'unsafe-inline'${isDev ? " 'unsafe-eval'" : ""}`,
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+const nextConfig: NextConfig = {
+  // PGlite loads its WASM and data files from its own package directory at run time.
+  serverExternalPackages: ["@electric-sql/pglite"],
+  poweredByHeader: false,
+  async headers() {
+    return [
+      {
+        source: "/((?!api/).*)",
+        headers: [
+          { key: "Content-Security-Policy", value: consoleCsp },
+          { key: "X-Content-Type-Options", value: "nosniff" },
+          { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
+        ],
+      },
+      { source: "/api/:path*", headers: [{ key: "X-Content-Type-Options", value: "nosniff" }] },
+    ];
+  },
+};
+
+export default nextConfig;

@@ -1,0 +1,52 @@
+#!/usr/bin/env node
+// `npm start`: builds the app when the sources changed since the last build, then serves it.
+// Migrations and the demo bootstrap run inside the server at start (instrumentation.ts).
+import { spawn, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const stampFile = path.join(root, ".next", "reelbind-build-stamp");
+const sourceEntries = ["app", "components", "lib", "public", "drizzle", "instrumentation.ts", "next.config.ts", "postcss.config.mjs", "package-lock.json", "tsconfig.json"];
+const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
+
+/** A fingerprint of every source file's path, size and modification time. */
+function sourceFingerprint() {
+  const hash = createHash("sha256");
+  const visit = (entry) => {
+    const full = path.join(root, entry);
+    if (!existsSync(full)) return;
+    const stat = statSync(full);
+    if (stat.isDirectory()) {
+      for (const child of readdirSync(full).sort()) visit(path.join(entry, child));
+    } else {
+      hash.update(`${entry}:${stat.size}:${stat.mtimeMs}\n`);
+    }
+  };
+  sourceEntries.forEach(visit);
+  return hash.digest("hex");
+}
+
+const fingerprint = sourceFingerprint();
+const built = existsSync(stampFile) && readFileSync(stampFile, "utf8") === fingerprint;
+if (!built) {
+  console.log("Building Reelbind (first start or sources changed)…");
+  const build = spawnSync(process.execPath, [nextBin, "build"], {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
+  });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+  writeFileSync(stampFile, fingerprint);
+}
+
+const port = process.env.PORT ?? "3000";
+const server = spawn(process.execPath, [nextBin, "start", "--port", port, ...(process.env.HOSTNAME ? ["--hostname", process.env.HOSTNAME] : [])], {
+  cwd: root,
+  stdio: "inherit",
+  env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", ALLOW_GENERATED_SECRETS: process.env.ALLOW_GENERATED_SECRETS ?? "1" },
+});
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
+server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
