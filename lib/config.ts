@@ -109,7 +109,9 @@ function loadOrGenerateSecrets(dataDir: string): GeneratedSecrets {
 }
 
 export function parseConfig(env: Record<string, string | undefined>): Config {
-  const parsed = envSchema.safeParse(env);
+  // An empty variable (FOO=) means "not set", as in most shells' and dotenv's usage.
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ""));
+  const parsed = envSchema.safeParse(present);
   if (!parsed.success) {
     throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`));
   }

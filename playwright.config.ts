@@ -1,0 +1,18 @@
+import { defineConfig } from "@playwright/test";
+
+// Browser tests drive Debian's Chromium against the built app, started the way the README's quick start does.
+export default defineConfig({
+  testDir: "e2e",
+  globalSetup: "./e2e/global-setup.ts",
+  timeout: 60_000,
+  workers: 1,
+  reporter: process.env.CI ? "list" : [["list"]],
+  use: {
+    baseURL: process.env.E2E_BASE_URL,
+    launchOptions: {
+      executablePath: "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    },
+    screenshot: "only-on-failure",
+  },
+});
