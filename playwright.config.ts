@@ -6,7 +6,9 @@ export default defineConfig({
   globalSetup: "./e2e/global-setup.ts",
   timeout: 60_000,
   workers: 1,
-  reporter: process.env.CI ? "list" : [["list"]],
+  reporter: process.env.CI_REPORT_DIR
+    ? [["list"], ["json", { outputFile: `${process.env.CI_REPORT_DIR}/playwright.json` }]]
+    : [["list"]],
   use: {
     baseURL: process.env.E2E_BASE_URL,
     launchOptions: {

@@ -1,6 +1,10 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
+// In CI every run also writes a JSON report, summed up by scripts/ci-summary.mjs.
+const reportDir = process.env.CI_REPORT_DIR;
+const reportName = process.env.CI_REPORT_NAME ?? "pglite";
+
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
@@ -9,5 +13,7 @@ export default defineConfig({
     environment: "node",
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    reporters: reportDir ? ["default", "json"] : ["default"],
+    outputFile: reportDir ? { json: path.join(reportDir, `vitest-${reportName}.json`) } : undefined,
   },
 });
