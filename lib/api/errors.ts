@@ -60,6 +60,12 @@ export class UnsupportedMediaTypeError extends AppError {
   }
 }
 
+export class ServiceUnavailableError extends AppError {
+  constructor(detail: string) {
+    super(503, "service_unavailable", "Service unavailable", detail, undefined, { "Retry-After": "5" });
+  }
+}
+
 export class ValidationError extends AppError {
   constructor(errors: FieldError[], detail = describeFieldErrors(errors)) {
     super(422, "validation_failed", "Validation failed", detail, errors);
@@ -82,11 +88,23 @@ export function zodFieldErrors(error: ZodError): FieldError[] {
   });
 }
 
-/** SQLSTATEs of constraint violations, whichever driver raised them (postgres.js or PGlite). */
-function postgresErrorCode(error: unknown): { code: string; constraint?: string } | null {
+const connectionErrorCodes = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "CONNECTION_CLOSED",
+  "CONNECTION_ENDED",
+  "CONNECTION_DESTROYED",
+  "CONNECT_TIMEOUT",
+]);
+
+type DriverErrorCode = { code: string; constraint?: string };
+
+/** The first error code on the cause chain, whichever driver raised it (postgres.js, PGlite, node:net). */
+function driverErrorCode(error: unknown): DriverErrorCode | null {
   for (let current = error, depth = 0; current && depth < 5; depth++) {
     const candidate = current as { code?: unknown; constraint?: unknown; constraint_name?: unknown; cause?: unknown };
-    if (typeof candidate.code === "string" && /^[0-9A-Z]{5}$/.test(candidate.code)) {
+    if (typeof candidate.code === "string") {
       const constraint = candidate.constraint_name ?? candidate.constraint;
       return { code: candidate.code, constraint: typeof constraint === "string" ? constraint : undefined };
     }
@@ -95,11 +113,17 @@ function postgresErrorCode(error: unknown): { code: string; constraint?: string 
   return null;
 }
 
+/** The database could not be reached or is shutting down (SQLSTATE class 08, 57P01–03): worth retrying. */
+function isDatabaseUnavailable({ code }: DriverErrorCode): boolean {
+  return connectionErrorCodes.has(code) || /^(08[0-9A-Z]{3}|57P0[1-3])$/.test(code);
+}
+
 /** Maps anything thrown by a handler to an AppError; unknown errors become a 500. */
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
   if (error instanceof ZodError) return new ValidationError(zodFieldErrors(error));
-  const pg = postgresErrorCode(error);
+  const pg = driverErrorCode(error);
+  if (pg && isDatabaseUnavailable(pg)) return new ServiceUnavailableError("The database is unavailable; try again shortly.");
   if (pg?.code === "23505") {
     return new ConflictError(`The change conflicts with existing data${pg.constraint ? ` (${pg.constraint})` : ""}.`);
   }

@@ -12,3 +12,18 @@ export const createCredentialBody = z.strictObject({
 export type CreateCredentialInput = z.infer<typeof createCredentialBody>;
 
 export const credentialIdSchema = z.uuid({ error: "must be a credential id (UUID)" });
+
+/** Response shapes, for the OpenAPI document. */
+export const credentialSchema = z.object({
+  id: z.uuid(),
+  projectId: z.uuid(),
+  apiKey: z.string().regex(/^pk_[0-9A-Za-z]{24}$/),
+  name: z.string().nullable(),
+  status: z.enum(["active", "revoked"]),
+  createdAt: z.iso.datetime(),
+  lastUsedAt: z.iso.datetime().nullable(),
+  revokedAt: z.iso.datetime().nullable(),
+});
+export const createdCredentialSchema = credentialSchema.extend({
+  apiSecret: z.string().regex(/^sk_[0-9A-Za-z]{40}$/).describe("Shown only in this response"),
+});

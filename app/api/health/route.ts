@@ -1,0 +1,17 @@
+import { sql } from "drizzle-orm";
+import { errorResponse } from "@/lib/api/errors";
+import { json } from "@/lib/api/responses";
+import { getDb, getDbDriver } from "@/lib/db";
+
+export const dynamic = "force-dynamic";
+
+// GET /api/health – readiness: 200 when the database answers, 503 when it does not
+export async function GET(): Promise<Response> {
+  try {
+    const db = await getDb();
+    await db.execute(sql`select 1`);
+    return json({ status: "ok", database: await getDbDriver() });
+  } catch (error) {
+    return errorResponse(error);
+  }
+}

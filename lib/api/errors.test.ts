@@ -1,0 +1,43 @@
+import postgres from "postgres";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { errorResponse, NotFoundError, toAppError } from "./errors";
+
+describe("toAppError", () => {
+  it("a zod failure → 422 naming each path and each unknown key", () => {
+    const schema = z.strictObject({ title: z.string().max(3), nested: z.strictObject({ n: z.number() }) });
+    const result = schema.safeParse({ title: "long", nested: { n: "x", extra: 1 }, slug: "s" });
+    const error = toAppError(result.error);
+    expect(error.status).toBe(422);
+    expect(error.errors?.map((e) => e.path).sort()).toEqual(["nested.extra", "nested.n", "slug", "title"]);
+  });
+
+  it("an unreachable PostgreSQL server → 503 with Retry-After, not 500", async () => {
+    const client = postgres("postgres://postgres@127.0.0.1:1/none", { connect_timeout: 2, max: 1 });
+    const failure = await client`select 1`.catch((error: unknown) => error);
+    await client.end();
+    const error = toAppError(failure);
+    expect(error.status).toBe(503);
+    expect(error.headers?.["Retry-After"]).toBe("5");
+  });
+
+  it("anything unknown → 500 without leaking its message", async () => {
+    const response = errorResponse(new Error("secret internals"));
+    expect(response.status).toBe(500);
+    expect(await response.text()).not.toContain("secret internals");
+  });
+});
+
+describe("problemResponse", () => {
+  it("answers RFC 9457 problem+json", async () => {
+    const response = errorResponse(new NotFoundError("Project x was not found."));
+    expect(response.headers.get("content-type")).toBe("application/problem+json");
+    expect(await response.json()).toEqual({
+      type: "urn:reelbind:problem:not_found",
+      title: "Not found",
+      status: 404,
+      detail: "Project x was not found.",
+      code: "not_found",
+    });
+  });
+});

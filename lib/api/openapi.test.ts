@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { GET } from "@/app/api/openapi.json/route";
+
+type Document = {
+  openapi: string;
+  paths: Record<string, Record<string, { parameters: { name: string; in: string; required: boolean }[]; requestBody?: { content: Record<string, { schema: { additionalProperties?: boolean; required?: string[] } }> } }>>;
+};
+
+describe("GET /api/openapi.json", () => {
+  it("describes the credential endpoints from the handlers' own zod schemas", async () => {
+    const response = GET();
+    expect(response.status).toBe(200);
+    const document = (await response.json()) as Document;
+    expect(document.openapi).toBe("3.1.0");
+    expect(Object.keys(document.paths).sort()).toEqual(["/api/credentials", "/api/credentials/{id}/revoke"]);
+
+    const list = document.paths["/api/credentials"]!.get!;
+    expect(list.parameters).toContainEqual(expect.objectContaining({ name: "projectId", in: "query", required: true }));
+
+    const create = document.paths["/api/credentials"]!.post!;
+    const body = create.requestBody!.content["application/json"]!.schema;
+    expect(body.additionalProperties).toBe(false);
+    expect(body.required).toEqual(["projectId"]);
+
+    const revoke = document.paths["/api/credentials/{id}/revoke"]!.post!;
+    expect(revoke.parameters).toContainEqual(expect.objectContaining({ name: "id", in: "path", required: true }));
+  });
+});
