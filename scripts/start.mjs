@@ -46,7 +46,14 @@ const port = process.env.PORT ?? "3000";
 const server = spawn(process.execPath, [nextBin, "start", "--port", port, ...(process.env.HOSTNAME ? ["--hostname", process.env.HOSTNAME] : [])], {
   cwd: root,
   stdio: "inherit",
-  env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", ALLOW_GENERATED_SECRETS: process.env.ALLOW_GENERATED_SECRETS ?? "1" },
+  env: {
+    ...process.env,
+    NODE_ENV: "production",
+    NEXT_TELEMETRY_DISABLED: "1",
+    // The server closes the embedded database itself on SIGTERM/SIGINT (lib/server/start-up.ts).
+    NEXT_MANUAL_SIG_HANDLE: "true",
+    ALLOW_GENERATED_SECRETS: process.env.ALLOW_GENERATED_SECRETS ?? "1",
+  },
 });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

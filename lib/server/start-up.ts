@@ -1,12 +1,25 @@
 import { bootstrapDemo, formatBootstrapBanner } from "@/lib/bootstrap/bootstrap";
 import { publishAdminChannel } from "@/lib/cli/admin-channel";
 import { getConfig } from "@/lib/config";
-import { getDb } from "@/lib/db";
+import { closeDb, getDb } from "@/lib/db";
+
+/** On SIGTERM/SIGINT, close the database cleanly (PGlite flushes its files) before exiting. */
+function closeDatabaseOnSignals(): void {
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    process.once(signal, () => {
+      closeDb()
+        .catch((error: unknown) => console.error("Closing the database failed:", error))
+        .finally(() => process.exit(0));
+    });
+  }
+}
 
 /** Migrates the database (taking the DATA_DIR lock on PGlite), then bootstraps the demo data and prints it. */
 export async function startServer(): Promise<void> {
   const config = getConfig();
   const db = await getDb();
+  // Next handles signals itself unless told (by scripts/start.mjs) to leave them to us.
+  if (process.env.NEXT_MANUAL_SIG_HANDLE === "true") closeDatabaseOnSignals();
   if (!config.databaseUrl) publishAdminChannel(config.dataDir, config.port);
   if (config.bootstrapOnStart) console.log(formatBootstrapBanner(await bootstrapDemo(db)));
 }

@@ -1,0 +1,254 @@
+import { execFile } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GET as listCredentialsRoute } from "@/app/api/credentials/route";
+import { AppError, toAppError, ValidationError } from "@/lib/api/errors";
+import { verifyPassword } from "@/lib/auth/secrets";
+import { getDb, type Db } from "@/lib/db";
+import { lockFilePath } from "@/lib/db/data-dir-lock";
+import { memberships, organizations, projects, users } from "@/lib/db/schema";
+import { apiRequest, createTestProject, routeParams } from "@/lib/testing/factories";
+import { parseCommandLine, runCommand } from "./commands";
+
+// (a) the commands themselves against the test database; (b) the real binary, once, end to end.
+
+let db: Db;
+let home: Awaited<ReturnType<typeof createTestProject>>;
+
+beforeAll(async () => {
+  db = await getDb();
+  home = await createTestProject();
+});
+
+const run = (argv: string[]) => runCommand(db, parseCommandLine(argv));
+
+const uniqueEmail = (label: string) => `cli-${label}-${randomUUID()}@test.example`;
+
+async function createdUser(email: string) {
+  const [user] = await db.select().from(users).where(eq(users.email, email));
+  return user!;
+}
+
+const listCredentials = (token: string, projectId: string) =>
+  listCredentialsRoute(apiRequest("GET", `/api/credentials?projectId=${projectId}`, { token }), routeParams({}));
+
+describe("runCommand – organizations and projects", () => {
+  it("org create --name → the stored organization", async () => {
+    const org = (await run(["org", "create", "--name", "  Acme Films  "])) as { id: string; name: string };
+    expect(org).toMatchObject({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), name: "Acme Films" });
+    const [row] = await db.select().from(organizations).where(eq(organizations.id, org.id));
+    expect(row?.name).toBe("Acme Films");
+  });
+
+  it("project create --org --name → a project of that organization", async () => {
+    const project = (await run(["project", "create", "--org", home.organization.id, "--name", "Spring campaign"])) as {
+      id: string;
+    };
+    const [row] = await db.select().from(projects).where(eq(projects.id, project.id));
+    expect(row).toMatchObject({ organizationId: home.organization.id, name: "Spring campaign" });
+  });
+
+  it("project create --org <unknown organization> → NotFoundError 404", async () => {
+    const missing = "00000000-0000-4000-8000-000000000000";
+    await expect(run(["project", "create", "--org", missing, "--name", "x"])).rejects.toMatchObject({
+      status: 404,
+      message: expect.stringContaining(missing),
+    });
+  });
+});
+
+describe("runCommand – users", () => {
+  it("user create --email without --password → a generated password that verifies against the stored hash", async () => {
+    const email = uniqueEmail("generated");
+    const result = (await run(["user", "create", "--email", email])) as Record<string, unknown>;
+    expect(result).toMatchObject({ email, password: expect.stringMatching(/^[A-Za-z0-9_-]{16}$/) });
+    expect(result).not.toHaveProperty("passwordHash");
+
+    const stored = await createdUser(email);
+    expect(stored.id).toBe(result.id);
+    expect(await verifyPassword(result.password as string, stored.passwordHash!)).toBe(true);
+    expect(await verifyPassword("not the password", stored.passwordHash!)).toBe(false);
+  });
+
+  it("user create twice without --password → two different generated passwords", async () => {
+    const first = (await run(["user", "create", "--email", uniqueEmail("a")])) as { password: string };
+    const second = (await run(["user", "create", "--email", uniqueEmail("b")])) as { password: string };
+    expect(first.password).not.toBe(second.password);
+  });
+
+  it("user create --email E --password P --name N → stored, and the password is not echoed", async () => {
+    const email = uniqueEmail("given");
+    const result = (await run(["user", "create", "--email", email.toUpperCase(), "--password", "s3cret-enough", "--name", "Ada"])) as Record<
+      string,
+      unknown
+    >;
+    expect(result).toMatchObject({ email, name: "Ada" });
+    expect(result).not.toHaveProperty("password");
+    expect(await verifyPassword("s3cret-enough", (await createdUser(email)).passwordHash!)).toBe(true);
+  });
+
+  it("user create with an email that exists in another case → a unique violation mapped to 409", async () => {
+    const email = uniqueEmail("twice");
+    await run(["user", "create", "--email", email]);
+    const error = await run(["user", "create", "--email", email.toUpperCase()]).catch((e: unknown) => e);
+    expect(toAppError(error).status).toBe(409);
+  });
+});
+
+describe("runCommand – members and tokens", () => {
+  it("member add --user <email> --project --role Editor, then again with another role → one membership, role updated", async () => {
+    const email = uniqueEmail("member");
+    await run(["user", "create", "--email", email]);
+    const member = ["member", "add", "--user", email.toUpperCase(), "--project", home.project.id, "--role"];
+
+    const first = (await run([...member, "Editor"])) as { id: string; role: string };
+    const second = (await run([...member, "Viewer"])) as { id: string; role: string };
+    expect(first.role).toBe("Editor");
+    expect(second).toMatchObject({ id: first.id, role: "Viewer" });
+
+    const rows = await db.select().from(memberships).where(eq(memberships.userId, (await createdUser(email)).id));
+    expect(rows).toEqual([expect.objectContaining({ projectId: home.project.id, organizationId: null, role: "Viewer" })]);
+  });
+
+  it("member add --org and --project for one user → two memberships side by side", async () => {
+    const email = uniqueEmail("both-scopes");
+    const user = (await run(["user", "create", "--email", email])) as { id: string };
+    await run(["member", "add", "--user", user.id, "--project", home.project.id, "--role", "Editor"]);
+    await run(["member", "add", "--user", user.id, "--org", home.organization.id, "--role", "Viewer"]);
+    const rows = await db.select().from(memberships).where(eq(memberships.userId, user.id));
+    expect(rows.map((r) => [r.organizationId, r.projectId, r.role]).sort()).toEqual(
+      [
+        [home.organization.id, null, "Viewer"],
+        [null, home.project.id, "Editor"],
+      ].sort(),
+    );
+  });
+
+  it("token create --user <email> → an rbk_ token; GET /api/credentials follows the member's role", async () => {
+    const email = uniqueEmail("token");
+    await run(["user", "create", "--email", email]);
+    await run(["member", "add", "--user", email, "--project", home.project.id, "--role", "Editor"]);
+
+    const created = (await run(["token", "create", "--user", email, "--name", "laptop"])) as Record<string, unknown>;
+    expect(created).toMatchObject({ token: expect.stringMatching(/^rbk_[A-Za-z0-9_-]{32}$/), name: "laptop" });
+    const token = created.token as string;
+
+    expect((await listCredentials(token, home.project.id)).status).toBe(403);
+    await run(["member", "add", "--user", email, "--project", home.project.id, "--role", "ProjectManager"]);
+    const response = await listCredentials(token, home.project.id);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ items: expect.any(Array) });
+  });
+
+  it("member add / token create --user <unknown email> → NotFoundError 404", async () => {
+    const unknown = uniqueEmail("nobody");
+    await expect(run(["member", "add", "--user", unknown, "--project", home.project.id, "--role", "Viewer"])).rejects.toMatchObject({
+      status: 404,
+    });
+    await expect(run(["token", "create", "--user", unknown])).rejects.toMatchObject({ status: 404 });
+  });
+});
+
+describe("parseCommandLine + runCommand – invalid command lines → ValidationError 422", () => {
+  const email = uniqueEmail("invalid");
+  beforeAll(async () => {
+    await run(["user", "create", "--email", email]);
+  });
+
+  it.each([
+    { name: "unknown command", argv: ["bogus"], path: "command" },
+    { name: "no command", argv: [], path: "command" },
+    { name: "extra positional", argv: ["org", "create", "extra", "--name", "x"], path: "command" },
+    { name: "org create without --name", argv: ["org", "create"], path: "name" },
+    { name: "--name without a value", argv: ["org", "create", "--name"], path: "" },
+    { name: "unknown option", argv: ["org", "create", "--name", "x", "--colour", "red"], path: "" },
+    { name: "project create without --org", argv: ["project", "create", "--name", "x"], path: "org" },
+    { name: "project create --org not a UUID", argv: ["project", "create", "--org", "acme", "--name", "x"], path: "organizationId" },
+    { name: "user create without --email", argv: ["user", "create"], path: "email" },
+    { name: "user create --email not an email", argv: ["user", "create", "--email", "nobody"], path: "email" },
+    { name: "user create --password too short", argv: ["user", "create", "--email", "x@test.example", "--password", "short"], path: "password" },
+    { name: "member add without --role", argv: ["member", "add", "--user", "EMAIL", "--project", "PROJECT"], path: "role" },
+    { name: "member add with an invalid role", argv: ["member", "add", "--user", "EMAIL", "--project", "PROJECT", "--role", "Owner"], path: "role" },
+    { name: "member add with neither --org nor --project", argv: ["member", "add", "--user", "EMAIL", "--role", "Editor"], path: "" },
+    {
+      name: "member add with both --org and --project",
+      argv: ["member", "add", "--user", "EMAIL", "--org", "ORG", "--project", "PROJECT", "--role", "Editor"],
+      path: "",
+    },
+    { name: "token create without --user", argv: ["token", "create"], path: "user" },
+  ])("$name → 422 at path '$path'", async ({ argv, path: errorPath }) => {
+    const filled = argv.map((arg) =>
+      arg === "EMAIL" ? email : arg === "PROJECT" ? home.project.id : arg === "ORG" ? home.organization.id : arg,
+    );
+    const error = await Promise.resolve()
+      .then(() => run(filled))
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as AppError).status).toBe(422);
+    expect((error as AppError).errors?.map((e) => e.path)).toEqual([errorPath]);
+  });
+});
+
+describe("bin/reelbind.mjs – end to end", () => {
+  type Run = { exitCode: number; stdout: string; stderr: string };
+
+  const tempDirs: string[] = [];
+  const binary = path.resolve("bin/reelbind.mjs");
+  let created: Promise<Run>;
+  let bogus: Promise<Run>;
+  let createdDataDir: string;
+
+  /** Runs the CLI in a child process with its own DATA_DIR, so it never touches this process's database. */
+  function runBinary(args: string[]): { dataDir: string; done: Promise<Run> } {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "reelbind-cli-"));
+    tempDirs.push(dataDir);
+    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
+    const done = new Promise<Run>((resolve) => {
+      execFile(process.execPath, [binary, ...args], { env, timeout: 60_000 }, (error, stdout, stderr) => {
+        const exitCode = error ? (typeof error.code === "number" ? error.code : -1) : 0;
+        resolve({ exitCode, stdout, stderr });
+      });
+    });
+    return { dataDir, done };
+  }
+
+  // Both children start at once: each opens its own embedded database, which takes a while.
+  beforeAll(() => {
+    const createRun = runBinary(["org", "create", "--name", "Spawned org"]);
+    createdDataDir = createRun.dataDir;
+    created = createRun.done;
+    bogus = runBinary(["bogus"]).done;
+  });
+
+  afterAll(() => {
+    for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("reelbind org create --name → exit 0, the organization as JSON on stdout", { timeout: 70_000 }, async () => {
+    const { exitCode, stdout, stderr } = await created;
+    expect({ exitCode, stderr }).toEqual({ exitCode: 0, stderr: "" });
+    const org = JSON.parse(stdout) as { id: string; name: string };
+    expect(org).toMatchObject({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), name: "Spawned org" });
+
+    if (process.env.DATABASE_URL) {
+      const [row] = await db.select().from(organizations).where(eq(organizations.id, org.id));
+      expect(row?.name).toBe("Spawned org");
+    } else {
+      expect(existsSync(path.join(createdDataDir, "pglite"))).toBe(true);
+      expect(existsSync(lockFilePath(createdDataDir))).toBe(false);
+    }
+  });
+
+  it("reelbind bogus → exit 1, a JSON error on stderr and nothing on stdout", { timeout: 70_000 }, async () => {
+    const { exitCode, stdout, stderr } = await bogus;
+    expect({ exitCode, stdout }).toEqual({ exitCode: 1, stdout: "" });
+    expect(JSON.parse(stderr)).toMatchObject({
+      code: "validation_failed",
+      error: expect.stringContaining("unknown command 'bogus'"),
+    });
+  });
+});

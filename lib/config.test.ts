@@ -1,0 +1,220 @@
+import { mkdtempSync, readFileSync, rmSync, statSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { ConfigError, parseConfig, parseDurationSeconds } from "./config";
+
+// parseConfig gets explicit env objects; process.env belongs to the test setup.
+
+const tempDirs: string[] = [];
+
+function freshDataDir(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "reelbind-config-"));
+  tempDirs.push(dir);
+  return dir;
+}
+
+afterAll(() => {
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+const secrets = {
+  TOKEN_SECRETS: "k1:0123456789abcdef0123456789abcdef",
+  AUTH_SECRET: "auth-secret-0123456789abcdef0123456789",
+};
+
+/** An env with explicit secrets, so nothing is generated unless a test asks for it. */
+function env(overrides: Record<string, string | undefined> = {}) {
+  return { DATA_DIR: freshDataDir(), ...secrets, ...overrides };
+}
+
+function configError(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as ConfigError).message;
+  }
+  throw new Error("expected a ConfigError");
+}
+
+describe("parseConfig – defaults", () => {
+  it("parseConfig – only secrets and DATA_DIR → documented defaults", () => {
+    const input = env();
+    expect(parseConfig(input)).toEqual({
+      nodeEnv: "development",
+      port: 3000,
+      databaseUrl: undefined,
+      dataDir: input.DATA_DIR,
+      publicBaseUrl: "http://localhost:3000",
+      ingestBaseUrl: "http://localhost:3000",
+      tokenSecrets: [{ kid: "k1", secret: "0123456789abcdef0123456789abcdef" }],
+      ingestTokenTtlSeconds: 24 * 3600,
+      geoHeader: "CloudFront-Viewer-Country",
+      authSecret: secrets.AUTH_SECRET,
+      bootstrapOnStart: true,
+    });
+  });
+
+  it("parseConfig – PORT 4000 → both base URLs follow the port", () => {
+    const config = parseConfig(env({ PORT: "4000" }));
+    expect([config.port, config.publicBaseUrl, config.ingestBaseUrl]).toEqual([4000, "http://localhost:4000", "http://localhost:4000"]);
+  });
+
+  it("parseConfig – PUBLIC_BASE_URL with a trailing slash → stripped, and INGEST_BASE_URL defaults to it", () => {
+    const config = parseConfig(env({ PUBLIC_BASE_URL: "https://videos.example.com/" }));
+    expect([config.publicBaseUrl, config.ingestBaseUrl]).toEqual(["https://videos.example.com", "https://videos.example.com"]);
+  });
+
+  it("parseConfig – INGEST_BASE_URL set → kept apart from PUBLIC_BASE_URL", () => {
+    const config = parseConfig(env({ PUBLIC_BASE_URL: "https://videos.example.com", INGEST_BASE_URL: "https://ingest.example.com//" }));
+    expect([config.publicBaseUrl, config.ingestBaseUrl]).toEqual(["https://videos.example.com", "https://ingest.example.com"]);
+  });
+
+  it("parseConfig – several TOKEN_SECRETS → kept in order, the first one signs", () => {
+    const config = parseConfig(
+      env({ TOKEN_SECRETS: " new:abcdefghijklmnopqrstuvwxyz012345 , old:0123456789abcdef0123456789abcdef:x " }),
+    );
+    expect(config.tokenSecrets).toEqual([
+      { kid: "new", secret: "abcdefghijklmnopqrstuvwxyz012345" },
+      { kid: "old", secret: "0123456789abcdef0123456789abcdef:x" },
+    ]);
+  });
+
+  it("parseConfig – relative DATA_DIR → resolved against the working directory", () => {
+    expect(parseConfig({ ...secrets, DATA_DIR: "./somewhere" }).dataDir).toBe(path.resolve("somewhere"));
+  });
+
+  it("parseConfig – empty variables (PORT=, DATABASE_URL=, PUBLIC_BASE_URL=) → treated as unset", () => {
+    const config = parseConfig(env({ PORT: "", DATABASE_URL: "", PUBLIC_BASE_URL: "", INGEST_TOKEN_TTL: "" }));
+    expect([config.port, config.databaseUrl, config.publicBaseUrl, config.ingestTokenTtlSeconds]).toEqual([
+      3000,
+      undefined,
+      "http://localhost:3000",
+      86_400,
+    ]);
+  });
+
+  it("parseConfig – DATABASE_URL and REELBIND_BOOTSTRAP=0 → passed through", () => {
+    const config = parseConfig(env({ DATABASE_URL: "postgresql://db.internal/reelbind", REELBIND_BOOTSTRAP: "0" }));
+    expect([config.databaseUrl, config.bootstrapOnStart]).toEqual(["postgresql://db.internal/reelbind", false]);
+  });
+});
+
+describe("parseConfig – invalid variables", () => {
+  it("parseConfig – bad PORT, DATABASE_URL and TOKEN_SECRETS together → one ConfigError listing all three", () => {
+    const message = configError(() =>
+      parseConfig(env({ PORT: "http", DATABASE_URL: "mysql://db/reelbind", TOKEN_SECRETS: "k1:short" })),
+    );
+    expect(message).toMatch(/^Invalid configuration:/);
+    const listed = message.split("\n").slice(1).map((line) => line.trim().split(":")[0]);
+    expect(listed).toEqual(["- PORT", "- DATABASE_URL", "- TOKEN_SECRETS"]);
+  });
+
+  it.each([
+    { variable: "PORT", value: "0" },
+    { variable: "PORT", value: "65536" },
+    { variable: "PORT", value: "80.5" },
+    { variable: "DATABASE_URL", value: "localhost:5432/reelbind" },
+    { variable: "PUBLIC_BASE_URL", value: "ftp://videos.example.com" },
+    { variable: "PUBLIC_BASE_URL", value: "not a url" },
+    { variable: "INGEST_BASE_URL", value: "videos.example.com" },
+    { variable: "TOKEN_SECRETS", value: "0123456789abcdef0123456789abcdef" },
+    { variable: "TOKEN_SECRETS", value: ":0123456789abcdef0123456789abcdef" },
+    { variable: "TOKEN_SECRETS", value: "k1:0123456789abcdef0123456789abcdef,k2:short" },
+    { variable: "TOKEN_SECRETS", value: " , " },
+    { variable: "INGEST_TOKEN_TTL", value: "1d" },
+    { variable: "INGEST_TOKEN_TTL", value: "15" },
+    { variable: "AUTH_SECRET", value: "too-short" },
+    { variable: "NODE_ENV", value: "staging" },
+    { variable: "ALLOW_GENERATED_SECRETS", value: "true" },
+    { variable: "REELBIND_BOOTSTRAP", value: "yes" },
+  ])("parseConfig – $variable=$value → ConfigError naming $variable", ({ variable, value }) => {
+    const message = configError(() => parseConfig(env({ [variable]: value })));
+    expect(message).toContain(`- ${variable}: `);
+    expect(message.split("\n")).toHaveLength(2);
+  });
+});
+
+describe("parseConfig – INGEST_TOKEN_TTL clamped to 15 min..48 h", () => {
+  it.each([
+    { ttl: "5m", seconds: 900 },
+    { ttl: "0s", seconds: 900 },
+    { ttl: "15m", seconds: 900 },
+    { ttl: "3600s", seconds: 3600 },
+    { ttl: "2h", seconds: 7200 },
+    { ttl: "48h", seconds: 172_800 },
+    { ttl: "72h", seconds: 172_800 },
+    { ttl: "90000m", seconds: 172_800 },
+  ])("parseConfig – INGEST_TOKEN_TTL=$ttl → $seconds s", ({ ttl, seconds }) => {
+    expect(parseConfig(env({ INGEST_TOKEN_TTL: ttl })).ingestTokenTtlSeconds).toBe(seconds);
+  });
+
+  it.each([
+    { value: "90s", seconds: 90 },
+    { value: " 15m ", seconds: 900 },
+    { value: "24h", seconds: 86_400 },
+    { value: "24", seconds: null },
+    { value: "-5m", seconds: null },
+    { value: "1.5h", seconds: null },
+  ])("parseDurationSeconds – '$value' → $seconds", ({ value, seconds }) => {
+    expect(parseDurationSeconds(value)).toBe(seconds);
+  });
+});
+
+describe("parseConfig – generated secrets", () => {
+  it.each([
+    { name: "no secrets", missing: ["TOKEN_SECRETS", "AUTH_SECRET"] },
+    { name: "no AUTH_SECRET", missing: ["AUTH_SECRET"] },
+    { name: "no TOKEN_SECRETS", missing: ["TOKEN_SECRETS"] },
+  ])("parseConfig – production with $name → ConfigError, nothing written", ({ missing }) => {
+    const input = env({ NODE_ENV: "production", ...Object.fromEntries(missing.map((name) => [name, undefined])) });
+    expect(configError(() => parseConfig(input))).toContain("ALLOW_GENERATED_SECRETS=1");
+    expect(existsSync(path.join(input.DATA_DIR, "secrets.json"))).toBe(false);
+  });
+
+  it("parseConfig – production with both secrets set → accepted without generating any", () => {
+    const input = env({ NODE_ENV: "production" });
+    expect(parseConfig(input).nodeEnv).toBe("production");
+    expect(existsSync(path.join(input.DATA_DIR, "secrets.json"))).toBe(false);
+  });
+
+  it("parseConfig – production with ALLOW_GENERATED_SECRETS=1 → generated secrets in DATA_DIR", () => {
+    const dataDir = freshDataDir();
+    const config = parseConfig({ NODE_ENV: "production", ALLOW_GENERATED_SECRETS: "1", DATA_DIR: dataDir });
+    const stored = JSON.parse(readFileSync(path.join(dataDir, "secrets.json"), "utf8")) as Record<string, string>;
+    expect(config.authSecret).toBe(stored.authSecret);
+  });
+
+  it("parseConfig – no secrets in development → written to DATA_DIR/secrets.json, the same ones on the next parse", () => {
+    const dataDir = path.join(freshDataDir(), "not-yet-created");
+    const first = parseConfig({ DATA_DIR: dataDir });
+
+    const file = path.join(dataDir, "secrets.json");
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const stored = JSON.parse(readFileSync(file, "utf8")) as { tokenSecrets: string; authSecret: string };
+    expect(first.tokenSecrets).toHaveLength(1);
+    expect(first.tokenSecrets[0]!.secret.length).toBeGreaterThanOrEqual(32);
+    expect(`${first.tokenSecrets[0]!.kid}:${first.tokenSecrets[0]!.secret}`).toBe(stored.tokenSecrets);
+    expect(first.authSecret).toBe(stored.authSecret);
+    expect(first.authSecret.length).toBeGreaterThanOrEqual(32);
+
+    const second = parseConfig({ DATA_DIR: dataDir });
+    expect([second.tokenSecrets, second.authSecret]).toEqual([first.tokenSecrets, first.authSecret]);
+  });
+
+  it("parseConfig – two fresh DATA_DIRs → different generated secrets", () => {
+    const a = parseConfig({ DATA_DIR: freshDataDir() });
+    const b = parseConfig({ DATA_DIR: freshDataDir() });
+    expect(a.authSecret).not.toBe(b.authSecret);
+    expect(a.tokenSecrets[0]!.secret).not.toBe(b.tokenSecrets[0]!.secret);
+  });
+
+  it("parseConfig – TOKEN_SECRETS set but no AUTH_SECRET → only AUTH_SECRET comes from the file", () => {
+    const dataDir = freshDataDir();
+    const config = parseConfig({ DATA_DIR: dataDir, TOKEN_SECRETS: secrets.TOKEN_SECRETS });
+    const stored = JSON.parse(readFileSync(path.join(dataDir, "secrets.json"), "utf8")) as Record<string, string>;
+    expect(config.tokenSecrets).toEqual([{ kid: "k1", secret: "0123456789abcdef0123456789abcdef" }]);
+    expect(config.authSecret).toBe(stored.authSecret);
+  });
+});
