@@ -48,8 +48,23 @@ describe("hashPassword / verifyPassword", () => {
     { name: "hash part missing", tampered: (s: string) => s.split("$").slice(0, 5).join("$") },
     { name: "empty string", tampered: () => "" },
     { name: "plain text password", tampered: () => password },
+    { name: "an empty hash (would compare two empty buffers)", tampered: (s: string) => tamper(s, 5, () => "A") },
+    { name: "a truncated hash", tampered: (s: string) => tamper(s, 5, (h) => h.slice(0, 20)) },
+    { name: "N not a number", tampered: (s: string) => tamper(s, 1, () => "abc") },
+    { name: "N not a power of two", tampered: (s: string) => tamper(s, 1, () => "3") },
+    { name: "an extra part", tampered: (s: string) => `${s}$extra` },
   ])("verifyPassword – stored hash with $name → false", async ({ tampered }) => {
     expect(await verifyPassword(password, tampered(await hashed))).toBe(false);
+  });
+
+  it("verifyPassword – a hash made with a raised cost (N = 2^16) still verifies", async () => {
+    const { scrypt } = await import("node:crypto");
+    const salt = Buffer.from("0123456789abcdef");
+    const key = await new Promise<Buffer>((resolve, reject) =>
+      scrypt(password, salt, 32, { N: 65536, r: 8, p: 1, maxmem: 256 * 65536 * 8 }, (error, derived) => (error ? reject(error) : resolve(derived))),
+    );
+    const stored = ["scrypt", 65536, 8, 1, salt.toString("base64url"), key.toString("base64url")].join("$");
+    expect(await verifyPassword(password, stored)).toBe(true);
   });
 });
 

@@ -23,24 +23,37 @@ const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen
 const scryptParams = { N: 16384, r: 8, p: 1 };
 const keyLength = 32;
 
+/** scrypt needs 128·N·r bytes; allow twice that so raised parameters keep working. */
+const scryptOptions = (N: number, r: number, p: number) => ({ N, r, p, maxmem: 256 * N * r });
+
 /** scrypt$N$r$p$salt$hash, all base64url; the parameters travel with the hash so they can be raised later. */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const hash = await scryptAsync(password, salt, keyLength, scryptParams);
   const { N, r, p } = scryptParams;
+  const hash = await scryptAsync(password, salt, keyLength, scryptOptions(N, r, p));
   return ["scrypt", N, r, p, salt.toString("base64url"), hash.toString("base64url")].join("$");
 }
 
+function isPowerOfTwo(n: number): boolean {
+  return Number.isSafeInteger(n) && n > 1 && (n & (n - 1)) === 0;
+}
+
+/** False for a wrong password and for any malformed or tampered stored hash; never throws. */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const [scheme, n, r, p, salt, hash] = stored.split("$");
-  if (scheme !== "scrypt" || !salt || !hash) return false;
+  const [scheme, n, r, p, salt, hash, ...rest] = stored.split("$");
+  const [N, R, P] = [Number(n), Number(r), Number(p)];
+  if (scheme !== "scrypt" || rest.length > 0 || !salt || !hash) return false;
+  if (!isPowerOfTwo(N) || N > 2 ** 20 || !Number.isSafeInteger(R) || R < 1 || R > 32 || !Number.isSafeInteger(P) || P < 1 || P > 16) {
+    return false;
+  }
   const expected = Buffer.from(hash, "base64url");
-  const actual = await scryptAsync(password, Buffer.from(salt, "base64url"), expected.length, {
-    N: Number(n),
-    r: Number(r),
-    p: Number(p),
-  });
-  return timingSafeEqual(actual, expected);
+  if (expected.length !== keyLength) return false;
+  try {
+    const actual = await scryptAsync(password, Buffer.from(salt, "base64url"), keyLength, scryptOptions(N, R, P));
+    return timingSafeEqual(actual, expected);
+  } catch {
+    return false;
+  }
 }
 
 /** Constant-time comparison of two strings of any length. */

@@ -27,6 +27,8 @@ const optionSpec = {
   role: { type: "string" },
 } as const;
 
+const commands = ["org create", "project create", "user create", "member add", "token create", "bootstrap"];
+
 /** A parsed command line, plain JSON so it can travel to a running server unchanged. */
 export type CliCommand = { command: string; options: Record<string, string | undefined> };
 
@@ -38,6 +40,9 @@ export function parseCommandLine(argv: string[]): CliCommand {
     throw new ValidationError([{ path: "", message: (error as Error).message }]);
   }
   const command = parsed.positionals.join(" ");
+  if (!commands.includes(command)) {
+    throw new ValidationError([{ path: "command", message: `unknown command '${command}'\n\n${usage}` }]);
+  }
   return { command, options: parsed.values as Record<string, string | undefined> };
 }
 

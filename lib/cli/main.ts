@@ -1,4 +1,4 @@
-import { AppError, toAppError } from "@/lib/api/errors";
+import { AppError, toAppError, type FieldError } from "@/lib/api/errors";
 import { getConfig } from "@/lib/config";
 import { closeDb, getDb } from "@/lib/db";
 import { readLockHolder } from "@/lib/db/data-dir-lock";
@@ -20,8 +20,10 @@ async function sendToRunningServer(command: CliCommand): Promise<unknown> {
     body: JSON.stringify(command),
     signal: AbortSignal.timeout(30_000),
   });
-  const body = (await response.json()) as { detail?: string; errors?: unknown };
-  if (!response.ok) throw new AppError(response.status, "remote", "Command failed", body.detail ?? response.statusText);
+  const body = (await response.json()) as { title?: string; detail?: string; code?: string; errors?: FieldError[] };
+  if (!response.ok) {
+    throw new AppError(response.status, body.code ?? "remote_error", body.title ?? "Command failed", body.detail ?? response.statusText, body.errors);
+  }
   return body;
 }
 
@@ -48,7 +50,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     const appError = error instanceof AppError ? error : toAppError(error);
     const message = appError.status === 500 ? (error as Error).message : appError.message;
-    console.error(JSON.stringify({ error: message, code: appError.code }, null, 2));
+    console.error(JSON.stringify({ error: message, code: appError.code, errors: appError.errors }, null, 2));
     return 1;
   }
 }

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -92,6 +92,29 @@ describe("acquireDataDirLock", () => {
     writeFileSync(lockFilePath(dir), String(liveChild.pid));
     release();
     expect(readLockHolder(dir)).toBe(liveChild.pid);
+  });
+});
+
+describe("acquireDataDirLock – stale lock takeover", () => {
+  it("acquireDataDirLock – stale lock while another process is taking it over → DataDirLockedError, nothing deleted", () => {
+    const dir = freshDir();
+    writeFileSync(lockFilePath(dir), String(deadPid));
+    writeFileSync(`${lockFilePath(dir)}.takeover`, String(liveChild.pid));
+    expect(() => acquireDataDirLock(dir)).toThrow(DataDirLockedError);
+    expect(readFileSync(lockFilePath(dir), "utf8")).toBe(String(deadPid));
+  });
+
+  it("acquireDataDirLock – a takeover abandoned over 10 s ago → cleared, lock taken", () => {
+    const dir = freshDir();
+    const takeover = `${lockFilePath(dir)}.takeover`;
+    writeFileSync(lockFilePath(dir), String(deadPid));
+    writeFileSync(takeover, String(deadPid));
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(takeover, old, old);
+    const release = acquireDataDirLock(dir);
+    expect(readLockHolder(dir)).toBe(process.pid);
+    expect(existsSync(takeover)).toBe(false);
+    release();
   });
 });
 

@@ -101,6 +101,16 @@ describe("public_video_shares – one share per (project, channel)", () => {
   });
 });
 
+describe("public_video_shares – the credential belongs to the share's project", () => {
+  it("a share using another project's credential → refused with 23503", async () => {
+    const mine = await createShareProject();
+    const theirs = await createShareProject();
+    const [slug] = await issueSlugs(1);
+    const outcome = await race([insertShare({ projectId: mine.projectId, credentialId: theirs.credentialId }, "PROD", slug!)]);
+    expect(outcome).toMatchObject({ succeeded: 0, states: ["23503"] });
+  });
+});
+
 describe("share_slugs – a slug is issued once, forever", () => {
   it(`${attempts} concurrent issues of one new slug → one succeeds, the rest 23505`, async () => {
     const slug = `slug-${randomBase62(16)}`;

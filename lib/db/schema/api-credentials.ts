@@ -1,4 +1,4 @@
-import { index, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { index, pgTable, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
 import { credentialStatusEnum } from "./enums";
 import { projects } from "./projects";
 import { users } from "./users";
@@ -20,5 +20,9 @@ export const apiCredentials = pgTable(
     lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "date" }),
     revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),
   },
-  (t) => [index("api_credentials_project_idx").on(t.projectId, t.createdAt)],
+  (t) => [
+    index("api_credentials_project_idx").on(t.projectId, t.createdAt),
+    // Target of the shares' (project_id, api_credential_id) foreign key: a share's credential is its own project's.
+    unique("api_credentials_project_id_unique").on(t.projectId, t.id),
+  ],
 );

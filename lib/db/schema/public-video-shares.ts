@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { check, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { check, foreignKey, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { apiCredentials } from "./api-credentials";
 import { channelEnum, shareStatusEnum } from "./enums";
 import { projects } from "./projects";
@@ -25,9 +25,7 @@ export const publicVideoShares = pgTable(
     ctaLabel: text("cta_label"),
     ctaUrl: text("cta_url"),
     personalizationData: jsonb("personalization_data").$type<Record<string, unknown>>(),
-    apiCredentialId: uuid("api_credential_id")
-      .notNull()
-      .references(() => apiCredentials.id),
+    apiCredentialId: uuid("api_credential_id").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
     disabledAt: timestamp("disabled_at", { withTimezone: true, mode: "date" }),
@@ -38,6 +36,11 @@ export const publicVideoShares = pgTable(
   (t) => [
     uniqueIndex("public_video_shares_project_channel_unique").on(t.projectId, t.channel),
     uniqueIndex("public_video_shares_slug_unique").on(t.slug),
+    foreignKey({
+      name: "public_video_shares_credential_same_project_fk",
+      columns: [t.projectId, t.apiCredentialId],
+      foreignColumns: [apiCredentials.projectId, apiCredentials.id],
+    }),
     check("public_video_shares_cta_pair_check", sql`(${t.ctaLabel} is null) = (${t.ctaUrl} is null)`),
     check("public_video_shares_title_length_check", sql`char_length(${t.publicTitle}) between 1 and 160`),
     check("public_video_shares_subtitle_length_check", sql`char_length(${t.publicSubtitle}) <= 280`),
