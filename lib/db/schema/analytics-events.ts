@@ -1,4 +1,5 @@
-import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { timestamptz } from "./columns";
 
 /**
  * Ingested analytics events. No foreign keys: ingest is a hot path and the ids come
@@ -12,8 +13,8 @@ export const analyticsEvents = pgTable(
     projectId: uuid("project_id").notNull(),
     eventId: uuid("event_id").notNull(),
     eventType: text("event_type").notNull(),
-    occurredAt: timestamp("occurred_at", { withTimezone: true, mode: "date" }).notNull(),
-    receivedAt: timestamp("received_at", { withTimezone: true, mode: "date" }).notNull(),
+    occurredAt: timestamptz("occurred_at").notNull(),
+    receivedAt: timestamptz("received_at").notNull(),
     templateId: text("template_id"),
     templateVersion: text("template_version"),
     sessionId: text("session_id"),

@@ -1,4 +1,5 @@
-import { index, pgTable, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
+import { index, pgTable, text, unique, uuid } from "drizzle-orm/pg-core";
+import { timestamptz } from "./columns";
 import { credentialStatusEnum } from "./enums";
 import { projects } from "./projects";
 import { users } from "./users";
@@ -16,9 +17,9 @@ export const apiCredentials = pgTable(
     secretHash: text("secret_hash").notNull(),
     status: credentialStatusEnum("status").notNull().default("active"),
     createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
-    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
-    lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "date" }),
-    revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),
+    createdAt: timestamptz("created_at").notNull().defaultNow(),
+    lastUsedAt: timestamptz("last_used_at"),
+    revokedAt: timestamptz("revoked_at"),
   },
   (t) => [
     index("api_credentials_project_idx").on(t.projectId, t.createdAt),

@@ -1,4 +1,5 @@
-import { index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { index, jsonb, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { timestamptz } from "./columns";
 import { organizations } from "./organizations";
 import { projects } from "./projects";
 import { users } from "./users";
@@ -17,7 +18,7 @@ export const auditEvents = pgTable(
     targetType: text("target_type").notNull(),
     targetId: text("target_id").notNull(),
     data: jsonb("data").$type<Record<string, unknown>>(),
-    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    createdAt: timestamptz("created_at").notNull().defaultNow(),
   },
   (t) => [index("audit_events_project_created_idx").on(t.projectId, t.createdAt)],
 );

@@ -1,4 +1,5 @@
-import { integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { integer, jsonb, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
+import { timestamptz } from "./columns";
 import { idempotencyStateEnum } from "./enums";
 import { projects } from "./projects";
 
@@ -14,8 +15,8 @@ export const idempotencyKeys = pgTable(
     state: idempotencyStateEnum("state").notNull().default("in_flight"),
     responseStatus: integer("response_status"),
     responseBody: jsonb("response_body"),
-    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
-    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+    createdAt: timestamptz("created_at").notNull().defaultNow(),
+    expiresAt: timestamptz("expires_at").notNull(),
   },
   (t) => [primaryKey({ name: "idempotency_keys_pk", columns: [t.projectId, t.key] })],
 );

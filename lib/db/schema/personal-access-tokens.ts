@@ -1,4 +1,5 @@
-import { pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { timestamptz } from "./columns";
 import { users } from "./users";
 
 /** Bearer tokens for the management API; only the SHA-256 of the token is kept. */
@@ -9,7 +10,7 @@ export const personalAccessTokens = pgTable("personal_access_tokens", {
     .references(() => users.id, { onDelete: "cascade" }),
   name: text("name"),
   tokenHash: text("token_hash").notNull().unique("personal_access_tokens_hash_unique"),
-  createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
-  lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "date" }),
-  revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),
+  createdAt: timestamptz("created_at").notNull().defaultNow(),
+  lastUsedAt: timestamptz("last_used_at"),
+  revokedAt: timestamptz("revoked_at"),
 });

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { check, foreignKey, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { check, foreignKey, jsonb, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { timestamptz } from "./columns";
 import { apiCredentials } from "./api-credentials";
 import { channelEnum, shareStatusEnum } from "./enums";
 import { projects } from "./projects";
@@ -26,11 +27,11 @@ export const publicVideoShares = pgTable(
     ctaUrl: text("cta_url"),
     personalizationData: jsonb("personalization_data").$type<Record<string, unknown>>(),
     apiCredentialId: uuid("api_credential_id").notNull(),
-    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
-    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
-    disabledAt: timestamp("disabled_at", { withTimezone: true, mode: "date" }),
+    createdAt: timestamptz("created_at").notNull().defaultNow(),
+    updatedAt: timestamptz("updated_at").notNull().defaultNow(),
+    disabledAt: timestamptz("disabled_at"),
     disabledBy: uuid("disabled_by").references(() => users.id, { onDelete: "set null" }),
-    restoredAt: timestamp("restored_at", { withTimezone: true, mode: "date" }),
+    restoredAt: timestamptz("restored_at"),
     restoredBy: uuid("restored_by").references(() => users.id, { onDelete: "set null" }),
   },
   (t) => [

@@ -1,4 +1,5 @@
-import { index, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { index, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { timestamptz } from "./columns";
 
 /**
  * Every slug ever issued to a share. The primary key makes a slug unique forever:
@@ -10,8 +11,8 @@ export const shareSlugs = pgTable(
   {
     slug: text("slug").primaryKey(),
     shareId: uuid("share_id").notNull(),
-    issuedAt: timestamp("issued_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
-    retiredAt: timestamp("retired_at", { withTimezone: true, mode: "date" }),
+    issuedAt: timestamptz("issued_at").notNull().defaultNow(),
+    retiredAt: timestamptz("retired_at"),
   },
   (t) => [index("share_slugs_share_idx").on(t.shareId)],
 );

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { boolean, check, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { boolean, check, index, jsonb, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { timestamptz } from "./columns";
 import { templateKindEnum, templateStatusEnum } from "./enums";
 import { projects } from "./projects";
 import { users } from "./users";
@@ -18,10 +19,10 @@ export const templates = pgTable(
     status: templateStatusEnum("status").notNull().default("Testing"),
     manifest: jsonb("manifest").$type<Record<string, unknown>>(),
     fields: jsonb("fields").$type<unknown[]>().notNull().default([]),
-    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    createdAt: timestamptz("created_at").notNull().defaultNow(),
     createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
-    deployedAt: timestamp("deployed_at", { withTimezone: true, mode: "date" }),
-    archivedAt: timestamp("archived_at", { withTimezone: true, mode: "date" }),
+    deployedAt: timestamptz("deployed_at"),
+    archivedAt: timestamptz("archived_at"),
     everProduction: boolean("ever_production").notNull().default(false),
   },
   (t) => [
