@@ -43,7 +43,7 @@ if (!built) {
 }
 
 const port = process.env.PORT ?? "3000";
-const server = spawn(process.execPath, [nextBin, "start", "--port", port, ...(process.env.HOSTNAME ? ["--hostname", process.env.HOSTNAME] : [])], {
+const server = spawn(process.execPath, [nextBin, "start", "--port", port], {
   cwd: root,
   stdio: "inherit",
   env: {
