@@ -9,8 +9,7 @@ export async function readJsonBody<S extends z.ZodType>(req: Request, schema: S)
   if (!/^application\/(.+\+)?json\b/i.test(contentType)) {
     throw new UnsupportedMediaTypeError("The request body must be JSON (Content-Type: application/json).");
   }
-  const text = await req.text();
-  if (Buffer.byteLength(text) > maxJsonBodyBytes) throw new PayloadTooLargeError("The JSON body is larger than 1 MB.");
+  const text = await readTextWithLimit(req, maxJsonBodyBytes);
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -18,6 +17,21 @@ export async function readJsonBody<S extends z.ZodType>(req: Request, schema: S)
     throw new BadRequestError(`The body is not valid JSON: ${(error as Error).message}`);
   }
   return parseInput(schema, body);
+}
+
+/** Reads the body as UTF-8, refusing (413) as soon as it passes the limit: a declared or a streamed size. */
+async function readTextWithLimit(req: Request, limit: number): Promise<string> {
+  const tooLarge = () => new PayloadTooLargeError(`The body is larger than ${limit / (1024 * 1024)} MB.`);
+  if (Number(req.headers.get("content-length") ?? 0) > limit) throw tooLarge();
+  if (!req.body) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of req.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    if (size > limit) throw tooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 /** Validates already-parsed input (query parameters, JSON) and throws a 422 listing each path. */

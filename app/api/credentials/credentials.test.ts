@@ -179,3 +179,31 @@ describe("credential lifecycle", () => {
     expect(((await second.json()) as { revokedAt: string }).revokedAt).toBe(first.revokedAt);
   });
 });
+
+describe("credential endpoints – oversized bodies", () => {
+  it("POST /api/credentials – a declared Content-Length over 1 MB → 413 before reading", async () => {
+    const rawBody = JSON.stringify({ projectId: home.project.id, name: "x".repeat(2 * 1024 * 1024) });
+    const headers = { "content-type": "application/json", "content-length": String(rawBody.length) };
+    const response = await createRoute(apiRequest("POST", "/api/credentials", { token: manager, rawBody, headers }), routeParams({}));
+    expect(response.status).toBe(413);
+  });
+
+  it("POST /api/credentials – a streamed body with no Content-Length passing 1 MB → 413", async () => {
+    const chunk = new TextEncoder().encode(" ".repeat(64 * 1024));
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent++ < 32) controller.enqueue(chunk);
+        else controller.close();
+      },
+    });
+    const request = new Request("http://localhost:3000/api/credentials", {
+      method: "POST",
+      headers: { authorization: `Bearer ${manager}`, "content-type": "application/json" },
+      body,
+      duplex: "half",
+    } as RequestInit);
+    expect(request.headers.get("content-length")).toBeNull();
+    expect((await createRoute(request, routeParams({}))).status).toBe(413);
+  });
+});
