@@ -1,5 +1,5 @@
 import postgres from "postgres";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { errorResponse, NotFoundError, toAppError } from "./errors";
 
@@ -21,10 +21,14 @@ describe("toAppError", () => {
     expect(error.headers?.["Retry-After"]).toBe("5");
   });
 
-  it("anything unknown → 500 without leaking its message", async () => {
-    const response = errorResponse(new Error("secret internals"));
+  it("anything unknown → 500 without leaking its message, logged for the operator", async () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const failure = new Error("secret internals");
+    const response = errorResponse(failure);
     expect(response.status).toBe(500);
     expect(await response.text()).not.toContain("secret internals");
+    expect(logged).toHaveBeenCalledWith(failure);
+    logged.mockRestore();
   });
 });
 

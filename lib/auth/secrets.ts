@@ -19,6 +19,11 @@ export function generatePersonalAccessToken(): string {
   return `rbk_${randomBytes(24).toString("base64url")}`;
 }
 
+/** A generated sign-in password: 96 random bits, base64url. */
+export function generatePassword(): string {
+  return randomBytes(12).toString("base64url");
+}
+
 const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number, options: object) => Promise<Buffer>;
 const scryptParams = { N: 16384, r: 8, p: 1 };
 const keyLength = 32;

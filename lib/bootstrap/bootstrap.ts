@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { and, eq, isNull } from "drizzle-orm";
@@ -10,7 +9,7 @@ import {
   createUser,
   findUserByEmail,
 } from "@/lib/accounts/accounts";
-import { sha256Hex } from "@/lib/auth/secrets";
+import { generatePassword, sha256Hex } from "@/lib/auth/secrets";
 import { createCredential } from "@/lib/credentials/credentials";
 import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db";
@@ -57,7 +56,7 @@ export async function bootstrapDemo(db: Db) {
   const secrets = readSecrets();
   let admin = await findUserByEmail(db, demoAdminEmail);
   if (!admin) {
-    secrets.adminPassword = randomBytes(12).toString("base64url");
+    secrets.adminPassword = generatePassword();
     await createUser(db, { email: demoAdminEmail, name: "Demo admin", password: secrets.adminPassword });
     admin = (await findUserByEmail(db, demoAdminEmail))!;
   }

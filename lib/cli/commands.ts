@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { addMember, createOrganization, createPersonalAccessToken, createProject, createUser, resolveUserId } from "@/lib/accounts/accounts";
 import { ValidationError } from "@/lib/api/errors";
-import { randomBytes } from "node:crypto";
+import { generatePassword } from "@/lib/auth/secrets";
 import { bootstrapDemo } from "@/lib/bootstrap/bootstrap";
 import type { Db } from "@/lib/db";
 
@@ -59,7 +59,7 @@ export async function runCommand(db: Db, { command, options }: CliCommand): Prom
     case "project create":
       return createProject(db, { organizationId: required(options, "org"), name: required(options, "name") });
     case "user create": {
-      const generated = options.password ? undefined : randomBytes(12).toString("base64url");
+      const generated = options.password ? undefined : generatePassword();
       const password = options.password ?? generated;
       const user = await createUser(db, { email: required(options, "email"), name: options.name, password });
       return generated ? { ...user, password: generated } : user;
