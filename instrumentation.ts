@@ -2,6 +2,14 @@
 export async function register() {
   if (process.env.NEXT_RUNTIME === "nodejs") {
     const { startServer } = await import("./lib/server/start-up");
-    await startServer();
+    const { ConfigError } = await import("./lib/config");
+    try {
+      await startServer();
+    } catch (error) {
+      // A configuration mistake gets its message alone, not a stack trace from a bundle.
+      if (!(error instanceof ConfigError)) throw error;
+      console.error(error.message);
+      process.exit(1);
+    }
   }
 }

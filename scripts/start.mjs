@@ -6,6 +6,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { register } from "tsx/esm/api";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const stampFile = path.join(root, ".next", "reelbind-build-stamp");
@@ -29,6 +30,25 @@ function sourceFingerprint() {
   return hash.digest("hex");
 }
 
+// Check the configuration before spending a minute on a build; the server checks it again at start.
+const serverEnv = {
+  ...process.env,
+  NODE_ENV: "production",
+  NEXT_TELEMETRY_DISABLED: "1",
+  // The server closes the embedded database itself on SIGTERM/SIGINT (lib/server/start-up.ts).
+  NEXT_MANUAL_SIG_HANDLE: "true",
+  ALLOW_GENERATED_SECRETS: process.env.ALLOW_GENERATED_SECRETS ?? "1",
+};
+register({ tsconfig: path.join(root, "tsconfig.json") });
+const { parseConfig, ConfigError } = await import("../lib/config.ts");
+try {
+  parseConfig(serverEnv);
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  console.error(error.message);
+  process.exit(1);
+}
+
 const fingerprint = sourceFingerprint();
 const built = existsSync(stampFile) && readFileSync(stampFile, "utf8") === fingerprint;
 if (!built) {
@@ -46,14 +66,7 @@ const port = process.env.PORT ?? "3000";
 const server = spawn(process.execPath, [nextBin, "start", "--port", port], {
   cwd: root,
   stdio: "inherit",
-  env: {
-    ...process.env,
-    NODE_ENV: "production",
-    NEXT_TELEMETRY_DISABLED: "1",
-    // The server closes the embedded database itself on SIGTERM/SIGINT (lib/server/start-up.ts).
-    NEXT_MANUAL_SIG_HANDLE: "true",
-    ALLOW_GENERATED_SECRETS: process.env.ALLOW_GENERATED_SECRETS ?? "1",
-  },
+  env: serverEnv,
 });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
