@@ -1,18 +1,25 @@
+import { randomUUID } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import { verifyPassword } from "@/lib/auth/secrets";
 import { findUserByEmail, listProjectsForUser } from "@/lib/accounts/accounts";
-import { bootstrapDemo, demoAdminEmail, formatBootstrapBanner } from "./bootstrap";
+import { bootstrapDemo, formatBootstrapBanner } from "./bootstrap";
+
+// A demo admin of this file's own, so that runs against a shared PostgreSQL database stay apart.
+const adminEmail = `admin-${randomUUID()}@demo.test`;
+const bootstrap = async () => bootstrapDemo(await getDb(), { adminEmail });
 
 describe("bootstrapDemo", () => {
   it("creates the demo once and returns the same organization, project, login and token on later runs", async () => {
     const db = await getDb();
-    const first = await bootstrapDemo(db);
-    const second = await bootstrapDemo(db);
+    const first = await bootstrap();
+    const second = await bootstrap();
     expect(second).toEqual(first);
 
     expect(first.admin.password).toBeTruthy();
-    const admin = await findUserByEmail(db, demoAdminEmail);
+    const admin = await findUserByEmail(db, adminEmail);
     expect(await verifyPassword(first.admin.password!, admin!.passwordHash!)).toBe(true);
     expect(first.token).toMatch(/^rbk_/);
     expect(first.apiCredential.apiKey).toMatch(/^pk_/);
@@ -24,9 +31,24 @@ describe("bootstrapDemo", () => {
   });
 
   it("prints every line the quick start promises", async () => {
-    const banner = formatBootstrapBanner(await bootstrapDemo(await getDb()));
+    const banner = formatBootstrapBanner(await bootstrap());
     for (const label of ["Console:", "Admin login:", "Password:", "API token:", "Organization:", "Project:"]) {
       expect(banner).toContain(label);
     }
+  });
+});
+
+describe("bootstrapDemo – DATA_DIR/bootstrap.json from another database", () => {
+  it("prints no password it cannot vouch for, and mints a token that works here", async () => {
+    const db = await getDb();
+    const first = await bootstrap();
+    const file = path.join(process.env.DATA_DIR!, "bootstrap.json");
+    writeFileSync(file, JSON.stringify({ adminPassword: "from-elsewhere", adminToken: "rbk_fromelsewhere" }));
+
+    const again = await bootstrap();
+    expect(again.admin.password).toBeNull();
+    expect(again.token).not.toBe("rbk_fromelsewhere");
+    expect(again.token).not.toBe(first.token);
+    expect(again.project.id).toBe(first.project.id);
   });
 });

@@ -9,7 +9,7 @@ import {
   createUser,
   findUserByEmail,
 } from "@/lib/accounts/accounts";
-import { generatePassword, sha256Hex } from "@/lib/auth/secrets";
+import { generatePassword, sha256Hex, verifyPassword } from "@/lib/auth/secrets";
 import { createCredential } from "@/lib/credentials/credentials";
 import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db";
@@ -39,12 +39,18 @@ function writeSecrets(secrets: BootstrapSecrets): void {
   writeFileSync(secretsFile(), JSON.stringify(secrets, null, 2), { mode: 0o600 });
 }
 
-async function isLiveToken(db: Db, token: string | undefined): Promise<boolean> {
+async function isLiveTokenOf(db: Db, userId: string, token: string | undefined): Promise<boolean> {
   if (!token) return false;
   const [row] = await db
     .select({ id: personalAccessTokens.id })
     .from(personalAccessTokens)
-    .where(and(eq(personalAccessTokens.tokenHash, sha256Hex(token)), isNull(personalAccessTokens.revokedAt)));
+    .where(
+      and(
+        eq(personalAccessTokens.tokenHash, sha256Hex(token)),
+        eq(personalAccessTokens.userId, userId),
+        isNull(personalAccessTokens.revokedAt),
+      ),
+    );
   return Boolean(row);
 }
 
@@ -52,13 +58,16 @@ async function isLiveToken(db: Db, token: string | undefined): Promise<boolean> 
  * Creates, once, a demo organization, project, admin user (with a printed password),
  * an admin token and an API credential; later runs find and return the same ones.
  */
-export async function bootstrapDemo(db: Db) {
+export async function bootstrapDemo(db: Db, { adminEmail = demoAdminEmail } = {}) {
   const secrets = readSecrets();
-  let admin = await findUserByEmail(db, demoAdminEmail);
+  let admin = await findUserByEmail(db, adminEmail);
   if (!admin) {
     secrets.adminPassword = generatePassword();
-    await createUser(db, { email: demoAdminEmail, name: "Demo admin", password: secrets.adminPassword });
-    admin = (await findUserByEmail(db, demoAdminEmail))!;
+    await createUser(db, { email: adminEmail, name: "Demo admin", password: secrets.adminPassword });
+    admin = (await findUserByEmail(db, adminEmail))!;
+  } else if (secrets.adminPassword && !(admin.passwordHash && (await verifyPassword(secrets.adminPassword, admin.passwordHash)))) {
+    // The file belongs to another database (or the password was changed): do not print a wrong one.
+    delete secrets.adminPassword;
   }
 
   const [existingOrg] = await db
@@ -77,7 +86,7 @@ export async function bootstrapDemo(db: Db) {
     .limit(1);
   const project = existingProject ?? (await createProject(db, { organizationId: organization.id, name: demoProjectName }));
 
-  if (!(await isLiveToken(db, secrets.adminToken))) {
+  if (!(await isLiveTokenOf(db, admin.id, secrets.adminToken))) {
     secrets.adminToken = (await createPersonalAccessToken(db, { userId: admin.id, name: "bootstrap" })).token;
   }
 
