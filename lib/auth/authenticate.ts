@@ -1,16 +1,16 @@
-import { and, eq, isNull, lt, or } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { decode } from "next-auth/jwt";
 import { NextRequest } from "next/server";
 import { UnauthorizedError } from "@/lib/api/errors";
 import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db";
+import { lastUsedIsDue } from "@/lib/db/last-used";
 import { personalAccessTokens, users } from "@/lib/db/schema";
 import { sha256Hex } from "./secrets";
 
 export type Actor = { userId: string; email: string; via: "token" | "session" };
 
 const sessionCookieNames = ["__Secure-next-auth.session-token", "next-auth.session-token"];
-const lastUsedResolutionMs = 60_000;
 
 async function actorFromBearer(db: Db, token: string): Promise<Actor> {
   const [row] = await db
@@ -21,7 +21,6 @@ async function actorFromBearer(db: Db, token: string): Promise<Actor> {
     .limit(1);
   if (!row) throw new UnauthorizedError("The bearer token is invalid or revoked.");
 
-  // Recorded at most once a minute so that busy clients do not turn every read into a write.
   const now = new Date();
   await db
     .update(personalAccessTokens)
@@ -29,10 +28,7 @@ async function actorFromBearer(db: Db, token: string): Promise<Actor> {
     .where(
       and(
         eq(personalAccessTokens.id, row.tokenId),
-        or(
-          isNull(personalAccessTokens.lastUsedAt),
-          lt(personalAccessTokens.lastUsedAt, new Date(now.getTime() - lastUsedResolutionMs)),
-        ),
+        lastUsedIsDue(personalAccessTokens.lastUsedAt, now),
       ),
     );
   return { userId: row.userId, email: row.email, via: "token" };

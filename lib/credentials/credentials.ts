@@ -1,10 +1,11 @@
-import { and, desc, eq, isNull, lt, or } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import { NotFoundError } from "@/lib/api/errors";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import type { Actor } from "@/lib/auth/authenticate";
 import type { ProjectAccess } from "@/lib/auth/project-access";
 import { randomBase62, safeEqual, sha256Hex } from "@/lib/auth/secrets";
 import type { Db } from "@/lib/db";
+import { lastUsedIsDue } from "@/lib/db/last-used";
 import { apiCredentials } from "@/lib/db/schema";
 import type { CreateCredentialInput } from "./schema";
 
@@ -118,7 +119,7 @@ export async function verifyCredential(db: Db, apiKey: string, apiSecret: string
     .where(
       and(
         eq(apiCredentials.id, row.id),
-        or(isNull(apiCredentials.lastUsedAt), lt(apiCredentials.lastUsedAt, new Date(now.getTime() - 60_000))),
+        lastUsedIsDue(apiCredentials.lastUsedAt, now),
       ),
     )
     .returning();

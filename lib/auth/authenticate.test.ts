@@ -1,0 +1,60 @@
+import { eq } from "drizzle-orm";
+import { encode } from "next-auth/jwt";
+import { beforeAll, describe, expect, it } from "vitest";
+import { getConfig } from "@/lib/config";
+import { getDb } from "@/lib/db";
+import { personalAccessTokens } from "@/lib/db/schema";
+import { apiRequest, createTestMember, createTestProject } from "@/lib/testing/factories";
+import { authenticate } from "./authenticate";
+import { sha256Hex } from "./secrets";
+
+let member: Awaited<ReturnType<typeof createTestMember>>;
+
+beforeAll(async () => {
+  const { project } = await createTestProject();
+  member = await createTestMember("Viewer", { projectId: project.id });
+});
+
+const lastUsedAt = async (token: string) => {
+  const db = await getDb();
+  const [row] = await db.select().from(personalAccessTokens).where(eq(personalAccessTokens.tokenHash, sha256Hex(token)));
+  return row?.lastUsedAt ?? null;
+};
+
+describe("authenticate – personal access token", () => {
+  it("a valid token → the user; lastUsedAt recorded once and not rewritten within the minute", async () => {
+    const db = await getDb();
+    expect(await lastUsedAt(member.token)).toBeNull();
+    const actor = await authenticate(db, apiRequest("GET", "/api/x", { token: member.token }));
+    expect(actor).toEqual({ userId: member.user.id, email: member.user.email, via: "token" });
+
+    const first = await lastUsedAt(member.token);
+    expect(first).toBeInstanceOf(Date);
+    await authenticate(db, apiRequest("GET", "/api/x", { token: member.token }));
+    expect(await lastUsedAt(member.token)).toEqual(first);
+  });
+
+  it("lowercase 'bearer' scheme is accepted (schemes are case-insensitive)", async () => {
+    const actor = await authenticate(await getDb(), apiRequest("GET", "/api/x", { headers: { authorization: `bearer ${member.token}` } }));
+    expect(actor.userId).toBe(member.user.id);
+  });
+});
+
+describe("authenticate – console session cookie", () => {
+  const sessionCookie = async (sub: string, secret = getConfig().authSecret) =>
+    `next-auth.session-token=${await encode({ token: { sub, email: "x@example.com" }, secret })}`;
+
+  it("a session cookie signed with AUTH_SECRET → the user, via session", async () => {
+    const request = apiRequest("GET", "/api/x", { headers: { cookie: await sessionCookie(member.user.id) } });
+    expect(await authenticate(await getDb(), request)).toEqual({ userId: member.user.id, email: member.user.email, via: "session" });
+  });
+
+  it.each([
+    { name: "signed with another secret", cookie: () => sessionCookie(member.user.id, "another-secret-0123456789abcdef0123456789") },
+    { name: "for a user that does not exist", cookie: () => sessionCookie("00000000-0000-4000-8000-000000000000") },
+    { name: "garbage", cookie: async () => "next-auth.session-token=not-a-jwt" },
+  ])("a session cookie $name → 401", async ({ cookie }) => {
+    const request = apiRequest("GET", "/api/x", { headers: { cookie: await cookie() } });
+    await expect(authenticate(await getDb(), request)).rejects.toMatchObject({ status: 401 });
+  });
+});
