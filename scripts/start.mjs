@@ -56,7 +56,7 @@ if (!built) {
   const build = spawnSync(process.execPath, [nextBin, "build"], {
     cwd: root,
     stdio: "inherit",
-    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
+    env: serverEnv,
   });
   if (build.status !== 0) process.exit(build.status ?? 1);
   writeFileSync(stampFile, fingerprint);

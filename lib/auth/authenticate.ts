@@ -4,7 +4,7 @@ import { NextRequest } from "next/server";
 import { UnauthorizedError } from "@/lib/api/errors";
 import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db";
-import { lastUsedIsDue } from "@/lib/db/last-used";
+import { lastUsedIsDue, lastUsedWasDue } from "@/lib/db/last-used";
 import { personalAccessTokens, users } from "@/lib/db/schema";
 import { sha256Hex } from "./secrets";
 
@@ -14,7 +14,7 @@ const sessionCookieNames = ["__Secure-next-auth.session-token", "next-auth.sessi
 
 async function actorFromBearer(db: Db, token: string): Promise<Actor> {
   const [row] = await db
-    .select({ tokenId: personalAccessTokens.id, userId: users.id, email: users.email })
+    .select({ tokenId: personalAccessTokens.id, lastUsedAt: personalAccessTokens.lastUsedAt, userId: users.id, email: users.email })
     .from(personalAccessTokens)
     .innerJoin(users, eq(users.id, personalAccessTokens.userId))
     .where(and(eq(personalAccessTokens.tokenHash, sha256Hex(token)), isNull(personalAccessTokens.revokedAt)))
@@ -22,15 +22,12 @@ async function actorFromBearer(db: Db, token: string): Promise<Actor> {
   if (!row) throw new UnauthorizedError("The bearer token is invalid or revoked.");
 
   const now = new Date();
-  await db
-    .update(personalAccessTokens)
-    .set({ lastUsedAt: now })
-    .where(
-      and(
-        eq(personalAccessTokens.id, row.tokenId),
-        lastUsedIsDue(personalAccessTokens.lastUsedAt, now),
-      ),
-    );
+  if (lastUsedWasDue(row.lastUsedAt, now)) {
+    await db
+      .update(personalAccessTokens)
+      .set({ lastUsedAt: now })
+      .where(and(eq(personalAccessTokens.id, row.tokenId), lastUsedIsDue(personalAccessTokens.lastUsedAt, now)));
+  }
   return { userId: row.userId, email: row.email, via: "token" };
 }
 

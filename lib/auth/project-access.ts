@@ -51,6 +51,11 @@ export async function findProjectAccess(db: Db, actor: Actor, projectId: string)
 export async function authorizeProject(db: Db, actor: Actor, projectId: string, action: Action): Promise<ProjectAccess> {
   const access = await findProjectAccess(db, actor, projectId);
   if (!access) throw new NotFoundError(`Project ${projectId} was not found.`);
+  return requireRole(access, action);
+}
+
+/** 403 unless the access's role is enough for the action. */
+export function requireRole(access: ProjectAccess, action: Action): ProjectAccess {
   if (!can(access.role, action)) {
     throw new ForbiddenError(`This needs the ${minimumRole[action]} role or higher on the project; you have ${access.role}.`);
   }

@@ -43,10 +43,12 @@ describe("bootstrapDemo – DATA_DIR/bootstrap.json from another database", () =
     const db = await getDb();
     const first = await bootstrap();
     const file = path.join(process.env.DATA_DIR!, "bootstrap.json");
-    writeFileSync(file, JSON.stringify({ adminPassword: "from-elsewhere", adminToken: "rbk_fromelsewhere" }));
+    writeFileSync(file, JSON.stringify({ adminPassword: "from-elsewhere", adminToken: "rbk_fromelsewhere", apiSecret: "sk_fromelsewhere" }));
 
     const again = await bootstrap();
     expect(again.admin.password).toBeNull();
+    expect(again.apiCredential.apiSecret).toBeNull();
+    expect(again.apiCredential.id).toBe(first.apiCredential.id);
     expect(again.token).not.toBe("rbk_fromelsewhere");
     expect(again.token).not.toBe(first.token);
     expect(again.project.id).toBe(first.project.id);

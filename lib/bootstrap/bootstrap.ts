@@ -91,11 +91,14 @@ export async function bootstrapDemo(db: Db, { adminEmail = demoAdminEmail } = {}
   }
 
   const [existingCredential] = await db
-    .select({ id: apiCredentials.id, apiKey: apiCredentials.apiKey })
+    .select({ id: apiCredentials.id, apiKey: apiCredentials.apiKey, secretHash: apiCredentials.secretHash })
     .from(apiCredentials)
     .where(and(eq(apiCredentials.projectId, project.id), eq(apiCredentials.status, "active")))
     .limit(1);
-  let credential = existingCredential;
+  let credential = existingCredential && { id: existingCredential.id, apiKey: existingCredential.apiKey };
+  if (existingCredential && secrets.apiSecret && sha256Hex(secrets.apiSecret) !== existingCredential.secretHash) {
+    delete secrets.apiSecret;
+  }
   if (!credential) {
     const actor = { userId: admin.id, email: admin.email, via: "token" as const };
     const created = await createCredential(db, actor, { project, role: "OrganizationAdmin" }, { projectId: project.id, name: "Demo credential" });
@@ -105,6 +108,7 @@ export async function bootstrapDemo(db: Db, { adminEmail = demoAdminEmail } = {}
 
   writeSecrets(secrets);
   return {
+    baseUrl: getConfig().publicBaseUrl,
     consoleUrl: `${getConfig().publicBaseUrl}/login`,
     organization: { id: organization.id, name: organization.name },
     project: { id: project.id, name: project.name },
@@ -127,7 +131,7 @@ export function formatBootstrapBanner(result: BootstrapResult): string {
     `  API token:    ${result.token}`,
     `  Organization: ${result.organization.name} (${result.organization.id})`,
     `  Project:      ${result.project.name} (${result.project.id})`,
-    `  Try:          curl -H "Authorization: Bearer ${result.token}" "${result.consoleUrl.replace(/\/login$/, "")}/api/credentials?projectId=${result.project.id}"`,
+    `  Try:          curl -H "Authorization: Bearer ${result.token}" "${result.baseUrl}/api/credentials?projectId=${result.project.id}"`,
     "",
   ].join("\n");
 }

@@ -2,10 +2,11 @@ import { and, desc, eq } from "drizzle-orm";
 import { NotFoundError } from "@/lib/api/errors";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import type { Actor } from "@/lib/auth/authenticate";
-import type { ProjectAccess } from "@/lib/auth/project-access";
+import type { Action } from "@/lib/auth/permissions";
+import { findProjectAccess, isUuid, requireRole, type ProjectAccess } from "@/lib/auth/project-access";
 import { randomBase62, safeEqual, sha256Hex } from "@/lib/auth/secrets";
 import type { Db } from "@/lib/db";
-import { lastUsedIsDue } from "@/lib/db/last-used";
+import { lastUsedIsDue, lastUsedWasDue } from "@/lib/db/last-used";
 import { apiCredentials } from "@/lib/db/schema";
 import type { CreateCredentialInput } from "./schema";
 
@@ -61,14 +62,20 @@ export async function createCredential(db: Db, actor: Actor, access: ProjectAcce
   });
 }
 
-/** Project scope comes first: a credential is only found through a project the caller may see. */
-export async function getCredentialProjectId(db: Db, credentialId: string): Promise<string> {
+/**
+ * The caller's access to a credential's project, for an action on the credential. A missing
+ * credential and one in a project the caller cannot see are the same 404; too low a role is a 403.
+ */
+export async function authorizeCredential(db: Db, actor: Actor, credentialId: string, action: Action): Promise<ProjectAccess> {
+  const notFound = new NotFoundError(`Credential ${credentialId} was not found.`);
+  if (!isUuid(credentialId)) throw notFound;
   const [row] = await db
     .select({ projectId: apiCredentials.projectId })
     .from(apiCredentials)
     .where(eq(apiCredentials.id, credentialId));
-  if (!row) throw new NotFoundError(`Credential ${credentialId} was not found.`);
-  return row.projectId;
+  const access = row && (await findProjectAccess(db, actor, row.projectId));
+  if (!access) throw notFound;
+  return requireRole(access, action);
 }
 
 /** Idempotent: revoking a revoked credential returns it unchanged and writes no audit event. */
@@ -113,15 +120,11 @@ export async function verifyCredential(db: Db, apiKey: string, apiSecret: string
   const [row] = await db.select().from(apiCredentials).where(eq(apiCredentials.apiKey, apiKey));
   if (!row || row.status !== "active" || !safeEqual(sha256Hex(apiSecret), row.secretHash)) return null;
   const now = new Date();
+  if (!lastUsedWasDue(row.lastUsedAt, now)) return presentCredential(row);
   const [touched] = await db
     .update(apiCredentials)
     .set({ lastUsedAt: now })
-    .where(
-      and(
-        eq(apiCredentials.id, row.id),
-        lastUsedIsDue(apiCredentials.lastUsedAt, now),
-      ),
-    )
+    .where(and(eq(apiCredentials.id, row.id), lastUsedIsDue(apiCredentials.lastUsedAt, now)))
     .returning();
   return presentCredential(touched ?? row);
 }

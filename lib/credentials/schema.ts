@@ -11,8 +11,6 @@ export const createCredentialBody = z.strictObject({
 
 export type CreateCredentialInput = z.infer<typeof createCredentialBody>;
 
-export const credentialIdSchema = z.uuid({ error: "must be a credential id (UUID)" });
-
 /** Response shapes, for the OpenAPI document. */
 export const credentialSchema = z.object({
   id: z.uuid(),
