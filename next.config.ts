@@ -20,6 +20,8 @@ const nextConfig: NextConfig = {
   // PGlite loads its WASM and data files from its own package directory at run time.
   serverExternalPackages: ["@electric-sql/pglite"],
   poweredByHeader: false,
+  // The console and the landing page are separate root layouts; unmatched URLs get app/global-not-found.tsx.
+  experimental: { globalNotFound: true },
   async headers() {
     return [
       {

@@ -41,7 +41,7 @@ export default async function globalSetup() {
     const timer = setTimeout(() => reject(new Error(`The app did not start within 5 minutes:\n${output}`)), 300_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      if (/API token:.*\n[\s\S]*Project:.*\n/.test(output)) {
+      if (/API token:.*\n[\s\S]*PROD share:.*\n/.test(output)) {
         clearTimeout(timer);
         resolve();
       }
@@ -64,6 +64,7 @@ export default async function globalSetup() {
   process.env.E2E_ADMIN_PASSWORD = bannerValue(output, "Password");
   process.env.E2E_API_TOKEN = bannerValue(output, "API token");
   process.env.E2E_PROJECT_ID = /Project:.*\(([0-9a-f-]{36})\)/.exec(output)![1]!;
+  process.env.E2E_SHARE_URL = bannerValue(output, "PROD share");
 
   return async () => {
     // The start script forwards the signal to the Next server; the group kill catches both.

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import { verifyPassword } from "@/lib/auth/secrets";
 import { findUserByEmail, listProjectsForUser } from "@/lib/accounts/accounts";
+import { findPublicShare } from "@/lib/shares/public-share";
 import { bootstrapDemo, formatBootstrapBanner } from "./bootstrap";
 
 // A demo admin of this file's own, so that runs against a shared PostgreSQL database stay apart.
@@ -23,6 +24,9 @@ describe("bootstrapDemo", () => {
     expect(await verifyPassword(first.admin.password!, admin!.passwordHash!)).toBe(true);
     expect(first.token).toMatch(/^rbk_/);
     expect(first.apiCredential.apiKey).toMatch(/^pk_/);
+    expect(first.share).toEqual({ channel: "PROD", status: "Enabled", url: expect.stringMatching(/\/v\/[0-9A-Za-z]{22}$/) });
+    const slug = first.share.url.split("/v/")[1]!;
+    expect(await findPublicShare(db, slug)).toMatchObject({ projectId: first.project.id, channel: "PROD" });
 
     const projects = await listProjectsForUser(db, admin!.id);
     expect(projects.filter((p) => p.id === first.project.id)).toEqual([
@@ -32,7 +36,7 @@ describe("bootstrapDemo", () => {
 
   it("prints every line the quick start promises", async () => {
     const banner = formatBootstrapBanner(await bootstrap());
-    for (const label of ["Console:", "Admin login:", "Password:", "API token:", "Organization:", "Project:"]) {
+    for (const label of ["Console:", "Admin login:", "Password:", "API token:", "Organization:", "Project:", "PROD share:"]) {
       expect(banner).toContain(label);
     }
   });

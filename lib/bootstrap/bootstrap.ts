@@ -14,6 +14,7 @@ import { createCredential } from "@/lib/credentials/credentials";
 import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { apiCredentials, memberships, organizations, personalAccessTokens, projects } from "@/lib/db/schema";
+import { listShares, putShare } from "@/lib/shares/shares";
 
 export const demoAdminEmail = "admin@demo.reelbind.local";
 const demoOrganizationName = "Reelbind Demo";
@@ -54,9 +55,19 @@ async function isLiveTokenOf(db: Db, userId: string, token: string | undefined):
   return Boolean(row);
 }
 
+/** The demo PROD share's configuration, used only when the project has no PROD share yet. */
+const demoShare = {
+  publicTitle: "Hi Ana, your plan renews soon",
+  publicSubtitle: "A one-minute video about what changes on your next renewal.",
+  locale: "en-US",
+  ctaLabel: "Review my plan",
+  ctaUrl: "https://example.com/plan",
+  personalizationData: { firstName: "Ana", renewalDate: "2026-12-01" },
+};
+
 /**
  * Creates, once, a demo organization, project, admin user (with a printed password),
- * an admin token and an API credential; later runs find and return the same ones.
+ * an admin token, an API credential and a PROD share; later runs find and return the same ones.
  */
 export async function bootstrapDemo(db: Db, { adminEmail = demoAdminEmail } = {}) {
   const secrets = readSecrets();
@@ -99,12 +110,17 @@ export async function bootstrapDemo(db: Db, { adminEmail = demoAdminEmail } = {}
   if (existingCredential && secrets.apiSecret && sha256Hex(secrets.apiSecret) !== existingCredential.secretHash) {
     delete secrets.apiSecret;
   }
+  const actor = { userId: admin.id, email: admin.email, via: "token" as const };
+  const access = { project, role: "OrganizationAdmin" as const };
   if (!credential) {
-    const actor = { userId: admin.id, email: admin.email, via: "token" as const };
-    const created = await createCredential(db, actor, { project, role: "OrganizationAdmin" }, { projectId: project.id, name: "Demo credential" });
+    const created = await createCredential(db, actor, access, { projectId: project.id, name: "Demo credential" });
     secrets.apiSecret = created.apiSecret;
     credential = { id: created.id, apiKey: created.apiKey };
   }
+
+  const share =
+    (await listShares(db, project.id)).find((s) => s.channel === "PROD") ??
+    (await putShare(db, actor, access, "PROD", { ...demoShare, apiCredentialId: credential.id })).share;
 
   writeSecrets(secrets);
   return {
@@ -115,6 +131,7 @@ export async function bootstrapDemo(db: Db, { adminEmail = demoAdminEmail } = {}
     admin: { email: admin.email, password: secrets.adminPassword ?? null },
     token: secrets.adminToken!,
     apiCredential: { ...credential, apiSecret: secrets.apiSecret ?? null },
+    share: { channel: share.channel, url: share.url, status: share.status },
   };
 }
 
@@ -131,7 +148,8 @@ export function formatBootstrapBanner(result: BootstrapResult): string {
     `  API token:    ${result.token}`,
     `  Organization: ${result.organization.name} (${result.organization.id})`,
     `  Project:      ${result.project.name} (${result.project.id})`,
-    `  Try:          curl -H "Authorization: Bearer ${result.token}" "${result.baseUrl}/api/credentials?projectId=${result.project.id}"`,
+    `  PROD share:   ${result.share.url}${result.share.status === "Enabled" ? "" : " (disabled)"}`,
+    `  Try:          curl -H "Authorization: Bearer ${result.token}" "${result.baseUrl}/api/Projects/${result.project.id}/public-video-shares"`,
     "",
   ].join("\n");
 }

@@ -1,0 +1,11 @@
+import { withProjectRole } from "@/lib/api/handler";
+import { parseInput, searchParamsObject } from "@/lib/api/request";
+import { json } from "@/lib/api/responses";
+import { listAuditEvents } from "@/lib/audit/list-audit-events";
+import { listAuditEventsQuery } from "@/lib/audit/schema";
+
+// GET /api/Projects/{projectId}/audit-events?limit=&cursor= – who did what, newest first
+export const GET = withProjectRole("audit.read", async ({ req, db, project }) => {
+  const query = parseInput(listAuditEventsQuery, searchParamsObject(req));
+  return json(await listAuditEvents(db, project.id, query));
+});

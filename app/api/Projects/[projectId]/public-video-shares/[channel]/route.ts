@@ -1,0 +1,15 @@
+import { withProjectRole } from "@/lib/api/handler";
+import { readJsonBody } from "@/lib/api/request";
+import { json } from "@/lib/api/responses";
+import { parseChannel, putShareBody } from "@/lib/shares/schema";
+import { putShare } from "@/lib/shares/shares";
+
+type Params = { projectId: string; channel: string };
+
+// PUT /api/Projects/{projectId}/public-video-shares/{channel} – create (201) or replace (200) the channel's share
+export const PUT = withProjectRole<Params>("share.write", async (ctx) => {
+  const channel = parseChannel(ctx.params.channel);
+  const input = await readJsonBody(ctx.req, putShareBody);
+  const { share, created } = await putShare(ctx.db, ctx.actor, ctx, channel, input);
+  return json(share, created ? 201 : 200);
+});

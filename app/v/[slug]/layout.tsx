@@ -1,0 +1,14 @@
+import "../../globals.css";
+import { loadShare } from "./load-share";
+
+type Props = { children: React.ReactNode; params: Promise<{ slug: string }> };
+
+// The landing page is its own root layout so that <html lang> follows the share's locale.
+export default async function LandingLayout({ children, params }: Props) {
+  const share = await loadShare((await params).slug);
+  return (
+    <html lang={share?.locale ?? "en"}>
+      <body className="min-h-screen bg-slate-950 font-sans text-slate-100 antialiased">{children}</body>
+    </html>
+  );
+}

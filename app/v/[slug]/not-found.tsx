@@ -1,0 +1,5 @@
+import { ShareUnavailable } from "@/components/share-unavailable";
+
+export default function ShareNotFound() {
+  return <ShareUnavailable />;
+}

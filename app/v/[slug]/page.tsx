@@ -1,0 +1,54 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { shareUrl } from "@/lib/shares/shares";
+import { loadShare } from "./load-share";
+
+export const dynamic = "force-dynamic";
+
+type Props = { params: Promise<{ slug: string }> };
+
+// Personalized pages are for their viewer, not for search engines.
+const robots = { index: false, follow: false };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const share = await loadShare((await params).slug);
+  if (!share) return { title: "Video unavailable", robots };
+  const description = share.publicSubtitle ?? undefined;
+  return {
+    title: share.publicTitle,
+    description,
+    robots,
+    openGraph: { type: "video.other", title: share.publicTitle, description, url: shareUrl(share.slug) },
+  };
+}
+
+// GET /v/{slug} – the share's landing page; every unavailable share is the same 404 page
+export default async function SharePage({ params }: Props) {
+  const share = await loadShare((await params).slug);
+  if (!share) notFound();
+  return (
+    <main className="mx-auto flex max-w-4xl flex-col gap-6 px-6 py-10">
+      <header className="flex flex-col gap-2">
+        <h1 className="text-3xl font-semibold tracking-tight">{share.publicTitle}</h1>
+        {share.publicSubtitle && <p className="text-lg text-slate-300">{share.publicSubtitle}</p>}
+      </header>
+      {/* The player iframe takes this box; its size is reserved so nothing shifts when it loads. */}
+      <div
+        data-testid="player-slot"
+        role="img"
+        aria-label="Video"
+        className="aspect-video w-full overflow-hidden rounded-xl bg-slate-800 ring-1 ring-slate-700"
+      />
+      {share.ctaLabel && share.ctaUrl && (
+        <a
+          href={share.ctaUrl}
+          target="_blank"
+          rel="noopener noreferrer"
+          className="self-start rounded-lg bg-indigo-500 px-5 py-3 font-medium text-white hover:bg-indigo-400"
+        >
+          {share.ctaLabel}
+        </a>
+      )}
+    </main>
+  );
+}

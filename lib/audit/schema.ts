@@ -1,0 +1,27 @@
+import { z } from "zod";
+
+export const listAuditEventsQuery = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,200}$/, { error: "must be the nextCursor of a previous page" })
+    .optional(),
+});
+
+export type ListAuditEventsQuery = z.infer<typeof listAuditEventsQuery>;
+
+/** Response shapes, for the OpenAPI document. */
+export const auditEventSchema = z.object({
+  id: z.uuid(),
+  action: z.string().describe("e.g. share.disabled, credential.revoked"),
+  targetType: z.string(),
+  targetId: z.string(),
+  actor: z.object({ id: z.uuid(), email: z.string() }).nullable(),
+  data: z.record(z.string(), z.unknown()).nullable(),
+  createdAt: z.iso.datetime(),
+});
+
+export const auditEventPageSchema = z.object({
+  items: z.array(auditEventSchema),
+  nextCursor: z.string().nullable().describe("Pass as ?cursor= for the next (older) page; null on the last page"),
+});

@@ -1,0 +1,40 @@
+import { and, eq } from "drizzle-orm";
+import type { Db } from "@/lib/db";
+import { apiCredentials, projects, publicVideoShares } from "@/lib/db/schema";
+
+const slugPattern = /^[0-9A-Za-z]{1,64}$/;
+
+/**
+ * The share a public URL serves, or null. Unknown and rotated-out slugs, disabled shares and
+ * shares whose credential was revoked are all null: viewers see one deactivation page for all.
+ */
+export async function findPublicShare(db: Db, slug: string) {
+  if (!slugPattern.test(slug)) return null;
+  const [row] = await db
+    .select({
+      id: publicVideoShares.id,
+      organizationId: projects.organizationId,
+      projectId: publicVideoShares.projectId,
+      channel: publicVideoShares.channel,
+      slug: publicVideoShares.slug,
+      publicTitle: publicVideoShares.publicTitle,
+      publicSubtitle: publicVideoShares.publicSubtitle,
+      locale: publicVideoShares.locale,
+      ctaLabel: publicVideoShares.ctaLabel,
+      ctaUrl: publicVideoShares.ctaUrl,
+      personalizationData: publicVideoShares.personalizationData,
+    })
+    .from(publicVideoShares)
+    .innerJoin(projects, eq(projects.id, publicVideoShares.projectId))
+    .innerJoin(apiCredentials, eq(apiCredentials.id, publicVideoShares.apiCredentialId))
+    .where(
+      and(
+        eq(publicVideoShares.slug, slug),
+        eq(publicVideoShares.status, "Enabled"),
+        eq(apiCredentials.status, "active"),
+      ),
+    );
+  return row ?? null;
+}
+
+export type PublicShare = NonNullable<Awaited<ReturnType<typeof findPublicShare>>>;

@@ -1,0 +1,197 @@
+import { randomUUID } from "node:crypto";
+import { isDeepStrictEqual } from "node:util";
+import { and, asc, eq } from "drizzle-orm";
+import { NotFoundError, ValidationError } from "@/lib/api/errors";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+import type { Actor } from "@/lib/auth/authenticate";
+import type { ProjectAccess } from "@/lib/auth/project-access";
+import { randomBase62 } from "@/lib/auth/secrets";
+import { getConfig } from "@/lib/config";
+import type { Db } from "@/lib/db";
+import { apiCredentials, publicVideoShares, shareSlugs, type Channel } from "@/lib/db/schema";
+import type { PutShareInput } from "./schema";
+
+type ShareRow = typeof publicVideoShares.$inferSelect;
+type ShareScope = { projectId: string; channel: Channel };
+type ShareStatus = ShareRow["status"];
+
+/** 22 base62 characters: 131 random bits, URL-safe as it is. */
+const slugLength = 22;
+
+export function shareUrl(slug: string): string {
+  return `${getConfig().publicBaseUrl}/v/${slug}`;
+}
+
+export function presentShare(row: ShareRow) {
+  return {
+    id: row.id,
+    projectId: row.projectId,
+    channel: row.channel,
+    slug: row.slug,
+    url: shareUrl(row.slug),
+    status: row.status,
+    publicTitle: row.publicTitle,
+    publicSubtitle: row.publicSubtitle,
+    locale: row.locale,
+    ctaLabel: row.ctaLabel,
+    ctaUrl: row.ctaUrl,
+    personalizationData: row.personalizationData,
+    apiCredentialId: row.apiCredentialId,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    disabledAt: row.disabledAt,
+    disabledBy: row.disabledBy,
+    restoredAt: row.restoredAt,
+    restoredBy: row.restoredBy,
+  };
+}
+
+export type Share = ReturnType<typeof presentShare>;
+
+/** The project's shares in channel order (DEV, STAGING, PROD). */
+export async function listShares(db: Db, projectId: string): Promise<Share[]> {
+  const rows = await db
+    .select()
+    .from(publicVideoShares)
+    .where(eq(publicVideoShares.projectId, projectId))
+    .orderBy(asc(publicVideoShares.channel));
+  return rows.map(presentShare);
+}
+
+/** Locks the channel's share for the rest of the transaction; null when the channel has none. */
+async function lockShare(tx: Db, { projectId, channel }: ShareScope): Promise<ShareRow | null> {
+  const [row] = await tx
+    .select()
+    .from(publicVideoShares)
+    .where(and(eq(publicVideoShares.projectId, projectId), eq(publicVideoShares.channel, channel)))
+    .for("update");
+  return row ?? null;
+}
+
+async function lockShareOrThrow(tx: Db, scope: ShareScope): Promise<ShareRow> {
+  const row = await lockShare(tx, scope);
+  if (!row) throw new NotFoundError(`The project has no ${scope.channel} share.`);
+  return row;
+}
+
+/** Reserves a fresh slug for a share in the registry of every slug ever issued. */
+async function issueSlug(tx: Db, shareId: string): Promise<string> {
+  const slug = randomBase62(slugLength);
+  await tx.insert(shareSlugs).values({ slug, shareId });
+  return slug;
+}
+
+/** A share may only render with an active credential of its own project; the row lock holds off a concurrent revoke. */
+async function requireActiveCredential(tx: Db, projectId: string, credentialId: string): Promise<void> {
+  const [credential] = await tx
+    .select({ id: apiCredentials.id })
+    .from(apiCredentials)
+    .where(
+      and(eq(apiCredentials.id, credentialId), eq(apiCredentials.projectId, projectId), eq(apiCredentials.status, "active")),
+    )
+    .for("share");
+  if (!credential) {
+    throw new ValidationError([{ path: "apiCredentialId", message: "must be an active API credential of this project" }]);
+  }
+}
+
+function auditShare(tx: Db, actor: Actor, access: ProjectAccess, share: ShareRow, action: string, data?: Record<string, unknown>) {
+  return recordAuditEvent(tx, {
+    organizationId: access.project.organizationId,
+    projectId: access.project.id,
+    actorUserId: actor.userId,
+    action,
+    targetType: "public_video_share",
+    targetId: share.id,
+    data: { channel: share.channel, ...data },
+  });
+}
+
+/**
+ * PUT: creates the channel's share (Enabled, with a new slug) or replaces its configuration.
+ * Idempotent: a body equal to what is stored changes nothing and writes no audit event.
+ * Concurrent first PUTs of one channel end with one share: the loser updates the winner's.
+ */
+export async function putShare(db: Db, actor: Actor, access: ProjectAccess, channel: Channel, input: PutShareInput) {
+  const scope = { projectId: access.project.id, channel };
+  return db.transaction(async (tx) => {
+    await requireActiveCredential(tx, scope.projectId, input.apiCredentialId);
+    const existing = await lockShare(tx, scope);
+    if (existing) return { share: presentShare(await replaceShare(tx, actor, access, existing, input)), created: false };
+
+    const id = randomUUID();
+    const slug = await issueSlug(tx, id);
+    const [created] = await tx
+      .insert(publicVideoShares)
+      .values({ id, ...scope, slug, ...input })
+      .onConflictDoNothing({ target: [publicVideoShares.projectId, publicVideoShares.channel] })
+      .returning();
+    if (!created) {
+      // Another PUT created the share after our lock attempt: the reserved slug was never published.
+      await tx.delete(shareSlugs).where(eq(shareSlugs.slug, slug));
+      const winner = await lockShareOrThrow(tx, scope);
+      return { share: presentShare(await replaceShare(tx, actor, access, winner, input)), created: false };
+    }
+    await auditShare(tx, actor, access, created, "share.created", { slug });
+    return { share: presentShare(created), created: true };
+  });
+}
+
+const configurationFields = [
+  "publicTitle",
+  "publicSubtitle",
+  "locale",
+  "ctaLabel",
+  "ctaUrl",
+  "personalizationData",
+  "apiCredentialId",
+] as const satisfies readonly (keyof PutShareInput & keyof ShareRow)[];
+
+async function replaceShare(tx: Db, actor: Actor, access: ProjectAccess, share: ShareRow, input: PutShareInput): Promise<ShareRow> {
+  const changed = configurationFields.filter((field) => !isDeepStrictEqual(share[field], input[field]));
+  if (changed.length === 0) return share;
+  const [updated] = await tx
+    .update(publicVideoShares)
+    .set({ ...input, updatedAt: new Date() })
+    .where(eq(publicVideoShares.id, share.id))
+    .returning();
+  await auditShare(tx, actor, access, updated!, "share.updated", { changed });
+  return updated!;
+}
+
+/**
+ * disable / restore. A real transition records who and when on the share and as an audit
+ * event; a share already in the target state is returned unchanged.
+ */
+export async function setShareStatus(db: Db, actor: Actor, access: ProjectAccess, channel: Channel, status: ShareStatus) {
+  return db.transaction(async (tx) => {
+    const share = await lockShareOrThrow(tx, { projectId: access.project.id, channel });
+    if (share.status === status) return presentShare(share);
+    const now = new Date();
+    const who = status === "Disabled" ? { disabledAt: now, disabledBy: actor.userId } : { restoredAt: now, restoredBy: actor.userId };
+    const [updated] = await tx
+      .update(publicVideoShares)
+      .set({ status, ...who, updatedAt: now })
+      .where(eq(publicVideoShares.id, share.id))
+      .returning();
+    await auditShare(tx, actor, access, updated!, status === "Disabled" ? "share.disabled" : "share.restored");
+    return presentShare(updated!);
+  });
+}
+
+/** Gives the share a new slug and retires the old one forever; the status is unchanged. */
+export async function rotateShareSlug(db: Db, actor: Actor, access: ProjectAccess, channel: Channel) {
+  return db.transaction(async (tx) => {
+    const share = await lockShareOrThrow(tx, { projectId: access.project.id, channel });
+    const slug = await issueSlug(tx, share.id);
+    const now = new Date();
+    await tx.update(shareSlugs).set({ retiredAt: now }).where(eq(shareSlugs.slug, share.slug));
+    const [updated] = await tx
+      .update(publicVideoShares)
+      .set({ slug, updatedAt: now })
+      .where(eq(publicVideoShares.id, share.id))
+      .returning();
+    await auditShare(tx, actor, access, updated!, "share.slug_rotated", { previousSlug: share.slug, slug });
+    return { previousSlug: share.slug, slug, share: presentShare(updated!) };
+  });
+}
