@@ -12,7 +12,7 @@ describe("GET /api/openapi.json", () => {
     expect(response.status).toBe(200);
     const document = (await response.json()) as Document;
     expect(document.openapi).toBe("3.1.0");
-    expect(Object.keys(document.paths).sort()).toEqual(["/api/credentials", "/api/credentials/{id}/revoke"]);
+    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(["/api/credentials", "/api/credentials/{id}/revoke"]));
 
     const list = document.paths["/api/credentials"]!.get!;
     expect(list.parameters).toContainEqual(expect.objectContaining({ name: "projectId", in: "query", required: true }));
@@ -24,5 +24,19 @@ describe("GET /api/openapi.json", () => {
 
     const revoke = document.paths["/api/credentials/{id}/revoke"]!.post!;
     expect(revoke.parameters).toContainEqual(expect.objectContaining({ name: "id", in: "path", required: true }));
+  });
+
+  it("describes the share endpoints: a strict PUT body and a channel that is one of three", async () => {
+    const document = (await GET().json()) as Document;
+    const shares = "/api/Projects/{projectId}/public-video-shares";
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining([shares, `${shares}/{channel}`, `${shares}/{channel}/disable`, `${shares}/{channel}/restore`, `${shares}/{channel}/rotate-slug`, "/api/Projects/{projectId}/audit-events"]),
+    );
+    const put = document.paths[`${shares}/{channel}`]!.put!;
+    const body = put.requestBody!.content["application/json"]!.schema as { additionalProperties?: boolean; required?: string[]; properties: Record<string, unknown> };
+    expect(body.additionalProperties).toBe(false);
+    expect(body.required?.sort()).toEqual(["apiCredentialId", "publicTitle"]);
+    expect(Object.keys(body.properties)).not.toContain("slug");
+    expect(put.parameters).toContainEqual({ name: "channel", in: "path", required: true, schema: expect.objectContaining({ enum: ["DEV", "STAGING", "PROD"] }) });
   });
 });

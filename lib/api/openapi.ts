@@ -5,7 +5,9 @@ import {
   credentialSchema,
   listCredentialsQuery,
 } from "@/lib/credentials/schema";
+import { auditEventPageSchema, listAuditEventsQuery } from "@/lib/audit/schema";
 import type { Role } from "@/lib/db/schema";
+import { channelSchema, putShareBody, rotatedSlugSchema, shareSchema } from "@/lib/shares/schema";
 
 // The OpenAPI 3.1 document, generated from the same zod schemas the handlers validate with.
 
@@ -30,7 +32,56 @@ type Operation = {
 
 const listOf = (item: z.ZodType) => z.object({ items: z.array(item) });
 
+const shares = "/api/Projects/{projectId}/public-video-shares";
+
 const operations: Operation[] = [
+  {
+    method: "get",
+    path: shares,
+    summary: "List the project's public video shares (at most one per channel)",
+    role: "Viewer",
+    responses: { 200: { description: "The shares", schema: listOf(shareSchema) } },
+  },
+  {
+    method: "put",
+    path: `${shares}/{channel}`,
+    summary: "Create or replace the channel's share (idempotent; omitted optional fields become null)",
+    role: "ProjectManager",
+    body: putShareBody,
+    responses: {
+      200: { description: "The share was replaced (or already had this configuration)", schema: shareSchema },
+      201: { description: "The share was created, Enabled, with a new slug", schema: shareSchema },
+    },
+  },
+  {
+    method: "post",
+    path: `${shares}/{channel}/disable`,
+    summary: "Disable the share: its URL answers 404 (no-op when already disabled)",
+    role: "ProjectManager",
+    responses: { 200: { description: "The share", schema: shareSchema } },
+  },
+  {
+    method: "post",
+    path: `${shares}/{channel}/restore`,
+    summary: "Restore a disabled share (no-op when already enabled)",
+    role: "ProjectManager",
+    responses: { 200: { description: "The share", schema: shareSchema } },
+  },
+  {
+    method: "post",
+    path: `${shares}/{channel}/rotate-slug`,
+    summary: "Give the share a new slug; the previous URL answers 404 forever",
+    role: "ProjectManager",
+    responses: { 200: { description: "The previous slug, the new one and the share", schema: rotatedSlugSchema } },
+  },
+  {
+    method: "get",
+    path: "/api/Projects/{projectId}/audit-events",
+    summary: "The project's audit trail, newest first, paginated by cursor",
+    role: "Viewer",
+    query: listAuditEventsQuery,
+    responses: { 200: { description: "A page of audit events", schema: auditEventPageSchema } },
+  },
   {
     method: "get",
     path: "/api/credentials",
@@ -64,7 +115,7 @@ function pathParameters(path: string) {
     name,
     in: "path",
     required: true,
-    schema: { type: "string", format: "uuid" },
+    schema: name === "channel" ? jsonSchema(channelSchema, "input") : { type: "string", format: "uuid" },
   }));
 }
 
