@@ -1,6 +1,8 @@
 import postgres from "postgres";
 import { describe, expect, it, vi } from "vitest";
+import { sql } from "drizzle-orm";
 import { z } from "zod";
+import { getDb } from "@/lib/db";
 import { errorResponse, NotFoundError, toAppError } from "./errors";
 
 describe("toAppError", () => {
@@ -19,6 +21,14 @@ describe("toAppError", () => {
     const error = toAppError(failure);
     expect(error.status).toBe(503);
     expect(error.headers?.["Retry-After"]).toBe("5");
+  });
+
+  it("a data exception from the database (bad text, out of range) → 422, not 500", async () => {
+    const db = await getDb();
+    const failure = await db.execute(sql`select ${"a\u0000b"}::text || 'x', (2147483647 + 1)::int4`).catch((error: unknown) => error);
+    const error = toAppError(failure);
+    expect(error.status).toBe(422);
+    expect(error.errors?.[0]?.message).toMatch(/SQLSTATE 22/);
   });
 
   it("anything unknown → 500 without leaking its message, logged for the operator", async () => {

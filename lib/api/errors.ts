@@ -130,6 +130,10 @@ export function toAppError(error: unknown): AppError {
   if (pg?.code === "23503" || pg?.code === "23514") {
     return new ValidationError([{ path: "", message: `violates ${pg.constraint ?? "a database constraint"}` }]);
   }
+  if (pg && /^22[0-9A-Z]{3}$/.test(pg.code)) {
+    // Data exceptions (bad text encoding, out-of-range numbers…) come from the values a client sent.
+    return new ValidationError([{ path: "", message: `contains a value the database cannot store (SQLSTATE ${pg.code})` }]);
+  }
   return new AppError(500, "internal_error", "Internal server error", "An unexpected error occurred.");
 }
 

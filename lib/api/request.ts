@@ -1,5 +1,12 @@
 import type { z } from "zod";
-import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError, zodFieldErrors } from "./errors";
+import {
+  BadRequestError,
+  PayloadTooLargeError,
+  UnsupportedMediaTypeError,
+  ValidationError,
+  zodFieldErrors,
+  type FieldError,
+} from "./errors";
 
 const maxJsonBodyBytes = 1024 * 1024;
 
@@ -16,7 +23,34 @@ export async function readJsonBody<S extends z.ZodType>(req: Request, schema: S)
   } catch (error) {
     throw new BadRequestError(`The body is not valid JSON: ${(error as Error).message}`);
   }
+  const unstorable = findUnstorableJson(body);
+  if (unstorable.length > 0) throw new ValidationError(unstorable);
   return parseInput(schema, body);
+}
+
+const maxReportedPaths = 10;
+
+/**
+ * Strings PostgreSQL cannot store (NUL, unpaired UTF-16 surrogates) and `__proto__` keys,
+ * which would vanish when copied into a plain object. Found anywhere in a parsed JSON body.
+ */
+export function findUnstorableJson(value: unknown, path: string[] = [], found: FieldError[] = []): FieldError[] {
+  if (found.length >= maxReportedPaths) return found;
+  const where = path.join(".");
+  if (typeof value === "string") {
+    if (!value.isWellFormed()) found.push({ path: where, message: "contains an unpaired UTF-16 surrogate" });
+    else if (value.includes("\u0000")) found.push({ path: where, message: "contains a NUL character" });
+  } else if (Array.isArray(value)) {
+    value.forEach((item, index) => findUnstorableJson(item, [...path, String(index)], found));
+  } else if (value !== null && typeof value === "object") {
+    for (const [key, item] of Object.entries(value)) {
+      const keyPath = [...path, key];
+      if (key === "__proto__") found.push({ path: keyPath.join("."), message: "__proto__ is not accepted as a key" });
+      else if (!key.isWellFormed() || key.includes("\u0000")) found.push({ path: where, message: "has a key PostgreSQL cannot store" });
+      else findUnstorableJson(item, keyPath, found);
+    }
+  }
+  return found;
 }
 
 /** Reads the body as UTF-8, refusing (413) as soon as it passes the limit: a declared or a streamed size. */

@@ -147,8 +147,13 @@ const configurationFields = [
   "apiCredentialId",
 ] as const satisfies readonly (keyof PutShareInput & keyof ShareRow)[];
 
+/** Equal as stored JSON: key order ignored, and -0 is 0 as jsonb keeps it. */
+function sameJson(stored: unknown, input: unknown): boolean {
+  return isDeepStrictEqual(stored, JSON.parse(JSON.stringify(input ?? null)));
+}
+
 async function replaceShare(tx: Db, actor: Actor, access: ProjectAccess, share: ShareRow, input: PutShareInput): Promise<ShareRow> {
-  const changed = configurationFields.filter((field) => !isDeepStrictEqual(share[field], input[field]));
+  const changed = configurationFields.filter((field) => !sameJson(share[field], input[field]));
   if (changed.length === 0) return share;
   const [updated] = await tx
     .update(publicVideoShares)
