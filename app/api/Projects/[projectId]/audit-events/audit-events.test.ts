@@ -4,7 +4,7 @@ import type { z } from "zod";
 import { createProject } from "@/lib/accounts/accounts";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import type { auditEventPageSchema } from "@/lib/audit/schema";
-import { getDb } from "@/lib/db";
+import { getDb, type Db } from "@/lib/db";
 import { apiRequest, createTestMember, createTestProject, routeParams } from "@/lib/testing/factories";
 import { POST as revokeCredentialRoute } from "@/app/api/credentials/[id]/revoke/route";
 import { POST as createCredentialRoute } from "@/app/api/credentials/route";
@@ -111,6 +111,22 @@ async function walkPages(token: string, projectId: string, limit: number) {
 
 // ── listing ────────────────────────────────────────────────────────────────────────────
 
+/** count audit events with targetId 0…count-1, each in its own transaction, one after another. */
+async function recordTestEvents(db: Db, projectId: string, count: number) {
+  for (let i = 0; i < count; i++) {
+    await db.transaction((tx) =>
+      recordAuditEvent(tx, {
+        organizationId: home.organization.id,
+        projectId,
+        actorUserId: admin.user.id,
+        action: "test.event",
+        targetType: "test",
+        targetId: String(i),
+      }),
+    );
+  }
+}
+
 describe("GET /api/Projects/:id/audit-events", () => {
   let performed: { actions: string[]; targets: string[] };
 
@@ -190,16 +206,7 @@ describe("GET /api/Projects/:id/audit-events", () => {
   it("GET /api/Projects/:id/audit-events – without ?limit the page holds up to 50", async () => {
     const project = await createProject(await getDb(), { organizationId: home.organization.id, name: "Many events" });
     const db = await getDb();
-    for (let i = 0; i < 51; i++) {
-      await recordAuditEvent(db, {
-        organizationId: home.organization.id,
-        projectId: project.id,
-        actorUserId: admin.user.id,
-        action: "test.event",
-        targetType: "test",
-        targetId: String(i),
-      });
-    }
+    await recordTestEvents(db, project.id, 51);
     const first = await page(admin.token, project.id);
     expect(first.items).toHaveLength(50);
     expect(first.nextCursor).toEqual(expect.any(String));
@@ -254,18 +261,7 @@ describe("GET /api/Projects/:id/audit-events – order of events close together"
   it("GET /api/Projects/:id/audit-events – events committed one after another within a millisecond stay newest first", async () => {
     const db = await getDb();
     const project = await createProject(db, { organizationId: home.organization.id, name: "Rapid" });
-    for (let i = 0; i < 40; i++) {
-      await db.transaction((tx) =>
-        recordAuditEvent(tx, {
-          organizationId: home.organization.id,
-          projectId: project.id,
-          actorUserId: admin.user.id,
-          action: "test.event",
-          targetType: "test",
-          targetId: String(i),
-        }),
-      );
-    }
+    await recordTestEvents(db, project.id, 40);
     const items = await allEvents(admin.token, project.id);
     expect(items.map((e) => Number(e.targetId))).toEqual(Array.from({ length: 40 }, (_, i) => 39 - i));
     const walked = (await walkPages(admin.token, project.id, 7)).flatMap((p) => p.items);
