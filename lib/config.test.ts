@@ -53,6 +53,7 @@ describe("parseConfig – defaults", () => {
       geoHeader: "CloudFront-Viewer-Country",
       authSecret: secrets.AUTH_SECRET,
       bootstrapOnStart: true,
+      storage: { driver: "local" },
     });
   });
 
@@ -129,6 +130,10 @@ describe("parseConfig – invalid variables", () => {
     { variable: "NODE_ENV", value: "staging" },
     { variable: "ALLOW_GENERATED_SECRETS", value: "true" },
     { variable: "REELBIND_BOOTSTRAP", value: "yes" },
+    { variable: "STORAGE_DRIVER", value: "gcs" },
+    { variable: "S3_ENDPOINT", value: "minio.internal:9000" },
+    { variable: "S3_ENDPOINT", value: "ftp://minio.internal" },
+    { variable: "S3_FORCE_PATH_STYLE", value: "true" },
   ])("parseConfig – $variable=$value → ConfigError naming $variable", ({ variable, value }) => {
     const message = configError(() => parseConfig(env({ [variable]: value })));
     expect(message).toContain(`- ${variable}: `);
@@ -216,5 +221,72 @@ describe("parseConfig – generated secrets", () => {
     const stored = JSON.parse(readFileSync(path.join(dataDir, "secrets.json"), "utf8")) as Record<string, string>;
     expect(config.tokenSecrets).toEqual([{ kid: "k1", secret: "0123456789abcdef0123456789abcdef" }]);
     expect(config.authSecret).toBe(stored.authSecret);
+  });
+});
+
+describe("parseConfig – blob storage", () => {
+  const s3 = { STORAGE_DRIVER: "s3", S3_BUCKET: "reelbind-blobs" };
+
+  it("parseConfig – STORAGE_DRIVER=s3 with every S3 variable → passed through", () => {
+    const config = parseConfig(
+      env({
+        ...s3,
+        S3_ENDPOINT: "http://minio.internal:9000",
+        S3_REGION: "eu-central-1",
+        S3_ACCESS_KEY_ID: "AKIAEXAMPLE",
+        S3_SECRET_ACCESS_KEY: "secret/example",
+        S3_FORCE_PATH_STYLE: "1",
+      }),
+    );
+    expect(config.storage).toEqual({
+      driver: "s3",
+      bucket: "reelbind-blobs",
+      endpoint: "http://minio.internal:9000",
+      region: "eu-central-1",
+      credentials: { accessKeyId: "AKIAEXAMPLE", secretAccessKey: "secret/example" },
+      forcePathStyle: true,
+    });
+  });
+
+  it("parseConfig – STORAGE_DRIVER=s3 with only S3_BUCKET → AWS in us-east-1, the SDK's credentials, virtual-hosted style", () => {
+    expect(parseConfig(env(s3)).storage).toEqual({
+      driver: "s3",
+      bucket: "reelbind-blobs",
+      endpoint: undefined,
+      region: "us-east-1",
+      credentials: undefined,
+      forcePathStyle: false,
+    });
+  });
+
+  it("parseConfig – empty STORAGE_DRIVER, S3_REGION, S3_FORCE_PATH_STYLE → treated as unset", () => {
+    expect(parseConfig(env({ STORAGE_DRIVER: "" })).storage).toEqual({ driver: "local" });
+    const config = parseConfig(env({ ...s3, S3_REGION: "", S3_FORCE_PATH_STYLE: "", S3_ENDPOINT: "" }));
+    expect(config.storage).toMatchObject({ region: "us-east-1", forcePathStyle: false, endpoint: undefined });
+  });
+
+  it("parseConfig – STORAGE_DRIVER=local with S3 variables set → local, the S3 variables ignored", () => {
+    expect(parseConfig(env({ ...s3, STORAGE_DRIVER: "local", S3_ACCESS_KEY_ID: "AKIAEXAMPLE" })).storage).toEqual({
+      driver: "local",
+    });
+  });
+
+  it.each([
+    { name: "no S3_BUCKET", overrides: { STORAGE_DRIVER: "s3" }, variable: "S3_BUCKET" },
+    { name: "an empty S3_BUCKET", overrides: { STORAGE_DRIVER: "s3", S3_BUCKET: "" }, variable: "S3_BUCKET" },
+    { name: "S3_ACCESS_KEY_ID alone", overrides: { ...s3, S3_ACCESS_KEY_ID: "AKIAEXAMPLE" }, variable: "S3_SECRET_ACCESS_KEY" },
+    { name: "S3_SECRET_ACCESS_KEY alone", overrides: { ...s3, S3_SECRET_ACCESS_KEY: "secret" }, variable: "S3_ACCESS_KEY_ID" },
+  ])("parseConfig – STORAGE_DRIVER=s3 with $name → ConfigError naming $variable", ({ overrides, variable }) => {
+    const message = configError(() => parseConfig(env(overrides)));
+    expect(message).toContain(`- ${variable}: required when`);
+    expect(message.split("\n")).toHaveLength(2);
+  });
+
+  it("parseConfig – STORAGE_DRIVER=s3 without a bucket or a secret key → one ConfigError listing both", () => {
+    const message = configError(() => parseConfig(env({ STORAGE_DRIVER: "s3", S3_ACCESS_KEY_ID: "AKIAEXAMPLE" })));
+    expect(message.split("\n").slice(1).map((line) => line.trim().split(":")[0])).toEqual([
+      "- S3_BUCKET",
+      "- S3_SECRET_ACCESS_KEY",
+    ]);
   });
 });

@@ -58,7 +58,26 @@ const envSchema = z.object({
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   ALLOW_GENERATED_SECRETS: z.enum(["0", "1"]).default("0"),
   REELBIND_BOOTSTRAP: z.enum(["0", "1"]).default("1"),
+  STORAGE_DRIVER: z.enum(["local", "s3"]).default("local"),
+  S3_BUCKET: z.string().optional(),
+  S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  S3_REGION: z.string().default("us-east-1"),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: z.enum(["0", "1"]).default("0"),
 });
+
+/** Where template files live: files under DATA_DIR/blobs, or a bucket on an S3-compatible service. */
+export type StorageConfig =
+  | { driver: "local" }
+  | {
+      driver: "s3";
+      bucket: string;
+      endpoint: string | undefined;
+      region: string;
+      credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+      forcePathStyle: boolean;
+    };
 
 export type Config = {
   nodeEnv: "development" | "production" | "test";
@@ -72,6 +91,7 @@ export type Config = {
   geoHeader: string;
   authSecret: string;
   bootstrapOnStart: boolean;
+  storage: StorageConfig;
 };
 
 export class ConfigError extends Error {
@@ -108,6 +128,25 @@ function loadOrGenerateSecrets(dataDir: string): GeneratedSecrets {
   }
 }
 
+function parseStorageConfig(e: z.infer<typeof envSchema>): StorageConfig {
+  if (e.STORAGE_DRIVER === "local") return { driver: "local" };
+  const { S3_BUCKET: bucket, S3_ACCESS_KEY_ID: accessKeyId, S3_SECRET_ACCESS_KEY: secretAccessKey } = e;
+  const problems: string[] = [];
+  if (!bucket) problems.push("S3_BUCKET: required when STORAGE_DRIVER=s3");
+  // A lone key would silently fall back to the SDK's default chain: refuse it instead.
+  if (accessKeyId && !secretAccessKey) problems.push("S3_SECRET_ACCESS_KEY: required when S3_ACCESS_KEY_ID is set");
+  if (secretAccessKey && !accessKeyId) problems.push("S3_ACCESS_KEY_ID: required when S3_SECRET_ACCESS_KEY is set");
+  if (!bucket || problems.length > 0) throw new ConfigError(problems);
+  return {
+    driver: "s3",
+    bucket,
+    endpoint: e.S3_ENDPOINT,
+    region: e.S3_REGION,
+    credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
+    forcePathStyle: e.S3_FORCE_PATH_STYLE === "1",
+  };
+}
+
 export function parseConfig(env: Record<string, string | undefined>): Config {
   // An empty variable (FOO=) means "not set", as in most shells' and dotenv's usage.
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ""));
@@ -116,6 +155,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`));
   }
   const e = parsed.data;
+  const storage = parseStorageConfig(e);
   const dataDir = path.resolve(e.DATA_DIR);
   const needsGenerated = !e.TOKEN_SECRETS || !e.AUTH_SECRET;
   if (needsGenerated && e.NODE_ENV === "production" && e.ALLOW_GENERATED_SECRETS !== "1") {
@@ -139,6 +179,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     geoHeader: e.GEO_HEADER,
     authSecret: e.AUTH_SECRET ?? generated!.authSecret,
     bootstrapOnStart: e.REELBIND_BOOTSTRAP === "1",
+    storage,
   };
 }
 

@@ -8,6 +8,8 @@ import {
 import { auditEventPageSchema, listAuditEventsQuery } from "@/lib/audit/schema";
 import type { Role } from "@/lib/db/schema";
 import { channelSchema, putShareBody, rotatedSlugSchema, shareSchema } from "@/lib/shares/schema";
+import { previewBodySchema } from "@/lib/templates/preview-schema";
+import { listTemplatesQuery, previewResultSchema, templateSchema } from "@/lib/templates/schema";
 
 // The OpenAPI 3.1 document, generated from the same zod schemas the handlers validate with.
 
@@ -27,6 +29,8 @@ type Operation = {
   role: Role;
   query?: z.ZodObject;
   body?: z.ZodType;
+  /** multipart/form-data instead of a JSON body. */
+  upload?: boolean;
   responses: Record<number, { description: string; schema?: z.ZodType }>;
 };
 
@@ -34,7 +38,67 @@ const listOf = (item: z.ZodType) => z.object({ items: z.array(item) });
 
 const shares = "/api/Projects/{projectId}/public-video-shares";
 
+const templates = "/api/Projects/{projectId}/templates";
+
 const operations: Operation[] = [
+  {
+    method: "get",
+    path: templates,
+    summary: "List the project's templates, newest first",
+    role: "Viewer",
+    query: listTemplatesQuery,
+    responses: { 200: { description: "The templates", schema: listOf(templateSchema) } },
+  },
+  {
+    method: "post",
+    path: `${templates}/upload`,
+    summary:
+      "Upload a template: multipart/form-data with name, version?, kind and the files templateJson, manifestJson, overlayJson, videoFile, posterFile, assetFiles (repeatable); at most 250 MB; optional Idempotency-Key header",
+    role: "Editor",
+    upload: true,
+    responses: {
+      201: { description: "The template, status Testing (a replay carries Idempotent-Replayed: true)", schema: templateSchema },
+      409: { description: "The same Idempotency-Key is still in flight" },
+      413: { description: "The body is larger than 250 MB" },
+      415: { description: "Not multipart/form-data" },
+    },
+  },
+  {
+    method: "get",
+    path: `${templates}/{templateId}`,
+    summary: "One template with its files and personalization fields",
+    role: "Viewer",
+    responses: { 200: { description: "The template", schema: templateSchema } },
+  },
+  {
+    method: "delete",
+    path: `${templates}/{templateId}`,
+    summary: "Delete a template that was never Production (its unshared files too)",
+    role: "ProjectManager",
+    responses: { 204: { description: "Deleted" }, 409: { description: "The template was Production once" } },
+  },
+  {
+    method: "post",
+    path: `${templates}/{templateId}/deploy`,
+    summary: "Testing → Production; the current Production template becomes Previous",
+    role: "ProjectManager",
+    responses: { 200: { description: "The deployed template", schema: templateSchema }, 409: { description: "Not a Testing template" } },
+  },
+  {
+    method: "post",
+    path: `${templates}/{templateId}/archive`,
+    summary: "Testing or Previous → Archived (no-op when Archived)",
+    role: "ProjectManager",
+    responses: { 200: { description: "The template", schema: templateSchema }, 409: { description: "A Production template cannot be archived" } },
+  },
+  {
+    method: "post",
+    path: `${templates}/{templateId}/preview`,
+    summary: "Render a PNG with the personalization data applied; returns a signed URL valid 15 minutes",
+    role: "Editor",
+    body: previewBodySchema,
+    responses: { 200: { description: "The preview", schema: previewResultSchema } },
+  },
   {
     method: "get",
     path: shares,
@@ -158,6 +222,7 @@ export function buildOpenApiDocument(serverUrl: string) {
       description: `Minimum role: ${op.role}.`,
       parameters: [...pathParameters(op.path), ...queryParameters(op.query)],
       ...(op.body ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(op.body, "input") } } } } : {}),
+      ...(op.upload ? { requestBody: { required: true, content: { "multipart/form-data": { schema: { type: "object" } } } } } : {}),
       responses,
     };
   }

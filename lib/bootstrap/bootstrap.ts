@@ -9,12 +9,17 @@ import {
   createUser,
   findUserByEmail,
 } from "@/lib/accounts/accounts";
+import type { Actor } from "@/lib/auth/authenticate";
+import type { ProjectAccess } from "@/lib/auth/project-access";
 import { generatePassword, sha256Hex, verifyPassword } from "@/lib/auth/secrets";
 import { createCredential } from "@/lib/credentials/credentials";
 import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { apiCredentials, memberships, organizations, personalAccessTokens, projects } from "@/lib/db/schema";
 import { listShares, putShare } from "@/lib/shares/shares";
+import { deployTemplate } from "@/lib/templates/lifecycle";
+import { listTemplates } from "@/lib/templates/templates";
+import { importTemplate } from "@/lib/templates/upload-template";
 
 export const demoAdminEmail = "admin@demo.reelbind.local";
 const demoOrganizationName = "Reelbind Demo";
@@ -57,13 +62,29 @@ async function isLiveTokenOf(db: Db, userId: string, token: string | undefined):
 
 /** The demo PROD share's configuration, used only when the project has no PROD share yet. */
 const demoShare = {
-  publicTitle: "Hi Ana, your plan renews soon",
-  publicSubtitle: "A one-minute video about what changes on your next renewal.",
+  publicTitle: "Ana, here is your weather in Lisbon",
+  publicSubtitle: "Your personal forecast, rendered just for you.",
   locale: "en-US",
-  ctaLabel: "Review my plan",
-  ctaUrl: "https://example.com/plan",
-  personalizationData: { firstName: "Ana", renewalDate: "2026-12-01" },
+  ctaLabel: "See the week ahead",
+  ctaUrl: "https://example.com/forecast",
+  personalizationData: { City: "Lisbon", Status: "Sunny", Tempreture: "21°" },
 };
+
+const demoTemplateDir = path.join(process.cwd(), "lib/bootstrap/demo-template");
+
+/** Uploads and deploys the weather-card demo template, unless the project already has a Production one. */
+async function ensureDemoTemplate(db: Db, actor: Actor, access: ProjectAccess) {
+  const [production] = await listTemplates(db, access.project.id, "Production");
+  if (production) return production;
+  const file = (name: string) => new Uint8Array(readFileSync(path.join(demoTemplateDir, name)));
+  const template = await importTemplate(db, actor, access, { name: "Weather card", version: "1.0", kind: "LottieStandalone" }, [
+    { role: "templateJson", name: "data.json", bytes: file("data.json") },
+    { role: "manifestJson", name: "manifest.json", bytes: file("manifest.json") },
+    { role: "assetFiles", name: "img_0.jpg", bytes: file("images/img_0.jpg") },
+    { role: "assetFiles", name: "img_1.jpg", bytes: file("images/img_1.jpg") },
+  ]);
+  return deployTemplate(db, actor, access, template.id);
+}
 
 /**
  * Creates, once, a demo organization, project, admin user (with a printed password),
@@ -118,6 +139,7 @@ export async function bootstrapDemo(db: Db, { adminEmail = demoAdminEmail } = {}
     credential = { id: created.id, apiKey: created.apiKey };
   }
 
+  const template = await ensureDemoTemplate(db, actor, access);
   const share =
     (await listShares(db, project.id)).find((s) => s.channel === "PROD") ??
     (await putShare(db, actor, access, "PROD", { ...demoShare, apiCredentialId: credential.id })).share;
@@ -131,6 +153,7 @@ export async function bootstrapDemo(db: Db, { adminEmail = demoAdminEmail } = {}
     admin: { email: admin.email, password: secrets.adminPassword ?? null },
     token: secrets.adminToken!,
     apiCredential: { ...credential, apiSecret: secrets.apiSecret ?? null },
+    template: { id: template.id, name: template.name, version: template.version, status: template.status },
     share: { channel: share.channel, url: share.url, status: share.status },
   };
 }
@@ -148,6 +171,7 @@ export function formatBootstrapBanner(result: BootstrapResult): string {
     `  API token:    ${result.token}`,
     `  Organization: ${result.organization.name} (${result.organization.id})`,
     `  Project:      ${result.project.name} (${result.project.id})`,
+    `  Template:     ${result.template.name} ${result.template.version} (${result.template.status}, ${result.template.id})`,
     `  PROD share:   ${result.share.url}${result.share.status === "Enabled" ? "" : " (disabled)"}`,
     `  Try:          curl -H "Authorization: Bearer ${result.token}" "${result.baseUrl}/api/Projects/${result.project.id}/public-video-shares"`,
     "",

@@ -2,6 +2,10 @@ import { bootstrapDemo, formatBootstrapBanner } from "@/lib/bootstrap/bootstrap"
 import { publishAdminChannel } from "@/lib/cli/admin-channel";
 import { getConfig } from "@/lib/config";
 import { closeDb, getDb } from "@/lib/db";
+import { cleanTempFiles } from "@/lib/storage";
+
+/** Temp files of uploads older than this at start-up were left by a crash. */
+const staleUploadMs = 60 * 60 * 1000;
 
 /** On SIGTERM/SIGINT, close the database cleanly (PGlite flushes its files) before exiting. */
 function closeDatabaseOnSignals(): void {
@@ -21,5 +25,6 @@ export async function startServer(): Promise<void> {
   // Next handles signals itself unless told (by scripts/start.mjs) to leave them to us.
   if (process.env.NEXT_MANUAL_SIG_HANDLE === "true") closeDatabaseOnSignals();
   if (!config.databaseUrl) publishAdminChannel(config.dataDir, config.port);
+  await cleanTempFiles(staleUploadMs).catch((error: unknown) => console.error("Cleaning upload temp files failed:", error));
   if (config.bootstrapOnStart) console.log(formatBootstrapBanner(await bootstrapDemo(db)));
 }

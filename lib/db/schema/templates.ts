@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, check, index, jsonb, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { boolean, check, doublePrecision, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { timestamptz } from "./columns";
 import { templateKindEnum, templateStatusEnum } from "./enums";
 import { projects } from "./projects";
@@ -19,6 +19,13 @@ export const templates = pgTable(
     status: templateStatusEnum("status").notNull().default("Testing"),
     manifest: jsonb("manifest").$type<Record<string, unknown>>(),
     fields: jsonb("fields").$type<unknown[]>().notNull().default([]),
+    overlay: jsonb("overlay").$type<Record<string, unknown>>(),
+    // From the Lottie file (the overlay's, for Raster); null for a Raster template without one.
+    width: integer("width"),
+    height: integer("height"),
+    frameRate: doublePrecision("frame_rate"),
+    inPoint: doublePrecision("in_point"),
+    outPoint: doublePrecision("out_point"),
     createdAt: timestamptz("created_at").notNull().defaultNow(),
     createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
     deployedAt: timestamptz("deployed_at"),

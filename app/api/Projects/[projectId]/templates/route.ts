@@ -1,0 +1,11 @@
+import { withProjectRole } from "@/lib/api/handler";
+import { parseInput, searchParamsObject } from "@/lib/api/request";
+import { json } from "@/lib/api/responses";
+import { listTemplatesQuery } from "@/lib/templates/schema";
+import { listTemplates } from "@/lib/templates/templates";
+
+// GET /api/Projects/{projectId}/templates?status= – the project's templates, newest first
+export const GET = withProjectRole("template.read", async ({ req, db, project }) => {
+  const { status } = parseInput(listTemplatesQuery, searchParamsObject(req));
+  return json({ items: await listTemplates(db, project.id, status) });
+});

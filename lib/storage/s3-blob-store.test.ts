@@ -1,0 +1,169 @@
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { ListObjectsV2Command, paginateListObjectsV2, PutObjectCommand } from "@aws-sdk/client-s3";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { BlobNotFoundError, InvalidBlobKeyError } from "./blob-store";
+import { describeBlobStoreContract, failingSource, sourceOf } from "./blob-store-contract";
+import { S3BlobStore } from "./s3-blob-store";
+
+// A real S3 API: s3rver in this process on 127.0.0.1, a random free port, its own directory.
+
+type S3rverServer = { run(): Promise<{ port: number }>; close(): Promise<void> };
+type S3rverOptions = {
+  address: string;
+  port: number;
+  silent: boolean;
+  allowMismatchedSignatures: boolean;
+  directory: string;
+  configureBuckets: { name: string }[];
+};
+const S3rver = createRequire(import.meta.url)("@20minutes/s3rver") as new (options: S3rverOptions) => S3rverServer;
+
+const bucket = "reelbind-blobs";
+let server: S3rverServer;
+let serverDir: string;
+let endpoint: string;
+let store: S3BlobStore;
+
+/** s3rver's built-in account. */
+const credentials = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+beforeAll(async () => {
+  serverDir = await mkdtemp(path.join(tmpdir(), "reelbind-s3rver-"));
+  server = new S3rver({
+    address: "127.0.0.1",
+    port: 0,
+    silent: true,
+    // s3rver signs bucket-level requests for `/bucket`, while the SDK now sends `/bucket/`
+    // (ListObjectsV2), so it would reject every listing; signing is the SDK's job, not ours.
+    allowMismatchedSignatures: true,
+    directory: serverDir,
+    configureBuckets: [{ name: bucket }],
+  });
+  const { port } = await withTimeout(server.run(), 10_000, "starting s3rver");
+  endpoint = `http://127.0.0.1:${port}`;
+  store = new S3BlobStore({ bucket, region: "us-east-1", endpoint, forcePathStyle: true, credentials });
+}, 15_000);
+
+afterAll(async () => {
+  store?.client.destroy();
+  await withTimeout(server.close(), 10_000, "closing s3rver");
+  await rm(serverDir, { recursive: true, force: true });
+}, 15_000);
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+async function listKeys(prefix: string): Promise<string[]> {
+  const keys: string[] = [];
+  for await (const page of paginateListObjectsV2({ client: store.client }, { Bucket: bucket, Prefix: prefix })) {
+    for (const object of page.Contents ?? []) keys.push(object.Key!);
+  }
+  return keys.sort();
+}
+
+/** Records the names of the S3 commands the store sends from now on; `fail` makes that command throw. */
+function recordCommands(fail?: string): string[] {
+  const sent: string[] = [];
+  const send = store.client.send.bind(store.client) as (...args: unknown[]) => unknown;
+  vi.spyOn(store.client, "send").mockImplementation(((command: { constructor: { name: string } }, ...rest: unknown[]) => {
+    sent.push(command.constructor.name);
+    if (command.constructor.name === fail) return Promise.reject(new Error(`${fail} failed`));
+    return send(command, ...rest);
+  }) as typeof store.client.send);
+  return sent;
+}
+
+describeBlobStoreContract("S3BlobStore", () => ({
+  store,
+  listTemp: () => listKeys("tmp/"),
+  listBlobs: () => listKeys("sha256/"),
+  // Upload holds up to four 5 MB parts, and s3rver runs in this process: report, do not assert.
+  memoryBudgetBytes: undefined,
+}));
+
+describe("S3BlobStore – requests", () => {
+  it("put – new content → Upload to tmp/, HeadObject, CopyObject to sha256/<hex>, DeleteObject of the temp", async () => {
+    const sent = recordCommands();
+    const { key } = await store.put(sourceOf(randomBytes(10_000)));
+    expect(sent).toEqual(["PutObjectCommand", "HeadObjectCommand", "CopyObjectCommand", "DeleteObjectCommand"]);
+    expect(await listKeys(key)).toEqual([key]);
+  });
+
+  it("put – content already stored → no CopyObject, the temp object deleted", async () => {
+    const data = randomBytes(10_000);
+    await store.put(sourceOf(data));
+    const sent = recordCommands();
+    expect((await store.put(sourceOf(data))).created).toBe(false);
+    expect(sent).toEqual(["PutObjectCommand", "HeadObjectCommand", "DeleteObjectCommand"]);
+  });
+
+  it("put – source fails after a multipart upload began → AbortMultipartUpload sent, the source's error kept", async () => {
+    const sent = recordCommands();
+    await expect(store.put(failingSource(12 * 1024 * 1024, new Error("upload cut off")))).rejects.toThrow("upload cut off");
+    expect(sent).toContain("CreateMultipartUploadCommand");
+    expect(sent).toContain("AbortMultipartUploadCommand");
+    expect(await listKeys("tmp/")).toEqual([]);
+  });
+
+  it("put – CopyObject fails after the upload → rejects, the temp object deleted, no blob", async () => {
+    const before = await listKeys("sha256/");
+    const sent = recordCommands("CopyObjectCommand");
+    await expect(store.put(sourceOf(randomBytes(10_000)))).rejects.toThrow("CopyObjectCommand failed");
+    expect(sent).toEqual(["PutObjectCommand", "HeadObjectCommand", "CopyObjectCommand", "DeleteObjectCommand"]);
+    vi.restoreAllMocks();
+    expect(await listKeys("tmp/")).toEqual([]);
+    expect(await listKeys("sha256/")).toEqual(before);
+  });
+
+  it("invalid keys → rejected before any request", async () => {
+    const sent = recordCommands();
+    for (const call of ["get", "read", "stat", "delete"] as const) {
+      await expect(store[call]("../x")).rejects.toBeInstanceOf(InvalidBlobKeyError);
+    }
+    expect(sent).toEqual([]);
+  });
+
+  it("get – bucket missing → the S3 error (NoSuchBucket), not BlobNotFoundError", async () => {
+    const elsewhere = new S3BlobStore({ bucket: "no-such-bucket", region: "us-east-1", endpoint, forcePathStyle: true, credentials });
+    try {
+      const { key } = await store.put(sourceOf(randomBytes(100)));
+      const error = await elsewhere.get(key).catch((e: unknown) => e);
+      expect(error).not.toBeInstanceOf(BlobNotFoundError);
+      expect((error as Error).name).toBe("NoSuchBucket");
+    } finally {
+      elsewhere.client.destroy();
+    }
+  });
+});
+
+describe("S3BlobStore – cleanTempFiles", () => {
+  it("cleanTempFiles → keeps a temp object younger than the limit, removes it once older; blobs untouched", async () => {
+    const { key } = await store.put(sourceOf(randomBytes(1000)));
+    const tempKey = "tmp/left-by-a-crash";
+    await store.client.send(new PutObjectCommand({ Bucket: bucket, Key: tempKey, Body: "partial" }));
+
+    expect(await store.cleanTempFiles(3600_000)).toBe(0);
+    expect(await listKeys("tmp/")).toEqual([tempKey]);
+
+    // Let the clock pass the object's LastModified, so that "older than 0 ms" holds for it.
+    const listed = await store.client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: tempKey }));
+    const lastModified = listed.Contents![0]!.LastModified!.getTime();
+    await vi.waitUntil(() => Date.now() > lastModified, { timeout: 2000 });
+    expect(await store.cleanTempFiles(0)).toBe(1);
+    expect(await listKeys("tmp/")).toEqual([]);
+    expect(await store.stat(key)).toEqual({ size: 1000 });
+  });
+});

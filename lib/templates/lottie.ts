@@ -1,0 +1,353 @@
+import { ValidationError } from "@/lib/api/errors";
+
+// Lottie (Bodymovin) JSON: a guarded parser, a shape check and the helpers that list what a
+// binding can target. Pure and free of Node APIs: the browser player uses it too.
+
+/**
+ * Limits applied before JSON.parse. 32 Mi characters holds any hand-made animation and
+ * several megabytes of embedded (data URL) images; nesting of 64 is four times the deepest
+ * fixture (16) and far below what would exhaust the stack of a recursive walker.
+ */
+export const lottieJsonLimits = { maxChars: 32 * 1024 * 1024, maxDepth: 64 } as const;
+
+/** The largest width or height accepted for an animation, in pixels. */
+export const maxLottieDimension = 8192;
+
+export type JsonTextErrorReason = "too_large" | "too_deep" | "invalid_json";
+
+/** Text that is not acceptable JSON, or too big or too deeply nested to be parsed safely. */
+export class JsonTextError extends ValidationError {
+  constructor(
+    readonly reason: JsonTextErrorReason,
+    message: string,
+  ) {
+    super([{ path: "", message }], message);
+  }
+}
+
+/**
+ * templateJson is not an acceptable Lottie animation (422). `errors` names the member
+ * (`templateJson.op`); `message` reads "op: must be greater than ip (0)".
+ */
+export class LottieJsonError extends ValidationError {
+  constructor(
+    readonly reason: JsonTextErrorReason | "invalid_shape",
+    /** Dotted path inside the Lottie document ("" for the document itself). */
+    readonly jsonPath: string,
+    message: string,
+  ) {
+    super([{ path: jsonPath ? `templateJson.${jsonPath}` : "templateJson", message }], jsonPath ? `${jsonPath}: ${message}` : message);
+  }
+}
+
+export type LottieTextKeyframe = { t?: number; s?: { t?: string; f?: string; [key: string]: unknown }; [key: string]: unknown };
+export type LottieLayer = {
+  ty?: number;
+  nm?: string;
+  refId?: string;
+  t?: { d?: { k?: LottieTextKeyframe[]; x?: string; sid?: string; [key: string]: unknown }; [key: string]: unknown };
+  [key: string]: unknown;
+};
+export type LottieAsset = {
+  id?: string;
+  p?: string;
+  u?: string;
+  e?: number;
+  w?: number;
+  h?: number;
+  t?: number;
+  layers?: LottieLayer[];
+  sid?: string;
+  [key: string]: unknown;
+};
+export type LottieMarker = { cm?: string; tm?: number; dr?: number; [key: string]: unknown };
+export type LottieFont = { fName?: string; fFamily?: string; fStyle?: string; [key: string]: unknown };
+export type LottieSlot = { p?: unknown; [key: string]: unknown };
+
+/** A parsed animation: the members the shape check guarantees, everything else kept as is. */
+export type Lottie = {
+  v: string;
+  fr: number;
+  ip: number;
+  op: number;
+  w: number;
+  h: number;
+  layers: LottieLayer[];
+  assets?: LottieAsset[];
+  markers?: LottieMarker[];
+  fonts?: { list?: LottieFont[]; [key: string]: unknown };
+  slots?: Record<string, LottieSlot>;
+  [key: string]: unknown;
+};
+
+/**
+ * JSON.parse behind the size and nesting limits, checked on the raw text first so a JSON bomb
+ * never reaches the parser. A leading byte-order mark is ignored.
+ */
+export function parseJsonText(text: string, limits: { maxChars?: number; maxDepth?: number } = {}): unknown {
+  const maxChars = limits.maxChars ?? lottieJsonLimits.maxChars;
+  const maxDepth = limits.maxDepth ?? lottieJsonLimits.maxDepth;
+  if (text.length > maxChars) throw new JsonTextError("too_large", `is ${text.length} characters long; the limit is ${maxChars}`);
+  const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const offset = jsonNestingExceeds(source, maxDepth);
+  if (offset !== null) {
+    throw new JsonTextError("too_deep", `nests arrays and objects deeper than ${maxDepth} levels (at character ${offset})`);
+  }
+  try {
+    return JSON.parse(source);
+  } catch (error) {
+    throw new JsonTextError("invalid_json", `is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+/** Parses templateJson text into an animation, or throws LottieJsonError. */
+export function parseLottieJson(text: string, limits: { maxChars?: number; maxDepth?: number } = {}): Lottie {
+  let value: unknown;
+  try {
+    value = parseJsonText(text, limits);
+  } catch (error) {
+    if (error instanceof JsonTextError) throw new LottieJsonError(error.reason, "", error.message);
+    throw error;
+  }
+  assertLottieShape(value);
+  return value;
+}
+
+/**
+ * The offset of the first bracket that opens level maxDepth + 1, or null. One pass, no
+ * recursion; brackets inside strings do not count. (V8's JSON.parse copes with any depth, but
+ * JSON.stringify, structuredClone and recursive walkers overflow the stack on it.)
+ */
+export function jsonNestingExceeds(text: string, maxDepth: number): number | null {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > maxDepth) return i;
+    } else if (c === 0x7d || c === 0x5d) {
+      depth--;
+    }
+  }
+  return null;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+const isFiniteNumber = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
+
+function assertLottieShape(value: unknown): asserts value is Lottie {
+  const fail = (path: string, message: string): never => {
+    throw new LottieJsonError("invalid_shape", path, message);
+  };
+  if (!isRecord(value)) return fail("", "must be a JSON object (a Lottie animation)");
+  if (typeof value.v !== "string") fail("v", "is required: the Bodymovin version string");
+  if (!isFiniteNumber(value.fr) || value.fr <= 0) fail("fr", "must be a frame rate greater than 0");
+  if (!isFiniteNumber(value.ip)) fail("ip", "must be a number (the in point, in frames)");
+  if (!isFiniteNumber(value.op)) fail("op", "must be a number (the out point, in frames)");
+  if ((value.op as number) <= (value.ip as number)) fail("op", `must be greater than ip (${value.ip})`);
+  for (const key of ["w", "h"] as const) {
+    const size = value[key];
+    if (!Number.isInteger(size) || (size as number) < 1 || (size as number) > maxLottieDimension) {
+      fail(key, `must be a whole number of pixels from 1 to ${maxLottieDimension}`);
+    }
+  }
+  if (!Array.isArray(value.layers)) fail("layers", "must be an array");
+  if (value.assets !== undefined && !Array.isArray(value.assets)) fail("assets", "must be an array");
+  for (const member of ["layers", "assets"] as const) {
+    const index = ((value[member] ?? []) as unknown[]).findIndex((entry) => !isRecord(entry));
+    if (index >= 0) fail(`${member}.${index}`, "must be an object");
+  }
+  if (value.markers !== undefined && !Array.isArray(value.markers)) fail("markers", "must be an array");
+  if (value.slots !== undefined && !isRecord(value.slots)) fail("slots", "must be an object");
+  if (value.fonts !== undefined && !(isRecord(value.fonts) && (value.fonts.list === undefined || Array.isArray(value.fonts.list)))) {
+    fail("fonts", "must be an object whose list is an array");
+  }
+}
+
+export type LottieInfo = {
+  width: number;
+  height: number;
+  frameRate: number;
+  inPoint: number;
+  outPoint: number;
+  durationSeconds: number;
+};
+
+export function lottieInfo(lottie: Lottie): LottieInfo {
+  return {
+    width: lottie.w,
+    height: lottie.h,
+    frameRate: lottie.fr,
+    inPoint: lottie.ip,
+    outPoint: lottie.op,
+    durationSeconds: (lottie.op - lottie.ip) / lottie.fr,
+  };
+}
+
+export const lottieLayerTypes: Record<number, string> = {
+  0: "precomposition",
+  1: "solid",
+  2: "image",
+  3: "null",
+  4: "shape",
+  5: "text",
+  6: "audio",
+  13: "camera",
+  15: "data",
+};
+
+export type LayerRef = {
+  layer: LottieLayer;
+  name: string;
+  /** Id of the precomposition asset holding the layer, null for the main composition. */
+  compId: string | null;
+};
+
+/** Every named layer of the main composition and of every precomposition asset. */
+export function listLayers(lottie: Lottie): LayerRef[] {
+  const refs: LayerRef[] = [];
+  const collect = (layers: unknown, compId: string | null) => {
+    if (!Array.isArray(layers)) return;
+    for (const layer of layers) {
+      if (isRecord(layer) && typeof layer.nm === "string") refs.push({ layer: layer as LottieLayer, name: layer.nm, compId });
+    }
+  };
+  collect(lottie.layers, null);
+  for (const asset of lottie.assets ?? []) {
+    if (isRecord(asset) && Array.isArray(asset.layers)) collect(asset.layers, typeof asset.id === "string" ? asset.id : null);
+  }
+  return refs;
+}
+
+export type TextLayerInfo = {
+  name: string;
+  compId: string | null;
+  /** Text of the first keyframe: what the layer shows without data. */
+  text: string;
+  font: string | null;
+};
+
+/** Text layers by name, including those inside precomposition assets. */
+export function listTextLayers(lottie: Lottie): TextLayerInfo[] {
+  return listLayers(lottie)
+    .filter(({ layer }) => layer.ty === 5)
+    .map(({ layer, name, compId }) => {
+      const first = textKeyframes(layer)[0];
+      return {
+        name,
+        compId,
+        text: typeof first?.s?.t === "string" ? first.s.t : "",
+        font: typeof first?.s?.f === "string" ? first.s.f : null,
+      };
+    });
+}
+
+/** The text document keyframes of a text layer (`t.d.k`), or [] when it has none. */
+export function textKeyframes(layer: LottieLayer): LottieTextKeyframe[] {
+  const keyframes = layer.t?.d?.k;
+  return Array.isArray(keyframes) ? keyframes.filter(isRecord) : [];
+}
+
+export type ImageAssetInfo = {
+  id: string;
+  /** `p`: the file name, or the whole data URL when embedded. */
+  fileName: string;
+  /** `u`: the folder the file name is relative to. */
+  folder: string;
+  embedded: boolean;
+  width: number;
+  height: number;
+};
+
+/** Image assets by id. Precompositions, data sources (t: 3) and sounds (no size) are not images. */
+export function listImageAssets(lottie: Lottie): ImageAssetInfo[] {
+  const images: ImageAssetInfo[] = [];
+  for (const asset of lottie.assets ?? []) {
+    if (!isImageAsset(asset)) continue;
+    images.push({
+      id: asset.id,
+      fileName: asset.p,
+      folder: typeof asset.u === "string" ? asset.u : "",
+      embedded: asset.e === 1 || asset.p.startsWith("data:"),
+      width: asset.w,
+      height: asset.h,
+    });
+  }
+  return images;
+}
+
+export function isImageAsset(asset: unknown): asset is LottieAsset & { id: string; p: string; w: number; h: number } {
+  return (
+    isRecord(asset) &&
+    typeof asset.id === "string" &&
+    typeof asset.p === "string" &&
+    !Array.isArray(asset.layers) &&
+    asset.t !== 3 &&
+    isFiniteNumber(asset.w) &&
+    isFiniteNumber(asset.h)
+  );
+}
+
+export type SlotKind = "text" | "image" | "other";
+export type SlotInfo = { id: string; kind: SlotKind };
+
+/** Lottie 1.0 slots (top-level `slots`), with the kind of value each holds. */
+export function listSlots(lottie: Lottie): SlotInfo[] {
+  return Object.entries(lottie.slots ?? {}).map(([id, slot]) => ({ id, kind: slotKind(slot) }));
+}
+
+/**
+ * A text slot holds a text document property (`p.k` = keyframes whose `s.t` is the text, or a
+ * document with `t`); an image slot holds an image asset (`p` = {w, h, p, u, e}).
+ */
+export function slotKind(slot: unknown): SlotKind {
+  if (!isRecord(slot) || !isRecord(slot.p)) return "other";
+  const value = slot.p;
+  if (typeof value.p === "string") return "image";
+  const k = value.k;
+  if (Array.isArray(k) && k.length > 0 && k.every((kf) => isRecord(kf) && isRecord(kf.s) && typeof kf.s.t === "string")) {
+    return "text";
+  }
+  if (isRecord(k) && typeof k.t === "string") return "text";
+  return "other";
+}
+
+/** The text a text slot shows (its first keyframe), or null for other slots. */
+export function slotText(slot: unknown): string | null {
+  if (slotKind(slot) !== "text") return null;
+  const k = ((slot as LottieSlot).p as { k: unknown }).k;
+  const text = Array.isArray(k) ? (k[0] as LottieTextKeyframe).s?.t : (k as { t: unknown }).t;
+  return typeof text === "string" ? text : null;
+}
+
+export type MarkerInfo = { name: string; startFrame: number; durationFrames: number };
+
+/** Markers (`markers`: cm = comment/name, tm = start frame, dr = duration in frames). */
+export function listMarkers(lottie: Lottie): MarkerInfo[] {
+  const markers: MarkerInfo[] = [];
+  for (const marker of lottie.markers ?? []) {
+    if (!isRecord(marker) || !isFiniteNumber(marker.tm)) continue;
+    markers.push({
+      name: typeof marker.cm === "string" ? marker.cm : "",
+      startFrame: marker.tm,
+      durationFrames: isFiniteNumber(marker.dr) && marker.dr > 0 ? marker.dr : 0,
+    });
+  }
+  return markers.sort((a, b) => a.startFrame - b.startFrame);
+}
+
+/** Font names (`fonts.list[].fName`) the animation asks for. */
+export function listFontNames(lottie: Lottie): string[] {
+  const names = new Set<string>();
+  for (const font of lottie.fonts?.list ?? []) {
+    if (isRecord(font) && typeof font.fName === "string") names.add(font.fName);
+  }
+  return [...names];
+}

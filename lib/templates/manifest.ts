@@ -1,0 +1,298 @@
+import Ajv2020, { type ErrorObject } from "ajv/dist/2020";
+import { ValidationError, type FieldError } from "@/lib/api/errors";
+import manifestSchema from "./binding-manifest-v1.json";
+import { bindingFieldsOf } from "./bindings";
+import {
+  JsonTextError,
+  lottieLayerTypes,
+  listImageAssets,
+  listLayers,
+  listMarkers,
+  listSlots,
+  listTextLayers,
+  parseJsonText,
+  slotText,
+  type Lottie,
+} from "./lottie";
+
+// The binding manifest (manifestJson, version 1): JSON Schema first, then cross-checks against
+// the template's Lottie file. The player does not need this module (ajv compiles the schema
+// to code with new Function): bindings.ts imports only its types.
+
+export type ManifestTarget = { layer: string } | { asset: string } | { slot: string };
+export type FieldType = "text" | "image";
+
+export type ManifestField = {
+  key: string;
+  type: FieldType;
+  target: ManifestTarget;
+  default?: string;
+  maxLength?: number;
+};
+export type ManifestChapter = { id: string; name: string; startFrame: number; endFrame: number };
+export type ManifestCta = { id: string; name: string; layer: string };
+
+export type BindingManifest = {
+  version: 1;
+  fields: ManifestField[];
+  chapters?: ManifestChapter[];
+  ctas?: ManifestCta[];
+  posterFrame?: number;
+};
+
+export type ManifestValidation = { ok: true; manifest: BindingManifest } | { ok: false; errors: FieldError[] };
+
+/** manifestJson files are small; anything bigger than this is not a manifest. */
+export const manifestJsonLimits = { maxChars: 1024 * 1024, maxDepth: 16 } as const;
+
+const validateSchema = new Ajv2020({ allErrors: true }).compile<BindingManifest>(manifestSchema);
+
+/** Schema errors, then (only for a schema-valid manifest) cross-checks against the animation. */
+export function validateManifest(json: unknown, lottie: Lottie): ManifestValidation {
+  if (!validateSchema(json)) return { ok: false, errors: schemaErrors(validateSchema.errors ?? []) };
+  const errors = crossCheck(json, lottie);
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, manifest: json };
+}
+
+/**
+ * For the upload route: parses manifestJson text and validates it, or throws a 422
+ * ValidationError whose paths start with "manifestJson".
+ */
+export function parseManifestJson(text: string, lottie: Lottie): BindingManifest {
+  let json: unknown;
+  try {
+    json = parseJsonText(text, manifestJsonLimits);
+  } catch (error) {
+    if (error instanceof JsonTextError) throw new ValidationError([{ path: "manifestJson", message: error.message }]);
+    throw error;
+  }
+  const result = validateManifest(json, lottie);
+  if (!result.ok) {
+    throw new ValidationError(result.errors.map((e) => ({ ...e, path: e.path ? `manifestJson.${e.path}` : "manifestJson" })));
+  }
+  return result.manifest;
+}
+
+const articles: Record<string, string> = { string: "a string", number: "a number", integer: "an integer", object: "an object", array: "an array", boolean: "true or false" };
+
+/** One error per member (an empty key is "must not be empty", not also a pattern mismatch). */
+function schemaErrors(errors: ErrorObject[]): FieldError[] {
+  const byPath = new Map<string, FieldError>();
+  for (const error of describeSchemaErrors(errors)) if (!byPath.has(error.path)) byPath.set(error.path, error);
+  return [...byPath.values()];
+}
+
+function describeSchemaErrors(errors: ErrorObject[]): FieldError[] {
+  const result: FieldError[] = [];
+  for (const error of errors) {
+    const base = error.instancePath
+      .split("/")
+      .slice(1)
+      .map((segment) => segment.replace(/~1/g, "/").replace(/~0/g, "~"))
+      .join(".");
+    const at = (child: string) => (base ? `${base}.${child}` : child);
+    const params = error.params as Record<string, unknown>;
+    switch (error.keyword) {
+      case "if":
+        continue; // the failing "then" branch reports the real problem
+      case "required":
+        result.push({ path: at(String(params.missingProperty)), message: "is required" });
+        continue;
+      case "additionalProperties":
+        result.push({ path: at(String(params.additionalProperty)), message: "is not a manifest field" });
+        continue;
+      case "false schema":
+        result.push({ path: base, message: "is only allowed for text fields" });
+        continue;
+      case "minProperties":
+      case "maxProperties":
+        result.push({ path: base, message: 'must name exactly one of "layer", "asset" or "slot"' });
+        continue;
+    }
+    result.push({ path: base, message: schemaMessage(error, params) });
+  }
+  return result;
+}
+
+function schemaMessage(error: ErrorObject, params: Record<string, unknown>): string {
+  switch (error.keyword) {
+    case "type":
+      return `must be ${articles[String(params.type)] ?? String(params.type)}`;
+    case "const":
+      return `must be ${JSON.stringify(params.allowedValue)}`;
+    case "enum":
+      return `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`;
+    case "minLength":
+      return "must not be empty";
+    case "maxLength":
+      return `must be at most ${params.limit} characters`;
+    case "maxItems":
+      return `must have at most ${params.limit} entries`;
+    case "pattern":
+      return error.schemaPath.startsWith("#/$defs/key/")
+        ? "must be letters, digits and underscores, not starting with a digit"
+        : "must be letters, digits, '_', '.' and '-'";
+    default:
+      return error.message ?? "is invalid";
+  }
+}
+
+const targetLabel = (target: ManifestTarget) =>
+  "layer" in target ? `layer:${target.layer}` : "asset" in target ? `asset:${target.asset}` : `slot:${target.slot}`;
+
+function crossCheck(manifest: BindingManifest, lottie: Lottie): FieldError[] {
+  const errors: FieldError[] = [];
+  const layers = listLayers(lottie);
+  const images = listImageAssets(lottie);
+  const imageFiles = new Set(images.filter((image) => !image.embedded).map((image) => image.fileName));
+  const slots = new Map(listSlots(lottie).map((slot) => [slot.id, slot.kind]));
+  const keys = new Map<string, number>();
+  const targets = new Map<string, number>();
+
+  manifest.fields.forEach((field, i) => {
+    const path = `fields.${i}`;
+    const firstWithKey = keys.get(field.key);
+    if (firstWithKey !== undefined) errors.push({ path: `${path}.key`, message: `duplicates fields.${firstWithKey}.key ("${field.key}")` });
+    else keys.set(field.key, i);
+
+    const targetError = checkTarget(field, lottie, layers, slots);
+    const label = targetLabel(field.target);
+    const firstWithTarget = targets.get(label);
+    if (targetError) errors.push({ path: `${path}.target.${targetError.member}`, message: targetError.message });
+    else if (firstWithTarget !== undefined) {
+      errors.push({ path: `${path}.target`, message: `is already bound by fields.${firstWithTarget} ("${manifest.fields[firstWithTarget]?.key}")` });
+    } else targets.set(label, i);
+
+    if (field.default !== undefined) {
+      if (field.type === "text" && field.maxLength !== undefined && [...field.default].length > field.maxLength) {
+        errors.push({ path: `${path}.default`, message: `is longer than maxLength (${field.maxLength})` });
+      }
+      if (field.type === "image" && !imageFiles.has(field.default)) {
+        errors.push({ path: `${path}.default`, message: `no image file named "${field.default}" in templateJson` });
+      }
+    }
+  });
+
+  const range = `[${lottie.ip}, ${lottie.op}]`;
+  const chapterIds = new Map<string, number>();
+  (manifest.chapters ?? []).forEach((chapter, i) => {
+    const path = `chapters.${i}`;
+    const first = chapterIds.get(chapter.id);
+    if (first !== undefined) errors.push({ path: `${path}.id`, message: `duplicates chapters.${first}.id ("${chapter.id}")` });
+    else chapterIds.set(chapter.id, i);
+    if (chapter.startFrame < lottie.ip || chapter.startFrame > lottie.op) {
+      errors.push({ path: `${path}.startFrame`, message: `must be within the animation's frames ${range}` });
+    }
+    if (chapter.endFrame < lottie.ip || chapter.endFrame > lottie.op) {
+      errors.push({ path: `${path}.endFrame`, message: `must be within the animation's frames ${range}` });
+    } else if (chapter.endFrame <= chapter.startFrame) {
+      errors.push({ path: `${path}.endFrame`, message: `must be greater than startFrame (${chapter.startFrame})` });
+    }
+  });
+
+  const layerNames = new Set(layers.map((ref) => ref.name));
+  const ctaIds = new Map<string, number>();
+  (manifest.ctas ?? []).forEach((cta, i) => {
+    const first = ctaIds.get(cta.id);
+    if (first !== undefined) errors.push({ path: `ctas.${i}.id`, message: `duplicates ctas.${first}.id ("${cta.id}")` });
+    else ctaIds.set(cta.id, i);
+    if (!layerNames.has(cta.layer)) errors.push({ path: `ctas.${i}.layer`, message: `no layer named "${cta.layer}" in templateJson` });
+  });
+
+  if (manifest.posterFrame !== undefined && (manifest.posterFrame < lottie.ip || manifest.posterFrame >= lottie.op)) {
+    errors.push({ path: "posterFrame", message: `must be a frame of the animation, from ${lottie.ip} up to (not including) ${lottie.op}` });
+  }
+  return errors;
+}
+
+function checkTarget(
+  field: ManifestField,
+  lottie: Lottie,
+  layers: ReturnType<typeof listLayers>,
+  slots: Map<string, string>,
+): { member: string; message: string } | null {
+  const { target } = field;
+  if ("layer" in target) {
+    if (field.type === "image") {
+      return { member: "layer", message: 'an image field targets an image asset ({"asset": id}) or an image slot, not a layer' };
+    }
+    const named = layers.filter((ref) => ref.name === target.layer);
+    if (named.some((ref) => ref.layer.ty === 5)) return null;
+    const other = named[0];
+    if (other) {
+      const kind = lottieLayerTypes[other.layer.ty ?? -1] ?? "non-text";
+      return { member: "layer", message: `layer "${target.layer}" is a ${kind} layer, not a text layer` };
+    }
+    return { member: "layer", message: `no text layer named "${target.layer}" in templateJson` };
+  }
+  if ("asset" in target) {
+    if (field.type === "text") {
+      return { member: "asset", message: 'a text field targets a text layer ({"layer": name}) or a text slot, not an asset' };
+    }
+    if (listImageAssets(lottie).some((image) => image.id === target.asset)) return null;
+    const other = (lottie.assets ?? []).find((asset) => asset?.id === target.asset);
+    if (other) return { member: "asset", message: `asset "${target.asset}" is not an image (it is ${Array.isArray(other.layers) ? "a precomposition" : "another kind of asset"})` };
+    return { member: "asset", message: `no image asset with id "${target.asset}" in templateJson` };
+  }
+  const kind = slots.get(target.slot);
+  if (kind === undefined) return { member: "slot", message: `no slot "${target.slot}" in templateJson` };
+  if (kind !== field.type) {
+    return { member: "slot", message: `slot "${target.slot}" does not hold ${field.type === "text" ? "text" : "an image"}` };
+  }
+  return null;
+}
+
+export type TemplateField = {
+  key: string;
+  type: FieldType;
+  /**
+   * What the video shows when the data has no value for the key: the manifest's default, else
+   * (text) the template's own text. null for an image field without a default: the template's
+   * own image stays.
+   */
+  default: string | null;
+  maxLength: number | null;
+};
+
+/** The template's field list, as the template API and the console show it. */
+export function fieldsOf(manifest: BindingManifest | null, lottie: Lottie): TemplateField[] {
+  return bindingFieldsOf(manifest, lottie).map((field) => ({
+    key: field.key,
+    type: field.type,
+    default: field.default ?? (field.type === "text" ? templateText(field.target, lottie) : null),
+    maxLength: field.type === "text" ? (field.maxLength ?? null) : null,
+  }));
+}
+
+function templateText(target: ManifestTarget, lottie: Lottie): string | null {
+  if ("layer" in target) return listTextLayers(lottie).find((layer) => layer.name === target.layer)?.text ?? null;
+  if ("slot" in target) return slotText(lottie.slots?.[target.slot]);
+  return null;
+}
+
+export type Chapter = { id: string; name: string; startFrame: number; endFrame: number };
+
+/**
+ * The manifest's chapters, or else one per Lottie marker: a marker without a duration runs to
+ * the next marker (or the out point).
+ */
+export function chaptersOf(manifest: BindingManifest | null, lottie: Lottie): Chapter[] {
+  if (manifest?.chapters) return manifest.chapters.map((chapter) => ({ ...chapter }));
+  const markers = listMarkers(lottie);
+  const used = new Set<string>();
+  const chapters: Chapter[] = [];
+  markers.forEach((marker, i) => {
+    const next = markers[i + 1];
+    const startFrame = Math.max(lottie.ip, marker.startFrame);
+    const end = marker.durationFrames > 0 ? marker.startFrame + marker.durationFrames : (next?.startFrame ?? lottie.op);
+    const endFrame = Math.min(lottie.op, end);
+    if (endFrame <= startFrame) return;
+    const name = marker.name.trim() || `Chapter ${chapters.length + 1}`;
+    const base = name.toLowerCase().replace(/[^a-z0-9_.-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 56) || "chapter";
+    let id = base;
+    for (let n = 2; used.has(id); n++) id = `${base}-${n}`;
+    used.add(id);
+    chapters.push({ id, name: name.slice(0, 200), startFrame, endFrame });
+  });
+  return chapters;
+}

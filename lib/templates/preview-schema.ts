@@ -1,0 +1,31 @@
+import { z } from "zod";
+
+// POST …/templates/{templateId}/preview body: {data: {key: string}}. Browser-safe.
+
+/** Enough for a long text or a profile picture of several hundred kilobytes as a data URL. */
+export const previewDataLimits = { maxKeys: 100, maxKeyLength: 200, maxValueLength: 1_000_000 } as const;
+
+/**
+ * Strict: unknown members are a 422; a value that is not a string is a 422 naming its key
+ * (`data.firstName: must be a string`). Keys that match no field are not errors here: the
+ * preview answers them as warnings.
+ */
+export const previewBodySchema = z.strictObject({
+  data: z
+    .record(
+      z.string().max(previewDataLimits.maxKeyLength, { error: `keys must be at most ${previewDataLimits.maxKeyLength} characters` }),
+      z.string({ error: "must be a string" }).max(previewDataLimits.maxValueLength, {
+        error: `must be at most ${previewDataLimits.maxValueLength} characters`,
+      }),
+    )
+    .refine((data) => Object.keys(data).length <= previewDataLimits.maxKeys, {
+      error: `must have at most ${previewDataLimits.maxKeys} keys`,
+    }),
+});
+
+export type PreviewBody = z.infer<typeof previewBodySchema>;
+
+/** Parses a preview body or throws the ZodError that lib/api/errors maps to a 422 list. */
+export function parsePreviewBody(json: unknown): PreviewBody {
+  return previewBodySchema.parse(json);
+}
