@@ -17,8 +17,8 @@ const consoleCsp = [
 ].join("; ");
 
 const nextConfig: NextConfig = {
-  // PGlite loads its WASM and data files from its own package directory at run time.
-  serverExternalPackages: ["@electric-sql/pglite"],
+  // PGlite and CanvasKit load their WASM and data files from their own package directories at run time.
+  serverExternalPackages: ["@electric-sql/pglite", "canvaskit-wasm"],
   poweredByHeader: false,
   // The console and the landing page are separate root layouts; unmatched URLs get app/global-not-found.tsx.
   experimental: { globalNotFound: true },

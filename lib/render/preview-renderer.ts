@@ -89,7 +89,9 @@ async function startRuntime(): Promise<Runtime> {
   const entry = requireFromHere.resolve("canvaskit-wasm/bin/full/canvaskit.js");
   const init = requireFromHere(entry) as typeof import("canvaskit-wasm").default;
   const ck = await withWasmConsole(() => init({ locateFile: (file) => path.join(path.dirname(entry), file) }));
-  const font = exactArrayBuffer(readFileSync(requireFromHere.resolve("dejavu-fonts-ttf/ttf/DejaVuSans.ttf")));
+  // Resolved through package.json: a bundler would try to load a .ttf path as a module.
+  const fontDir = path.join(path.dirname(requireFromHere.resolve("dejavu-fonts-ttf/package.json")), "ttf");
+  const font = exactArrayBuffer(readFileSync(path.join(fontDir, "DejaVuSans.ttf")));
   starts++;
   return { ck, animations: createAnimationCache(ck, font), surfaces: new Map(), backgrounds: new Map(), retired: false };
 }

@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { apiCredentials, projects, publicVideoShares } from "@/lib/db/schema";
+import { findServedTemplate } from "@/lib/templates/served-template";
 
 const slugPattern = /^[0-9A-Za-z]{1,64}$/;
 
@@ -34,7 +35,8 @@ export async function findPublicShare(db: Db, slug: string) {
         eq(apiCredentials.status, "active"),
       ),
     );
-  return row ?? null;
+  if (!row) return null;
+  return { ...row, template: await findServedTemplate(db, row.projectId, row.channel) };
 }
 
 export type PublicShare = NonNullable<Awaited<ReturnType<typeof findPublicShare>>>;

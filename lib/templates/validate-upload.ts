@@ -1,6 +1,6 @@
 import { ValidationError, zodFieldErrors, type FieldError } from "@/lib/api/errors";
 import { lottieInfo, parseJsonText, parseLottieJson, type Lottie } from "./lottie";
-import { fieldsOf, validateManifest, type BindingManifest } from "./manifest";
+import { fieldsOf, parseManifestJson, type BindingManifest } from "./manifest";
 import type { ReceivedFile, ReceivedUpload } from "./receive-upload";
 import { overlayConfigSchema, singleFileRoles, uploadFieldsSchema, type UploadFields } from "./schema";
 
@@ -62,7 +62,7 @@ export function validateUpload({ fields, files }: ReceivedUpload): ValidUpload {
     try {
       lottie = parseLottieJson(templateJson.text!);
     } catch (error) {
-      errors.push({ path: "templateJson", message: (error as Error).message });
+      errors.push(...errorsOf(error, "templateJson"));
     }
   }
 
@@ -71,11 +71,9 @@ export function validateUpload({ fields, files }: ReceivedUpload): ValidUpload {
   if (manifestJson && !templateJson) errors.push({ path: "manifestJson", message: "needs a templateJson to bind to" });
   if (manifestJson && lottie) {
     try {
-      const result = validateManifest(parseJsonText(manifestJson.text!), lottie);
-      if (result.ok) manifest = result.manifest;
-      else errors.push(...result.errors.map((e) => ({ path: e.path ? `manifestJson.${e.path}` : "manifestJson", message: e.message })));
+      manifest = parseManifestJson(manifestJson.text!, lottie);
     } catch (error) {
-      errors.push({ path: "manifestJson", message: (error as Error).message });
+      errors.push(...errorsOf(error, "manifestJson"));
     }
   }
 
@@ -87,7 +85,7 @@ export function validateUpload({ fields, files }: ReceivedUpload): ValidUpload {
       if (result.success) overlay = result.data;
       else errors.push(...result.error.issues.map((issue) => ({ path: ["overlayJson", ...issue.path.map(String)].join("."), message: issue.message })));
     } catch (error) {
-      errors.push({ path: "overlayJson", message: (error as Error).message });
+      errors.push(...errorsOf(error, "overlayJson"));
     }
   }
 
@@ -100,4 +98,10 @@ export function validateUpload({ fields, files }: ReceivedUpload): ValidUpload {
     templateFields: lottie ? fieldsOf(manifest, lottie) : [],
     info: lottie ? lottieInfo(lottie) : null,
   };
+}
+
+/** The field errors a parser threw, or one error on the file's field for anything else. */
+function errorsOf(error: unknown, path: string): FieldError[] {
+  if (error instanceof ValidationError && error.errors?.length) return error.errors.map((e) => ({ ...e, path: e.path || path }));
+  return [{ path, message: (error as Error).message }];
 }

@@ -22,6 +22,15 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   };
 }
 
+/**
+ * The served template's own proportions (16:9 until the channel serves one), as wide as the
+ * page allows while a portrait video still fits in 80% of the viewport's height.
+ */
+function playerBox(template: { width: number | null; height: number | null } | null) {
+  const [w, h] = template?.width && template.height ? [template.width, template.height] : [16, 9];
+  return { aspectRatio: `${w} / ${h}`, width: `min(100%, calc(80vh * ${w} / ${h}))` };
+}
+
 // GET /v/{slug} – the share's landing page; every unavailable share is the same 404 page
 export default async function SharePage({ params }: Props) {
   const share = await loadShare((await params).slug);
@@ -37,7 +46,8 @@ export default async function SharePage({ params }: Props) {
         data-testid="player-slot"
         role="img"
         aria-label="Video"
-        className="aspect-video w-full overflow-hidden rounded-xl bg-slate-800 ring-1 ring-slate-700"
+        style={playerBox(share.template)}
+        className="mx-auto overflow-hidden rounded-xl bg-slate-800 ring-1 ring-slate-700"
       />
       {share.ctaLabel && share.ctaUrl && (
         <a
