@@ -1,26 +1,11 @@
 // A server process for bench/upload.ts: serves either the real upload route handler or a
-// baseline that reads the body with request.formData(), and reports its own memory.
+// baseline that reads the body with request.formData(); bench/upload.ts samples its memory.
 import { mkdirSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { Readable } from "node:stream";
-import { readFileSync } from "node:fs";
 
 const variant = process.argv[2] as "streaming" | "formData";
-
-function peakRssBytes(): number {
-  const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync("/proc/self/status", "utf8"));
-  return match ? Number(match[1]) * 1024 : process.memoryUsage().rss;
-}
-
-/** Resets the kernel's peak-RSS counter, so the peak measured is the upload's. */
-function resetPeakRss() {
-  try {
-    writeFileSync("/proc/self/clear_refs", "5");
-  } catch {
-    // Not permitted here: the peak then includes start-up, which only makes growth look smaller.
-  }
-}
 
 async function main() {
   const { createTestMember, createTestProject } = await import("@/lib/testing/factories");
@@ -48,15 +33,13 @@ async function main() {
       body: Readable.toWeb(req) as ReadableStream,
       duplex: "half",
     } as RequestInit);
-    const before = process.memoryUsage().rss;
-    resetPeakRss();
     const response =
       variant === "formData"
         ? await formDataBaseline(request)
         : await POST(request, { params: Promise.resolve({ projectId: project.id }) });
     const body = await response.text();
-    res.writeHead(response.status, { "content-type": "application/json" });
-    res.end(JSON.stringify({ status: response.status, body: body.slice(0, 500), rssBefore: before, peakRss: peakRssBytes() }));
+    res.writeHead(response.status, { "content-type": response.headers.get("content-type") ?? "application/json" });
+    res.end(body);
   });
   server.listen(0, "127.0.0.1", () => {
     process.stdout.write(`${JSON.stringify({ port: (server.address() as { port: number }).port })}\n`);

@@ -90,6 +90,8 @@ export async function receiveUpload(db: Db, req: Request): Promise<ReceivedUploa
       stream.resume();
       return;
     }
+    // Until storage starts reading it, a destroyed part stream would have no error listener: the error is fail()'s own.
+    stream.on("error", () => {});
     streams.add(stream);
     const stored = storePart(name as FileRole, info.filename, stream).finally(() => streams.delete(stream));
     stored.catch(fail);

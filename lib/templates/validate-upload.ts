@@ -30,7 +30,8 @@ export function validateUpload({ fields, files }: ReceivedUpload): ValidUpload {
     if (byRole(role).length > 1) errors.push({ path: role, message: "appears more than once" });
   }
   const one = (role: string): ReceivedFile | undefined => byRole(role)[0];
-  const kind = form.success ? form.data.kind : null;
+  // The kind's file rules are checked even when another field is wrong, so the 422 lists everything.
+  const kind = form.success ? form.data.kind : (uploadFieldsSchema.shape.kind.safeParse(fields.kind).data ?? null);
 
   if (kind === "LottieStandalone") {
     if (!one("templateJson")) errors.push({ path: "templateJson", message: "is required for a LottieStandalone template" });
