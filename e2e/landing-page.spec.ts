@@ -229,6 +229,20 @@ test("GET /v/{slug} – the player slot keeps a 16:9 box on a phone and a deskto
   }
 });
 
+test("GET /v/{slug} – the demo share's slot has its deployed template's portrait proportions and fits the screen", async ({ page, request }) => {
+  const headers = { authorization: `Bearer ${process.env.E2E_API_TOKEN}` };
+  const projectId = process.env.E2E_PROJECT_ID!;
+  const shares = (await (await request.get(`/api/Projects/${projectId}/public-video-shares`, { headers })).json()) as { items: { channel: string; url: string }[] };
+  const templates = (await (await request.get(`/api/Projects/${projectId}/templates?status=Production`, { headers })).json()) as { items: { width: number; height: number }[] };
+  const [live] = templates.items;
+  expect(live, "the bootstrap deployed a template").toBeDefined();
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(shares.items.find((s) => s.channel === "PROD")!.url);
+  const box = (await page.getByTestId("player-slot").boundingBox())!;
+  expect(Math.abs(box.width / box.height - live!.width / live!.height)).toBeLessThan(0.01);
+  expect(box.height).toBeLessThanOrEqual(800 * 0.8 + 1);
+});
+
 test("GET /v/{slug} – unknown, malformed, rotated-out, disabled and revoked-credential slugs give one 404 page", async ({ page, api }) => {
   const { share: staging } = await putFreshShare(api, "STAGING", { publicTitle: "Staging plan" });
   await expectLanding(page, staging.url, staging);

@@ -1,8 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import path from "node:path";
 import type { CanvasKit, Image, MallocObj, Surface } from "canvaskit-wasm";
+import initCanvasKit from "canvaskit-wasm/bin/full/canvaskit.js";
 import { listImageAssets, maxLottieDimension, type Lottie } from "@/lib/templates/lottie";
 import { downscaleRgba, unpremultiply } from "./pixels";
 import { encodePng } from "./png";
@@ -68,7 +67,6 @@ type Runtime = {
   retired: boolean;
 };
 
-const requireFromHere = createRequire(import.meta.url);
 let runtime: Promise<Runtime> | null = null;
 let starts = 0;
 
@@ -86,12 +84,11 @@ function currentRuntime(): Promise<Runtime> {
 }
 
 async function startRuntime(): Promise<Runtime> {
-  const entry = requireFromHere.resolve("canvaskit-wasm/bin/full/canvaskit.js");
-  const init = requireFromHere(entry) as typeof import("canvaskit-wasm").default;
-  const ck = await withWasmConsole(() => init({ locateFile: (file) => path.join(path.dirname(entry), file) }));
-  // Resolved through package.json: a bundler would try to load a .ttf path as a module.
-  const fontDir = path.join(path.dirname(requireFromHere.resolve("dejavu-fonts-ttf/package.json")), "ttf");
-  const font = exactArrayBuffer(readFileSync(path.join(fontDir, "DejaVuSans.ttf")));
+  // The full build includes Skottie. canvaskit-wasm is a server-external package, so its
+  // loader runs from node_modules and finds canvaskit.wasm beside itself.
+  const ck = await withWasmConsole(() => initCanvasKit({}));
+  // A file URL relative to this module: tsx and vitest read it in place, Next's bundler copies it as an asset.
+  const font = exactArrayBuffer(readFileSync(new URL("../../node_modules/dejavu-fonts-ttf/ttf/DejaVuSans.ttf", import.meta.url)));
   starts++;
   return { ck, animations: createAnimationCache(ck, font), surfaces: new Map(), backgrounds: new Map(), retired: false };
 }

@@ -642,6 +642,7 @@ describe("findPublicShare", () => {
       ctaLabel: "Los",
       ctaUrl: "https://example.de",
       personalizationData: null,
+      template: null,
     });
   });
 

@@ -1,0 +1,42 @@
+import { readFileSync } from "node:fs";
+import { expect, test } from "@playwright/test";
+
+// Through the running app (not the route handler alone): Next hands the upload route an
+// unbuffered body, and the signed preview URL it returns is served by the same app.
+
+const dir = "lib/bootstrap/demo-template";
+const file = (name: string, mimeType: string, path = name) => ({ name, mimeType, buffer: readFileSync(`${dir}/${path}`) });
+
+test("POST …/templates/upload then /preview – the weather card through the running app", async ({ request }) => {
+  const headers = { authorization: `Bearer ${process.env.E2E_API_TOKEN}` };
+  const base = `/api/Projects/${process.env.E2E_PROJECT_ID}/templates`;
+  const key = `e2e-${Date.now()}`;
+  const form = {
+    name: "Weather card e2e",
+    version: "2.0",
+    kind: "LottieStandalone",
+    templateJson: file("data.json", "application/json"),
+    manifestJson: file("manifest.json", "application/json"),
+  };
+
+  const first = await request.post(`${base}/upload`, { headers: { ...headers, "idempotency-key": key }, multipart: form });
+  expect(first.status(), await first.text()).toBe(201);
+  const template = (await first.json()) as { id: string; status: string; width: number; height: number };
+  expect(template).toMatchObject({ status: "Testing", width: 720, height: 1280 });
+
+  const replay = await request.post(`${base}/upload`, { headers: { ...headers, "idempotency-key": key }, multipart: form });
+  expect(replay.status()).toBe(201);
+  expect(replay.headers()["idempotent-replayed"]).toBe("true");
+  expect(((await replay.json()) as { id: string }).id).toBe(template.id);
+
+  const preview = await request.post(`${base}/${template.id}/preview`, { headers, data: { data: { City: "Lisbon" } } });
+  expect(preview.status(), await preview.text()).toBe(200);
+  const { url } = (await preview.json()) as { url: string };
+  const png = await request.get(url);
+  expect(png.status()).toBe(200);
+  expect(png.headers()["content-type"]).toBe("image/png");
+  expect((await png.body()).subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+
+  const tampered = await request.get(url.replace(/signature=./, "signature=x"));
+  expect(tampered.status()).toBe(404);
+});
