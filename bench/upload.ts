@@ -6,9 +6,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { freePort } from "@/lib/testing/free-port";
 
 const totalBytes = Number(process.env.BENCH_UPLOAD_BYTES ?? 250 * 1024 * 1024);
 const boundary = "----reelbind-bench-boundary";
@@ -42,17 +42,6 @@ function treeRss(rootPid: number): number {
     }
   }
   return total;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function waitForOutput(child: ChildProcess, pattern: RegExp, timeoutMs: number): Promise<string> {

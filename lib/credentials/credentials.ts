@@ -1,6 +1,6 @@
 import { and, desc, eq } from "drizzle-orm";
 import { NotFoundError } from "@/lib/api/errors";
-import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+import { recordProjectAuditEvent } from "@/lib/audit/record-audit-event";
 import type { Actor } from "@/lib/auth/authenticate";
 import type { Action } from "@/lib/auth/permissions";
 import { findProjectAccess, isUuid, requireRole, type ProjectAccess } from "@/lib/auth/project-access";
@@ -49,10 +49,7 @@ export async function createCredential(db: Db, actor: Actor, access: ProjectAcce
         createdBy: actor.userId,
       })
       .returning();
-    await recordAuditEvent(tx, {
-      organizationId: access.project.organizationId,
-      projectId: access.project.id,
-      actorUserId: actor.userId,
+    await recordProjectAuditEvent(tx, actor, access, {
       action: "credential.created",
       targetType: "api_credential",
       targetId: row!.id,
@@ -93,10 +90,7 @@ export async function revokeCredential(db: Db, actor: Actor, access: ProjectAcce
       )
       .returning();
     if (revoked) {
-      await recordAuditEvent(tx, {
-        organizationId: access.project.organizationId,
-        projectId: access.project.id,
-        actorUserId: actor.userId,
+      await recordProjectAuditEvent(tx, actor, access, {
         action: "credential.revoked",
         targetType: "api_credential",
         targetId: revoked.id,

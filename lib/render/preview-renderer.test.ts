@@ -12,6 +12,7 @@ import {
   solidPngDataUrl,
   textLayer,
   weatherCardImages,
+  weatherManifest,
 } from "@/lib/testing/fixtures/lottie-builders";
 import {
   clearPreviewRendererCaches,
@@ -58,15 +59,6 @@ function countDifferentPixels(a: Uint8Array, b: Uint8Array): number {
 const pixelAt = (image: { width: number; rgba: Uint8Array }, x: number, y: number) => [...image.rgba.subarray((y * image.width + x) * 4, (y * image.width + x) * 4 + 4)];
 const visiblePixels = (rgba: Uint8Array) => rgba.filter((_, i) => i % 4 === 3 && rgba[i]! > 0).length;
 
-const weatherManifest: BindingManifest = {
-  version: 1,
-  fields: [
-    { key: "city", type: "text", target: { layer: "City" } },
-    { key: "status", type: "text", target: { layer: "Status" } },
-    { key: "temperature", type: "text", target: { layer: "Tempreture" } },
-    { key: "profile", type: "image", target: { asset: "image_0" } },
-  ],
-};
 
 beforeEach(async () => {
   await clearPreviewRendererCaches();

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
 import { and, asc, eq } from "drizzle-orm";
 import { NotFoundError, ValidationError } from "@/lib/api/errors";
-import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+import { recordProjectAuditEvent } from "@/lib/audit/record-audit-event";
 import type { Actor } from "@/lib/auth/authenticate";
 import type { ProjectAccess } from "@/lib/auth/project-access";
 import { randomBase62 } from "@/lib/auth/secrets";
@@ -96,10 +96,7 @@ async function requireActiveCredential(tx: Db, projectId: string, credentialId: 
 }
 
 function auditShare(tx: Db, actor: Actor, access: ProjectAccess, share: ShareRow, action: string, data?: Record<string, unknown>) {
-  return recordAuditEvent(tx, {
-    organizationId: access.project.organizationId,
-    projectId: access.project.id,
-    actorUserId: actor.userId,
+  return recordProjectAuditEvent(tx, actor, access, {
     action,
     targetType: "public_video_share",
     targetId: share.id,

@@ -10,6 +10,7 @@ import {
   solidPng,
   solidPngDataUrl,
   textLayer,
+  weatherManifest,
 } from "@/lib/testing/fixtures/lottie-builders";
 import { applyBindings, isImageDataUrl } from "./bindings";
 import { listImageAssets, listTextLayers, textKeyframes, type Lottie, type LottieLayer } from "./lottie";
@@ -189,15 +190,6 @@ describe("applyBindings – keys, conventions, input", () => {
 
   it("weather card: City, Status and Tempreture are text layers, image_0 takes a data URL", () => {
     const weather = loadLottieFixture("weatherCard");
-    const weatherManifest: BindingManifest = {
-      version: 1,
-      fields: [
-        { key: "city", type: "text", target: { layer: "City" } },
-        { key: "status", type: "text", target: { layer: "Status" } },
-        { key: "temperature", type: "text", target: { layer: "Tempreture" } },
-        { key: "profile", type: "image", target: { asset: "image_0" } },
-      ],
-    };
     const png = solidPngDataUrl([0, 128, 255, 255], 278, 278);
     const { lottie, warnings } = applyBindings({ lottie: weather, manifest: weatherManifest, data: { city: "Porto", status: "Sunny", temperature: "21 °C", profile: png } });
     expect(warnings).toEqual([]);

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { ConflictError } from "@/lib/api/errors";
-import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+import { recordProjectAuditEvent } from "@/lib/audit/record-audit-event";
 import type { Actor } from "@/lib/auth/authenticate";
 import type { ProjectAccess } from "@/lib/auth/project-access";
 import type { Db } from "@/lib/db";
@@ -8,11 +8,8 @@ import { projects, templateFiles, templates } from "@/lib/db/schema";
 import { deleteUnreferencedBlobs } from "./template-blobs";
 import { getTemplateFiles, getTemplateRowOrThrow, presentTemplate, type TemplateRow } from "./templates";
 
-function auditTemplate(tx: Db, actor: Actor, access: ProjectAccess, template: TemplateRow, action: string, data?: Record<string, unknown>) {
-  return recordAuditEvent(tx, {
-    organizationId: access.project.organizationId,
-    projectId: access.project.id,
-    actorUserId: actor.userId,
+export function auditTemplate(tx: Db, actor: Actor, access: ProjectAccess, template: TemplateRow, action: string, data?: Record<string, unknown>) {
+  return recordProjectAuditEvent(tx, actor, access, {
     action,
     targetType: "template",
     targetId: template.id,

@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
 import { ConflictError, ValidationError } from "@/lib/api/errors";
-import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import type { Actor } from "@/lib/auth/authenticate";
 import type { ProjectAccess } from "@/lib/auth/project-access";
 import type { Db } from "@/lib/db";
@@ -8,6 +7,7 @@ import { templateFiles, templates } from "@/lib/db/schema";
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from "@/lib/idempotency/idempotency";
 import { getBlobStore } from "@/lib/storage";
 import { detectFileType } from "./file-types";
+import { auditTemplate } from "./lifecycle";
 import { discardReceivedFiles, receiveUpload, type ReceivedFile, type ReceivedUpload } from "./receive-upload";
 import type { FileRole } from "./schema";
 import { presentTemplate, type Template } from "./templates";
@@ -137,15 +137,7 @@ async function recordTemplate(
         })),
       )
       .returning();
-    await recordAuditEvent(tx, {
-      organizationId: access.project.organizationId,
-      projectId: access.project.id,
-      actorUserId: actor.userId,
-      action: "template.uploaded",
-      targetType: "template",
-      targetId: template!.id,
-      data: { name: template!.name, version: template!.version, kind: template!.kind },
-    });
+    await auditTemplate(tx, actor, access, template!, "template.uploaded", { kind: template!.kind });
     const response = JSON.parse(JSON.stringify(presentTemplate(template!, files))) as unknown;
     await complete(tx, response);
     return response;
