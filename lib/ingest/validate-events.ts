@@ -1,0 +1,235 @@
+import Ajv2020, { type ErrorObject, type ValidateFunction } from "ajv/dist/2020";
+import type { FieldError } from "@/lib/api/errors";
+import eventSchema from "./event-schema-v1.json";
+
+// The wire events of DESIGN.md §9, checked against event-schema-v1.json (the document served
+// at /analytics/v1/event-schema-v1.json). Bodies come from the open internet, so a cheap
+// iterative walk rejects prototype keys and deep nesting before ajv looks at anything.
+
+export const eventTypes = [
+  "session.started",
+  "video.played",
+  "video.paused",
+  "video.progressed",
+  "video.completed",
+  "video.incomplete",
+  "video.errored",
+  "autoplay.failed",
+  "cta.clicked",
+  "interaction.engaged",
+  "chapter.entered",
+  "chapter.exited",
+  "consent.accepted",
+  "consent.declined",
+] as const;
+export type EventType = (typeof eventTypes)[number];
+
+export type ConsentStatus = "granted" | "not_required";
+export type ConsentSource = "banner" | "host" | "api";
+export type InteractionAction = "click" | "unmute" | "seek" | "fullscreen" | "replay";
+
+/** Payload fields per event type; position_ms and duration_ms are whole milliseconds, 0 … 86,400,000. */
+export type EventPayloads = {
+  "session.started": Record<string, never>;
+  "video.played": { position_ms: number };
+  "video.paused": { position_ms: number };
+  "video.progressed": { position_ms: number; percent: 25 | 50 | 75 };
+  "video.completed": { duration_ms: number; percent: 100 };
+  "video.incomplete": { position_ms: number; percent: number };
+  "video.errored": { error_code: string; message?: string };
+  "autoplay.failed": { reason: string };
+  "cta.clicked": { cta_id: string; cta_name: string; position_ms: number };
+  "interaction.engaged": { action: InteractionAction; position_ms?: number };
+  "chapter.entered": { chapter_id: string; chapter_name: string; position_ms: number };
+  "chapter.exited": { chapter_id: string; chapter_name: string; position_ms: number };
+  "consent.accepted": { source: ConsentSource };
+  "consent.declined": { source: ConsentSource };
+};
+
+type WireEventContext = {
+  event_id: string;
+  occurred_at: string;
+  playback_id: number | null;
+  organization_id: string;
+  project_id: string;
+  template_id: string;
+  template_version: string;
+  session_id: string;
+  consent: { status: ConsentStatus };
+  viewer_hash?: string;
+  referrer_host?: string;
+};
+
+/** A wire event that passed validation (hand-written to match event-schema-v1.json). */
+export type WireEvent<T extends EventType = EventType> = T extends EventType
+  ? WireEventContext & { event_type: T; payload: EventPayloads[T] }
+  : never;
+
+/** The body of POST /analytics/v1/events. */
+export type EventBatch = { sent_at: string; events: WireEvent[] };
+
+export type EventBatchValidation = { ok: true; batch: EventBatch } | { ok: false; errors: FieldError[] };
+export type EventValidation = { ok: true; event: WireEvent } | { ok: false; errors: FieldError[] };
+
+export const eventBatchLimits = {
+  /** From the schema (events.maxItems); the route answers 413 above it before validating. */
+  maxEvents: eventSchema.$defs.batch.properties.events.maxItems,
+  /** Arrays and objects, counting the body itself as level 1; a valid batch needs 4. */
+  maxDepth: 8,
+  /** Errors listed in a 422; the last entry says when more were left out. */
+  maxErrors: 50,
+} as const;
+
+/** Validates a parsed batch body. Error paths name the event and field: `events.3.payload.percent`. */
+export function validateEventBatch(body: unknown): EventBatchValidation {
+  const result = validateWith(compiledValidators().batch, body);
+  return result.ok ? { ok: true, batch: result.value } : result;
+}
+
+/** Validates one event (the consent beacon). Error paths start at the event: `payload.source`. */
+export function validateEvent(event: unknown): EventValidation {
+  const result = validateWith(compiledValidators().event, event);
+  return result.ok ? { ok: true, event: result.value } : result;
+}
+
+type Validators = { batch: ValidateFunction<EventBatch>; event: ValidateFunction<WireEvent> };
+
+let validators: Validators | undefined;
+
+// Compiled on first use: ajv generates code with new Function, which costs a few
+// milliseconds that importers needing only eventTypes or eventBatchLimits should not pay.
+function compiledValidators(): Validators {
+  if (validators) return validators;
+  const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
+  ajv.addFormat("date-time", { type: "string", validate: isRealTimestamp });
+  ajv.addSchema(eventSchema);
+  const event = ajv.getSchema<WireEvent>(eventSchema.$id);
+  const batch = ajv.getSchema<EventBatch>(`${eventSchema.$id}#/$defs/batch`);
+  if (!event || !batch) throw new Error("event-schema-v1.json lacks the event or the batch schema");
+  validators = { event, batch };
+  return validators;
+}
+
+/** The pattern fixes the shape; this rejects dates that do not exist (2026-02-30). */
+function isRealTimestamp(value: string): boolean {
+  const time = Date.parse(value);
+  return Number.isFinite(time) && new Date(time).toISOString() === value;
+}
+
+function validateWith<T>(validate: ValidateFunction<T>, value: unknown): { ok: true; value: T } | { ok: false; errors: FieldError[] } {
+  const structural = structuralErrors(value);
+  if (structural.length > 0) return { ok: false, errors: capErrors(structural) };
+  if (validate(value)) return { ok: true, value };
+  return { ok: false, errors: capErrors(schemaErrors(validate.errors ?? [])) };
+}
+
+const reservedKeys = new Set(["__proto__", "constructor", "prototype"]);
+
+/**
+ * Reserved keys and nesting beyond maxDepth, in document order, found without recursion (a
+ * 10,000-deep body must not overflow the stack). Stops descending at maxDepth, so a deep
+ * body costs little.
+ */
+function structuralErrors(root: unknown): FieldError[] {
+  const { maxDepth, maxErrors } = eventBatchLimits;
+  const errors: FieldError[] = [];
+  const stack: { value: unknown; path: string; depth: number; key?: string }[] = [{ value: root, path: "", depth: 1 }];
+  while (stack.length > 0 && errors.length <= maxErrors) {
+    const { value, path, depth, key } = stack.pop()!;
+    if (key !== undefined && reservedKeys.has(key)) {
+      errors.push({ path, message: "is a reserved name, not allowed as a key" });
+      continue;
+    }
+    if (typeof value !== "object" || value === null) continue;
+    if (depth > maxDepth) {
+      errors.push({ path, message: `nests objects and arrays deeper than ${maxDepth} levels` });
+      continue;
+    }
+    const keys = Object.keys(value);
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const child = keys[i]!;
+      stack.push({ value: (value as Record<string, unknown>)[child], path: path ? `${path}.${child}` : child, depth: depth + 1, key: child });
+    }
+  }
+  return errors;
+}
+
+function capErrors(errors: FieldError[]): FieldError[] {
+  const { maxErrors } = eventBatchLimits;
+  if (errors.length <= maxErrors) return errors;
+  return [...errors.slice(0, maxErrors - 1), { path: "", message: `more errors not listed; the first ${maxErrors - 1} are` }];
+}
+
+/** One error per member, the first ajv reports (a malformed timestamp is a pattern error, not also a date error). */
+function schemaErrors(errors: ErrorObject[]): FieldError[] {
+  const byPath = new Map<string, FieldError>();
+  for (const error of errors) {
+    const described = describeSchemaError(error);
+    if (described && !byPath.has(described.path)) byPath.set(described.path, described);
+  }
+  return [...byPath.values()];
+}
+
+const { $defs: defs, properties } = eventSchema;
+const patternMessages = new Map<string, string>([
+  [defs.uuid.pattern, "must be a UUID in lowercase (8-4-4-4-12 hexadecimal digits)"],
+  [defs.timestamp.pattern, "must be an ISO 8601 UTC timestamp with milliseconds, e.g. 2026-11-21T10:00:00.123Z"],
+  [defs.hostname.pattern, "must be a host name (lowercase letters, digits, '-', '_' and dots; no scheme, port or path)"],
+  [defs.id.pattern, "must not contain NUL characters"],
+  [properties.viewer_hash.pattern, "must be 64 lowercase hexadecimal digits"],
+  [properties.template_version.pattern, "must be major.minor, e.g. 1.0"],
+]);
+
+const articles: Record<string, string> = {
+  string: "a string",
+  number: "a number",
+  integer: "an integer",
+  object: "an object",
+  array: "an array",
+  boolean: "true or false",
+  null: "null",
+};
+
+function describeSchemaError(error: ErrorObject): FieldError | null {
+  const base = error.instancePath
+    .split("/")
+    .slice(1)
+    .map((segment) => segment.replace(/~1/g, "/").replace(/~0/g, "~"))
+    .join(".");
+  const at = (child: string) => (base ? `${base}.${child}` : child);
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case "if":
+      return null; // the failing "then" reports the real problem
+    case "required":
+      return { path: at(String(params.missingProperty)), message: "is required" };
+    case "additionalProperties":
+      return { path: at(String(params.additionalProperty)), message: "is not a known field" };
+    case "type": {
+      const types = Array.isArray(params.type) ? params.type : [params.type];
+      return { path: base, message: `must be ${types.map((t) => articles[String(t)] ?? String(t)).join(" or ")}` };
+    }
+    case "const":
+      return { path: base, message: `must be ${JSON.stringify(params.allowedValue)}` };
+    case "enum":
+      return { path: base, message: `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}` };
+    case "pattern":
+      return { path: base, message: patternMessages.get(String(params.pattern)) ?? "has an invalid format" };
+    case "format":
+      return { path: base, message: "must be a date and time that exists" };
+    case "minimum":
+      return { path: base, message: `must be at least ${params.limit}` };
+    case "maximum":
+      return { path: base, message: `must be at most ${params.limit}` };
+    case "minLength":
+      return { path: base, message: "must not be empty" };
+    case "maxLength":
+      return { path: base, message: `must be at most ${params.limit} characters` };
+    case "minItems":
+      return { path: base, message: `must have at least ${params.limit} ${params.limit === 1 ? "entry" : "entries"}` };
+    case "maxItems":
+      return { path: base, message: `must have at most ${params.limit} entries` };
+    default:
+      return { path: base, message: error.message ?? "is invalid" };
+  }
+}
