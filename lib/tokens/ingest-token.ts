@@ -1,0 +1,71 @@
+import { z } from "zod";
+import { getConfig } from "@/lib/config";
+import { allowedOriginsClaimSchema, allowedOriginsSchema } from "./origins";
+import { signToken, verifyToken, type SignedToken, type TokenKind, type TokenOptions } from "./tokens";
+
+// The analytics ingest token (spec §5 items 5–6, DESIGN.md §7): minted into the page manifest,
+// presented as `Authorization: Bearer` on every ingest POST.
+
+export const ingestTokenTtlBounds = { minSeconds: 15 * 60, maxSeconds: 48 * 3600 } as const;
+
+export const ingestTokenKind: TokenKind = {
+  typ: "ingest+jwt",
+  audience: "reelbind-ingest",
+  maxLifetimeSeconds: ingestTokenTtlBounds.maxSeconds,
+};
+
+const mintIngestTokenInput = z.object({
+  organizationId: z.uuid(),
+  projectId: z.uuid(),
+  shareId: z.uuid().nullish(),
+  allowedOrigins: allowedOriginsSchema.nullish(),
+  ttlSeconds: z.number().nullish(),
+});
+
+export type MintIngestTokenInput = z.input<typeof mintIngestTokenInput>;
+
+const ingestClaims = z.object({
+  organization_id: z.uuid(),
+  project_id: z.uuid(),
+  share_id: z.uuid().optional(),
+  allowed_origins: allowedOriginsClaimSchema.optional(),
+});
+
+export type IngestTokenClaims = {
+  organizationId: string;
+  projectId: string;
+  shareId: string | undefined;
+  /** Canonical origins; undefined means any origin may post. */
+  allowedOrigins: string[] | undefined;
+  expiresAt: Date;
+};
+
+/** The TTL asked for (or INGEST_TOKEN_TTL), whole seconds, clamped to 15 min–48 h as the spec allows. */
+function ingestTtlSeconds(requested: number | null | undefined): number {
+  const ttl = Math.round(requested ?? getConfig().ingestTokenTtlSeconds);
+  return Math.min(ingestTokenTtlBounds.maxSeconds, Math.max(ingestTokenTtlBounds.minSeconds, ttl));
+}
+
+/** Mints an ingest token. Invalid input (ids, origins) throws a ZodError, i.e. 422. */
+export async function mintIngestToken(input: MintIngestTokenInput, options: TokenOptions = {}): Promise<SignedToken> {
+  const { organizationId, projectId, shareId, allowedOrigins, ttlSeconds } = mintIngestTokenInput.parse(input);
+  const claims = {
+    organization_id: organizationId,
+    project_id: projectId,
+    ...(shareId ? { share_id: shareId } : {}),
+    ...(allowedOrigins ? { allowed_origins: allowedOrigins } : {}),
+  };
+  return signToken(ingestTokenKind, claims, ingestTtlSeconds(ttlSeconds), options);
+}
+
+/** Verifies an ingest token; throws TokenError (401) when it is expired or invalid in any way. */
+export async function verifyIngestToken(token: string, options: TokenOptions = {}): Promise<IngestTokenClaims> {
+  const { claims, expiresAt } = await verifyToken(ingestTokenKind, token, ingestClaims, options);
+  return {
+    organizationId: claims.organization_id,
+    projectId: claims.project_id,
+    shareId: claims.share_id,
+    allowedOrigins: claims.allowed_origins,
+    expiresAt,
+  };
+}
