@@ -1,0 +1,102 @@
+import { randomUUID } from "node:crypto";
+import { and, count, eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { getDb } from "@/lib/db";
+import { analyticsEvents } from "@/lib/db/schema";
+import { GroupCommitWriter } from "./group-commit";
+import { insertEventRows, type EventRow } from "./store-events";
+
+function row(projectId: string, overrides: Partial<EventRow> = {}): EventRow {
+  return {
+    organization_id: randomUUID(),
+    project_id: projectId,
+    event_id: randomUUID(),
+    event_type: "video.progressed",
+    occurred_at: "2026-11-21T10:00:00.123Z",
+    received_at: "2026-11-21T10:00:01.456Z",
+    template_id: randomUUID(),
+    template_version: "1.0",
+    session_id: randomUUID(),
+    playback_id: 1,
+    viewer_hash: null,
+    referrer_host: "example.com",
+    consent: { status: "granted" },
+    payload: { position_ms: 1500, percent: 25 },
+    device: { type: "desktop", os: "Linux", browser: "Chrome" },
+    geo: { country: "PT" },
+    share_id: null,
+    channel: "PROD",
+    ...overrides,
+  };
+}
+
+async function storedCount(projectId: string) {
+  const db = await getDb();
+  const [result] = await db.select({ n: count() }).from(analyticsEvents).where(eq(analyticsEvents.projectId, projectId));
+  return result!.n;
+}
+
+describe("insertEventRows", () => {
+  it("stores every column and skips (project_id, event_id) pairs already stored", async () => {
+    const db = await getDb();
+    const projectId = randomUUID();
+    const rows = [row(projectId), row(projectId, { playback_id: null, payload: {}, event_type: "session.started" })];
+    expect((await insertEventRows(db, rows)).size).toBe(2);
+    expect((await insertEventRows(db, rows)).size).toBe(0);
+    const [stored] = await db
+      .select()
+      .from(analyticsEvents)
+      .where(and(eq(analyticsEvents.projectId, projectId), eq(analyticsEvents.eventId, rows[0]!.event_id)));
+    expect(stored).toMatchObject({
+      eventType: "video.progressed",
+      occurredAt: new Date("2026-11-21T10:00:00.123Z"),
+      playbackId: 1,
+      payload: { position_ms: 1500, percent: 25 },
+      device: { type: "desktop", os: "Linux", browser: "Chrome" },
+      geo: { country: "PT" },
+      channel: "PROD",
+    });
+    expect(await storedCount(projectId)).toBe(2);
+  });
+
+  it("takes 5,000 rows in one statement (one bind parameter, not one per value)", async () => {
+    const projectId = randomUUID();
+    const rows = Array.from({ length: 5000 }, () => row(projectId));
+    expect((await insertEventRows(await getDb(), rows)).size).toBe(5000);
+    expect(await storedCount(projectId)).toBe(5000);
+  });
+});
+
+describe("GroupCommitWriter", () => {
+  it("40 concurrent requests share a few statements, and each hears its own accepted and duplicate counts", async () => {
+    const db = await getDb();
+    let statements = 0;
+    const writer = new GroupCommitWriter(async (rows) => {
+      statements++;
+      return insertEventRows(db, rows);
+    });
+    const projectId = randomUUID();
+    const batches = Array.from({ length: 40 }, () => Array.from({ length: 20 }, () => row(projectId)));
+    const resent = batches[0]!.slice(0, 5);
+    const results = await Promise.all([...batches.map((batch) => writer.write(batch)), writer.write(resent)]);
+
+    expect(statements).toBeLessThan(10);
+    expect(results.reduce((sum, r) => sum + r.accepted, 0)).toBe(800);
+    expect(results.at(-1)).toEqual({ accepted: 0, duplicates: 5 });
+    expect(await storedCount(projectId)).toBe(800);
+  });
+
+  it("a failed statement rejects every request in its group, and the next group is written", async () => {
+    const db = await getDb();
+    const writer = new GroupCommitWriter((rows) => insertEventRows(db, rows));
+    const projectId = randomUUID();
+    const broken = [row(projectId, { occurred_at: "not a time" })];
+    const outcomes = await Promise.allSettled([writer.write([row(projectId)]), writer.write(broken)]);
+    expect(outcomes.map((o) => o.status)).toEqual(["rejected", "rejected"]);
+    expect(await storedCount(projectId)).toBe(0);
+
+    expect(await writer.write([row(projectId)])).toEqual({ accepted: 1, duplicates: 0 });
+    await writer.drain();
+    expect(await storedCount(projectId)).toBe(1);
+  });
+});

@@ -1,0 +1,72 @@
+import { eventKey, type EventRow } from "./store-events";
+
+export type WriteResult = { accepted: number; duplicates: number };
+type Pending = { rows: EventRow[]; resolve: (result: WriteResult) => void; reject: (error: unknown) => void };
+
+/**
+ * Group commit: rows of concurrent requests that arrive while a write is in flight are
+ * written together by the next single statement, and each request is answered only when
+ * the statement holding its rows has committed. One statement at a time per writer.
+ */
+export class GroupCommitWriter {
+  private queue: Pending[] = [];
+  private flushing: Promise<void> | null = null;
+
+  constructor(
+    private readonly insert: (rows: EventRow[]) => Promise<Set<string>>,
+    private readonly maxRowsPerStatement = 10_000,
+  ) {}
+
+  /** Resolves once the rows are durable: how many were new and how many were already stored. */
+  write(rows: EventRow[]): Promise<WriteResult> {
+    if (rows.length === 0) return Promise.resolve({ accepted: 0, duplicates: 0 });
+    return new Promise<WriteResult>((resolve, reject) => {
+      this.queue.push({ rows, resolve, reject });
+      this.flushing ??= this.flushAll();
+    });
+  }
+
+  /** Waits until everything queued so far is written (graceful shutdown). */
+  async drain(): Promise<void> {
+    while (this.flushing) await this.flushing;
+  }
+
+  private async flushAll(): Promise<void> {
+    // Let the requests that are arriving in this same tick join the first statement.
+    await new Promise((resolve) => setImmediate(resolve));
+    try {
+      while (this.queue.length > 0) await this.flushGroup(this.takeGroup());
+    } finally {
+      this.flushing = null;
+    }
+  }
+
+  private takeGroup(): Pending[] {
+    const group: Pending[] = [];
+    let rows = 0;
+    while (this.queue.length > 0 && (group.length === 0 || rows + this.queue[0]!.rows.length <= this.maxRowsPerStatement)) {
+      const next = this.queue.shift()!;
+      rows += next.rows.length;
+      group.push(next);
+    }
+    return group;
+  }
+
+  private async flushGroup(group: Pending[]): Promise<void> {
+    let inserted: Set<string>;
+    try {
+      inserted = await this.insert(group.flatMap((pending) => pending.rows));
+    } catch (error) {
+      for (const pending of group) pending.reject(error);
+      return;
+    }
+    // A key inserted by this statement counts as accepted for the first request that sent it.
+    for (const pending of group) {
+      let accepted = 0;
+      for (const row of pending.rows) {
+        if (inserted.delete(eventKey(row.project_id, row.event_id))) accepted++;
+      }
+      pending.resolve({ accepted, duplicates: pending.rows.length - accepted });
+    }
+  }
+}

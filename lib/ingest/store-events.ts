@@ -1,0 +1,56 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "@/lib/db";
+
+/** One analytics_events row as ingest writes it (snake_case, as in the table and the JSON it travels in). */
+export type EventRow = {
+  organization_id: string;
+  project_id: string;
+  event_id: string;
+  event_type: string;
+  occurred_at: string;
+  received_at: string;
+  template_id: string | null;
+  template_version: string | null;
+  session_id: string | null;
+  playback_id: number | null;
+  viewer_hash: string | null;
+  referrer_host: string | null;
+  consent: Record<string, unknown> | null;
+  payload: Record<string, unknown>;
+  device: Record<string, unknown> | null;
+  geo: Record<string, unknown> | null;
+  share_id: string | null;
+  channel: string | null;
+};
+
+/**
+ * Inserts rows in one statement, skipping any (project_id, event_id) already stored, and
+ * returns the keys it inserted. The rows travel as one JSON parameter expanded by
+ * jsonb_to_recordset: a single bind parameter whatever the row count (a multi-row VALUES
+ * list would hit PostgreSQL's 65,535-parameter limit at ~3,000 rows), on PGlite and on a server.
+ */
+export async function insertEventRows(db: Db, rows: EventRow[]): Promise<Set<string>> {
+  if (rows.length === 0) return new Set();
+  const result = await db.execute<{ project_id: string; event_id: string }>(sql`
+    insert into analytics_events (
+      organization_id, project_id, event_id, event_type, occurred_at, received_at, template_id,
+      template_version, session_id, playback_id, viewer_hash, referrer_host, consent, payload,
+      device, geo, share_id, channel)
+    select
+      organization_id, project_id, event_id, event_type, occurred_at, received_at, template_id,
+      template_version, session_id, playback_id, viewer_hash, referrer_host, consent, payload,
+      device, geo, share_id, channel
+    from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(
+      organization_id uuid, project_id uuid, event_id uuid, event_type text, occurred_at timestamptz,
+      received_at timestamptz, template_id text, template_version text, session_id text,
+      playback_id integer, viewer_hash text, referrer_host text, consent jsonb, payload jsonb,
+      device jsonb, geo jsonb, share_id uuid, channel text)
+    on conflict (project_id, event_id) do nothing
+    returning project_id, event_id`);
+  const inserted = Array.isArray(result) ? result : (result as { rows: { project_id: string; event_id: string }[] }).rows;
+  return new Set(inserted.map((row) => eventKey(row.project_id, row.event_id)));
+}
+
+export function eventKey(projectId: string, eventId: string): string {
+  return `${projectId}/${eventId}`;
+}
