@@ -66,6 +66,12 @@ export class ServiceUnavailableError extends AppError {
   }
 }
 
+export class TooManyRequestsError extends AppError {
+  constructor(detail: string, retryAfterSeconds: number) {
+    super(429, "too_many_requests", "Too many requests", detail, undefined, { "Retry-After": String(retryAfterSeconds) });
+  }
+}
+
 export class ValidationError extends AppError {
   constructor(errors: FieldError[], detail = describeFieldErrors(errors)) {
     super(422, "validation_failed", "Validation failed", detail, errors);

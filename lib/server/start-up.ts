@@ -2,16 +2,18 @@ import { bootstrapDemo, formatBootstrapBanner } from "@/lib/bootstrap/bootstrap"
 import { publishAdminChannel } from "@/lib/cli/admin-channel";
 import { getConfig } from "@/lib/config";
 import { closeDb, getDb } from "@/lib/db";
+import { drainIngestWriter } from "@/lib/ingest/handle-ingest";
 import { cleanTempFiles } from "@/lib/storage";
 
 /** Temp files of uploads older than this at start-up were left by a crash. */
 const staleUploadMs = 60 * 60 * 1000;
 
-/** On SIGTERM/SIGINT, close the database cleanly (PGlite flushes its files) before exiting. */
+/** On SIGTERM/SIGINT, commit queued analytics events, then close the database cleanly (PGlite flushes its files). */
 function closeDatabaseOnSignals(): void {
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.once(signal, () => {
-      closeDb()
+      drainIngestWriter()
+        .then(closeDb)
         .catch((error: unknown) => console.error("Closing the database failed:", error))
         .finally(() => process.exit(0));
     });

@@ -1,0 +1,175 @@
+import {
+  BadRequestError,
+  ForbiddenError,
+  PayloadTooLargeError,
+  TooManyRequestsError,
+  UnauthorizedError,
+  UnsupportedMediaTypeError,
+  ValidationError,
+  errorResponse,
+} from "@/lib/api/errors";
+import { getConfig } from "@/lib/config";
+import { getDb } from "@/lib/db";
+import { isOriginAllowed } from "@/lib/tokens/origins";
+import { verifyIngestToken, type IngestTokenClaims } from "@/lib/tokens/ingest-token";
+import { countryFromHeader, enrichEvents } from "./enrich";
+import { GroupCommitWriter } from "./group-commit";
+import { createRateLimiter, ingestRateLimit } from "./rate-limit";
+import { insertEventRows } from "./store-events";
+import { eventBatchLimits, validateEvent, validateEventBatch, type WireEvent } from "./validate-events";
+
+// The ingest endpoints (DESIGN.md §9), written once for the Next route handlers and the
+// standalone node:http server (scripts/ingest-server.ts): a web Request in, a Response out.
+
+export const maxBatchBodyBytes = 512 * 1024;
+const maxConsentBodyBytes = 16 * 1024;
+
+type WriterHolder = { writer?: GroupCommitWriter };
+const holder = globalThis as { [key: symbol]: WriterHolder };
+const writerKey = Symbol.for("reelbind.ingest.writer");
+
+/** One group-commit writer per process, shared by every route bundle that loads this module. */
+function ingestWriter(): GroupCommitWriter {
+  const slot = (holder[writerKey] ??= {});
+  slot.writer ??= new GroupCommitWriter(async (rows) => insertEventRows(await getDb(), rows));
+  return slot.writer;
+}
+
+/** Waits for queued events to be committed: call before closing the database on shutdown. */
+export async function drainIngestWriter(): Promise<void> {
+  await holder[writerKey]?.writer?.drain();
+}
+
+const limiterKey = Symbol.for("reelbind.ingest.rate-limiter");
+const limiters = globalThis as { [key: symbol]: ReturnType<typeof createRateLimiter> | undefined };
+
+/** Events per token, per process: a leaked or looping page cannot flood the project. */
+function rateLimiter() {
+  return (limiters[limiterKey] ??= createRateLimiter(ingestRateLimit));
+}
+
+function corsHeaders(origin: string | null): Record<string, string> {
+  return origin ? { "Access-Control-Allow-Origin": origin, Vary: "Origin" } : { Vary: "Origin" };
+}
+
+/** OPTIONS preflight: the token is not sent on a preflight, so the origin is checked on the POST itself. */
+export function answerPreflight(req: Request): Response {
+  const origin = req.headers.get("origin");
+  return new Response(null, {
+    status: 204,
+    headers: {
+      ...corsHeaders(origin),
+      "Access-Control-Allow-Methods": "POST, OPTIONS",
+      "Access-Control-Allow-Headers": "authorization, content-type",
+      "Access-Control-Max-Age": "600",
+    },
+  });
+}
+
+async function readBody(req: Request, limit: number): Promise<string> {
+  const tooLarge = () => new PayloadTooLargeError(`The body is larger than ${limit / 1024} KB.`);
+  if (Number(req.headers.get("content-length") ?? 0) > limit) throw tooLarge();
+  if (!req.body) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of req.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    if (size > limit) throw tooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new BadRequestError(`The body is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+function requireAllowedOrigin(req: Request, claims: IngestTokenClaims): void {
+  if (!isOriginAllowed(req.headers.get("origin"), claims.allowedOrigins)) {
+    throw new ForbiddenError("This origin may not send events with this token.");
+  }
+}
+
+async function store(req: Request, token: string, claims: IngestTokenClaims, events: WireEvent[]) {
+  // A token's signature identifies it; the whole token would be a longer key for the same thing.
+  const verdict = rateLimiter().take(token.slice(token.lastIndexOf(".") + 1), events.length);
+  if (!verdict.allowed) throw new TooManyRequestsError("Too many events for this token; retry later.", verdict.retryAfterSeconds);
+  const rows = enrichEvents(events, {
+    organizationId: claims.organizationId,
+    projectId: claims.projectId,
+    shareId: claims.shareId,
+    userAgent: req.headers.get("user-agent"),
+    country: countryFromHeader(req.headers.get(getConfig().geoHeader)),
+    receivedAt: new Date(),
+  });
+  return ingestWriter().write(rows);
+}
+
+/**
+ * POST {ingest_url}/analytics/v1/events. Checks, in this order: bearer token (401), Origin
+ * against the token's allowed origins (403), size (413), content type (415), JSON (400),
+ * event count (413), schema of the whole batch (422); then enriches and stores, answering
+ * 202 {accepted, duplicates} once the rows are committed.
+ */
+export async function handleEventBatch(req: Request): Promise<Response> {
+  const origin = req.headers.get("origin");
+  try {
+    const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.get("authorization") ?? "")?.[1];
+    if (!bearer) throw new UnauthorizedError("An ingest token is required: Authorization: Bearer <token>.");
+    const claims = await verifyIngestToken(bearer);
+    requireAllowedOrigin(req, claims);
+    if (Number(req.headers.get("content-length") ?? 0) > maxBatchBodyBytes) {
+      throw new PayloadTooLargeError(`The body is larger than ${maxBatchBodyBytes / 1024} KB.`);
+    }
+    if (!/^application\/json\b/i.test(req.headers.get("content-type") ?? "")) {
+      throw new UnsupportedMediaTypeError("Send the batch as application/json.");
+    }
+    const body = parseJson(await readBody(req, maxBatchBodyBytes));
+    const events = (body as { events?: unknown } | null)?.events;
+    if (Array.isArray(events) && events.length > eventBatchLimits.maxEvents) {
+      throw new PayloadTooLargeError(`A batch holds at most ${eventBatchLimits.maxEvents} events.`);
+    }
+    const result = validateEventBatch(body);
+    if (!result.ok) throw new ValidationError(result.errors);
+    const written = await store(req, bearer, claims, result.batch.events);
+    return Response.json(written, { status: 202, headers: corsHeaders(origin) });
+  } catch (error) {
+    return withCors(errorResponse(error), origin);
+  }
+}
+
+/**
+ * POST {ingest_url}/analytics/v1/consent: the single-shot beacon `{token, event}` sent by
+ * navigator.sendBeacon as text/plain (a simple request: no preflight, no Authorization header).
+ */
+export async function handleConsentBeacon(req: Request): Promise<Response> {
+  const origin = req.headers.get("origin");
+  try {
+    if (!/^(text\/plain|application\/json)\b/i.test(req.headers.get("content-type") ?? "")) {
+      throw new UnsupportedMediaTypeError("Send the beacon as text/plain (or application/json) JSON.");
+    }
+    const body = parseJson(await readBody(req, maxConsentBodyBytes)) as { token?: unknown; event?: unknown } | null;
+    if (typeof body?.token !== "string") throw new UnauthorizedError("The beacon carries no ingest token.");
+    const claims = await verifyIngestToken(body.token);
+    requireAllowedOrigin(req, claims);
+    const result = validateEvent(body.event);
+    if (!result.ok) throw new ValidationError(result.errors.map((e) => ({ ...e, path: e.path ? `event.${e.path}` : "event" })));
+    if (result.event.event_type !== "consent.accepted" && result.event.event_type !== "consent.declined") {
+      throw new ValidationError([{ path: "event.event_type", message: "must be consent.accepted or consent.declined" }]);
+    }
+    const written = await store(req, body.token, claims, [result.event]);
+    return Response.json(written, { status: 202, headers: corsHeaders(origin) });
+  } catch (error) {
+    return withCors(errorResponse(error), origin);
+  }
+}
+
+/** Errors carry CORS headers too, so the SDK can read the status and classify it. */
+function withCors(response: Response, origin: string | null): Response {
+  for (const [name, value] of Object.entries(corsHeaders(origin))) response.headers.set(name, value);
+  return response;
+}
