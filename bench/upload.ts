@@ -3,12 +3,13 @@
 //   1. the app itself (`npm start`: the Next server and its upload route),
 //   2. the upload route handler alone behind node:http (bench/upload-server.ts),
 //   3. the baseline: a handler that reads the same body with request.formData().
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { freePort } from "@/lib/testing/free-port";
+import { treeRss, waitForOutput } from "./processes";
 
 const totalBytes = Number(process.env.BENCH_UPLOAD_BYTES ?? 250 * 1024 * 1024);
 const boundary = "----reelbind-bench-boundary";
@@ -16,48 +17,6 @@ const chunk = Buffer.alloc(1024 * 1024, 0x61);
 
 type Target = { port: number; path: string; token?: string; rss: () => number; stop: () => void };
 type Result = { label: string; status: number; seconds: number; mbPerSecond: number; rssGrowthMb: number; peakRssMb: number };
-
-/** Resident memory of a process and all its descendants, from /proc. */
-function treeRss(rootPid: number): number {
-  const parents = new Map<number, number>();
-  for (const entry of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  const tree = new Set([rootPid]);
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const [pid, parent] of parents) if (tree.has(parent) && !tree.has(pid)) (tree.add(pid), (grew = true));
-  }
-  let total = 0;
-  for (const pid of tree) {
-    try {
-      total += Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) * 1024;
-    } catch {
-      // Gone.
-    }
-  }
-  return total;
-}
-
-function waitForOutput(child: ChildProcess, pattern: RegExp, timeoutMs: number): Promise<string> {
-  let output = "";
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ${pattern} within ${timeoutMs} ms:\n${output}`)), timeoutMs);
-    child.stdout!.on("data", (data: Buffer) => {
-      output += data.toString();
-      if (pattern.test(output)) {
-        clearTimeout(timer);
-        resolve(output);
-      }
-    });
-    child.once("exit", (code) => reject(new Error(`exited with ${code}:\n${output}`)));
-  });
-}
 
 const secrets = { TOKEN_SECRETS: "bench:0123456789abcdef0123456789abcdef", AUTH_SECRET: "bench-auth-secret-0123456789abcdef" };
 

@@ -1,7 +1,10 @@
 // npm run ingest – the analytics ingest endpoints alone, on plain node:http, for a separate
 // {ingest_url} host. The same handler functions as the Next routes serve every request.
 import http from "node:http";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { Readable } from "node:stream";
+import { AppError, NotFoundError, problemResponse } from "@/lib/api/errors";
 import { closeDb, getDb } from "@/lib/db";
 import { answerPreflight, drainIngestWriter, handleConsentBeacon, handleEventBatch } from "@/lib/ingest/handle-ingest";
 
@@ -25,7 +28,10 @@ function toRequest(req: http.IncomingMessage): Request {
   } as RequestInit);
 }
 
-async function respond(res: http.ServerResponse, response: Response) {
+async function respond(req: http.IncomingMessage, res: http.ServerResponse, response: Response) {
+  // An answer given before the whole body was read (401, 403, 413…) leaves the rest of it in
+  // the socket: close the connection, or the client's next request on it would hang.
+  if (!req.complete) res.setHeader("Connection", "close");
   res.writeHead(response.status, Object.fromEntries(response.headers));
   res.end(response.body ? Buffer.from(await response.arrayBuffer()) : undefined);
 }
@@ -35,13 +41,13 @@ export function createIngestServer(): http.Server {
     const handler = routes[(req.url ?? "").split("?")[0]!];
     const request = toRequest(req);
     const answer = !handler
-      ? Promise.resolve(Response.json({ status: 404, title: "Not found" }, { status: 404 }))
+      ? Promise.resolve(problemResponse(new NotFoundError("No ingest endpoint here: POST /analytics/v1/events or /analytics/v1/consent.")))
       : req.method === "OPTIONS"
         ? Promise.resolve(answerPreflight(request))
         : req.method === "POST"
           ? handler(request)
-          : Promise.resolve(new Response(null, { status: 405, headers: { Allow: "POST, OPTIONS" } }));
-    answer.then((response) => respond(res, response)).catch(() => res.destroy());
+          : Promise.resolve(problemResponse(new AppError(405, "method_not_allowed", "Method not allowed", "Use POST.", undefined, { Allow: "POST, OPTIONS" })));
+    answer.then((response) => respond(req, res, response)).catch(() => res.destroy());
   });
 }
 
@@ -61,4 +67,5 @@ async function main() {
   }
 }
 
-if (process.argv[1]?.endsWith("ingest-server.ts")) void main();
+// Run as `npm run ingest`; imported (tests, benchmarks), it only provides createIngestServer.
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) void main();

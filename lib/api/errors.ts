@@ -104,24 +104,31 @@ const connectionErrorCodes = new Set([
   "CONNECT_TIMEOUT",
 ]);
 
-type DriverErrorCode = { code: string; constraint?: string };
+type DriverErrorCode = { code: string; constraint?: string; severity?: string };
 
 /** The first error code on the cause chain, whichever driver raised it (postgres.js, PGlite, node:net). */
 function driverErrorCode(error: unknown): DriverErrorCode | null {
   for (let current = error, depth = 0; current && depth < 5; depth++) {
-    const candidate = current as { code?: unknown; constraint?: unknown; constraint_name?: unknown; cause?: unknown };
+    const candidate = current as { code?: unknown; constraint?: unknown; constraint_name?: unknown; severity?: unknown; cause?: unknown };
     if (typeof candidate.code === "string") {
       const constraint = candidate.constraint_name ?? candidate.constraint;
-      return { code: candidate.code, constraint: typeof constraint === "string" ? constraint : undefined };
+      return {
+        code: candidate.code,
+        constraint: typeof constraint === "string" ? constraint : undefined,
+        severity: typeof candidate.severity === "string" ? candidate.severity : undefined,
+      };
     }
     current = candidate.cause;
   }
   return null;
 }
 
-/** The database could not be reached or is shutting down (SQLSTATE class 08, 57P01–03): worth retrying. */
-function isDatabaseUnavailable({ code }: DriverErrorCode): boolean {
-  return connectionErrorCodes.has(code) || /^(08[0-9A-Z]{3}|57P0[1-3])$/.test(code);
+/**
+ * The database could not be reached, is shutting down, refuses connections or is out of them
+ * (SQLSTATE class 08, 57P01–03, 53300, and any FATAL error, which ends the session): worth retrying.
+ */
+function isDatabaseUnavailable({ code, severity }: DriverErrorCode): boolean {
+  return connectionErrorCodes.has(code) || /^(08[0-9A-Z]{3}|57P0[1-3]|53300)$/.test(code) || severity === "FATAL";
 }
 
 /** Maps anything thrown by a handler to an AppError; unknown errors become a 500. */

@@ -5,6 +5,7 @@ import {
   credentialSchema,
   listCredentialsQuery,
 } from "@/lib/credentials/schema";
+import { analyticsQueryParams, projectAnalyticsSchema } from "@/lib/analytics/schema";
 import { auditEventPageSchema, listAuditEventsQuery } from "@/lib/audit/schema";
 import type { Role } from "@/lib/db/schema";
 import { channelSchema, putShareBody, rotatedSlugSchema, shareSchema } from "@/lib/shares/schema";
@@ -137,6 +138,14 @@ const operations: Operation[] = [
     summary: "Give the share a new slug; the previous URL answers 404 forever",
     role: "ProjectManager",
     responses: { 200: { description: "The previous slug, the new one and the share", schema: rotatedSlugSchema } },
+  },
+  {
+    method: "get",
+    path: "/api/Projects/{projectId}/analytics",
+    summary: "Sessions, plays, viewers, quartile funnel, completion, CTA clicks, errors, and breakdowns by day, channel, template version, device, browser, country",
+    role: "Viewer",
+    query: analyticsQueryParams,
+    responses: { 200: { description: "The project's analytics for the window", schema: projectAnalyticsSchema } },
   },
   {
     method: "get",

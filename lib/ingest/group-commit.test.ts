@@ -86,17 +86,26 @@ describe("GroupCommitWriter", () => {
     expect(await storedCount(projectId)).toBe(800);
   });
 
-  it("a failed statement rejects every request in its group, and the next group is written", async () => {
+  it("a statement failing on one request's data: the others of its group are written alone, only that one is refused", async () => {
     const db = await getDb();
     const writer = new GroupCommitWriter((rows) => insertEventRows(db, rows));
     const projectId = randomUUID();
     const broken = [row(projectId, { occurred_at: "not a time" })];
-    const outcomes = await Promise.allSettled([writer.write([row(projectId)]), writer.write(broken)]);
-    expect(outcomes.map((o) => o.status)).toEqual(["rejected", "rejected"]);
-    expect(await storedCount(projectId)).toBe(0);
+    const outcomes = await Promise.allSettled([writer.write([row(projectId)]), writer.write(broken), writer.write([row(projectId)])]);
+    expect(outcomes.map((o) => o.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    expect(await storedCount(projectId)).toBe(2);
+  });
 
-    expect(await writer.write([row(projectId)])).toEqual({ accepted: 1, duplicates: 0 });
-    await writer.drain();
-    expect(await storedCount(projectId)).toBe(1);
+  it("a statement failing because the database is unavailable refuses every request of the group", async () => {
+    let statements = 0;
+    const unavailable = Object.assign(new Error("connection refused"), { code: "ECONNREFUSED" });
+    const writer = new GroupCommitWriter(async () => {
+      statements++;
+      throw unavailable;
+    });
+    const projectId = randomUUID();
+    const outcomes = await Promise.allSettled([writer.write([row(projectId)]), writer.write([row(projectId)])]);
+    expect(outcomes.map((o) => o.status)).toEqual(["rejected", "rejected"]);
+    expect(statements).toBe(1);
   });
 });

@@ -1,3 +1,4 @@
+import { toAppError } from "@/lib/api/errors";
 import { eventKey, type EventRow } from "./store-events";
 
 export type WriteResult = { accepted: number; duplicates: number };
@@ -15,6 +16,8 @@ export class GroupCommitWriter {
   constructor(
     private readonly insert: (rows: EventRow[]) => Promise<Set<string>>,
     private readonly maxRowsPerStatement = 10_000,
+    /** True for a failure caused by the rows themselves (a 4xx), as opposed to the database being unreachable. */
+    private readonly isDataError: (error: unknown) => boolean = (error) => toAppError(error).status < 500,
   ) {}
 
   /** Resolves once the rows are durable: how many were new and how many were already stored. */
@@ -57,7 +60,10 @@ export class GroupCommitWriter {
     try {
       inserted = await this.insert(group.flatMap((pending) => pending.rows));
     } catch (error) {
-      for (const pending of group) pending.reject(error);
+      // One request's bad data must not fail the others that shared its statement: write
+      // each alone. When the database itself is down, every request fails just the same.
+      if (group.length === 1 || !this.isDataError(error)) for (const pending of group) pending.reject(error);
+      else for (const pending of group) await this.flushGroup([pending]);
       return;
     }
     // A key inserted by this statement counts as accepted for the first request that sent it.

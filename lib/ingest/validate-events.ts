@@ -126,7 +126,7 @@ function validateWith<T>(validate: ValidateFunction<T>, value: unknown): { ok: t
 const reservedKeys = new Set(["__proto__", "constructor", "prototype"]);
 
 /**
- * Reserved keys and nesting beyond maxDepth, in document order, found without recursion (a
+ * Reserved keys, text PostgreSQL cannot store, and nesting beyond maxDepth, in document order, found without recursion (a
  * 10,000-deep body must not overflow the stack). Stops descending at maxDepth, so a deep
  * body costs little.
  */
@@ -138,6 +138,16 @@ function structuralErrors(root: unknown): FieldError[] {
     const { value, path, depth, key } = stack.pop()!;
     if (key !== undefined && reservedKeys.has(key)) {
       errors.push({ path, message: "is a reserved name, not allowed as a key" });
+      continue;
+    }
+    if (key !== undefined && !key.isWellFormed()) {
+      errors.push({ path, message: "has a key with an unpaired UTF-16 surrogate" });
+      continue;
+    }
+    // PostgreSQL's jsonb cannot store unpaired surrogates: refuse them here, naming the field,
+    // rather than let the shared INSERT fail.
+    if (typeof value === "string" && !value.isWellFormed()) {
+      errors.push({ path, message: "contains an unpaired UTF-16 surrogate" });
       continue;
     }
     if (typeof value !== "object" || value === null) continue;

@@ -1,0 +1,11 @@
+import { withProjectRole } from "@/lib/api/handler";
+import { parseInput, searchParamsObject } from "@/lib/api/request";
+import { json } from "@/lib/api/responses";
+import { getProjectAnalytics } from "@/lib/analytics/get-project-analytics";
+import { analyticsQuery } from "@/lib/analytics/schema";
+
+// GET /api/Projects/{projectId}/analytics?from=&to=&channel=&templateId= – summary, quartile funnel and breakdowns over a window
+export const GET = withProjectRole("analytics.read", async ({ req, db, project }) => {
+  const query = parseInput(analyticsQuery, searchParamsObject(req));
+  return json(await getProjectAnalytics(db, project.id, query));
+});

@@ -1,0 +1,245 @@
+// npm run bench:ingest – analytics ingest under load: batches of 20 realistic events sent by
+// autocannon from this process to servers in child processes (loopback only, bounded in
+// time). Durable events/s are counted in the table afterwards, not from acknowledgements.
+// Baselines in the same run: a naive handler (one INSERT per event) and the raw storage
+// limit (the same rows loaded without HTTP: COPY on PostgreSQL, one-statement inserts on PGlite).
+import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import autocannon from "autocannon";
+import postgres from "postgres";
+import { freePort } from "@/lib/testing/free-port";
+import { mintIngestToken } from "@/lib/tokens/ingest-token";
+import type { EventRow } from "@/lib/ingest/store-events";
+import { treeRss, waitForOutput } from "./processes";
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const serverUrl = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432";
+const secrets = [{ kid: "bench", secret: "bench-secret-0123456789abcdef0123456789" }];
+const env = { TOKEN_SECRETS: "bench:bench-secret-0123456789abcdef0123456789", AUTH_SECRET: "bench-auth-secret-0123456789abcdef0123" };
+const batchSize = 20;
+
+type Store = { label: string; databaseUrl?: string; dataDir?: string; count: (projectId: string) => Promise<number>; drop: () => Promise<void> };
+type Result = { server: string; store: string; eventsPerSecond: number; p50: number; p99: number; peakRssMb: number; errors: number };
+
+const eventTypes = ["video.played", "video.progressed", "video.paused", "cta.clicked"] as const;
+
+/** A batch as the SDK sends it: one session's moments with page context. */
+function batch(organizationId: string, projectId: string): string {
+  const sessionId = randomUUID();
+  const templateId = "7f1d3c1e-4a43-4a43-9c1e-1a2b3c4d5e6f";
+  const now = Date.now();
+  const events = Array.from({ length: batchSize }, (_, i) => {
+    const type = eventTypes[i % eventTypes.length]!;
+    const payload =
+      type === "video.progressed"
+        ? { position_ms: 1000 * i, percent: 25 }
+        : type === "cta.clicked"
+          ? { cta_id: "book", cta_name: "Book a demo", position_ms: 1000 * i }
+          : { position_ms: 1000 * i };
+    return {
+      event_id: randomUUID(),
+      event_type: type,
+      occurred_at: new Date(now + i).toISOString(),
+      playback_id: 1,
+      payload,
+      organization_id: organizationId,
+      project_id: projectId,
+      template_id: templateId,
+      template_version: "1.0",
+      session_id: sessionId,
+      consent: { status: "granted" },
+      referrer_host: "www.example.com",
+    };
+  });
+  return JSON.stringify({ sent_at: new Date(now).toISOString(), events });
+}
+
+async function postgresStore(label: string): Promise<Store> {
+  const name = `reelbind_bench_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+  const admin = postgres(`${serverUrl}/postgres`, { max: 1 });
+  await admin.unsafe(`create database ${name}`);
+  await admin.end();
+  const databaseUrl = `${serverUrl}/${name}`;
+  return {
+    label,
+    databaseUrl,
+    count: async (projectId) => {
+      const client = postgres(databaseUrl, { max: 1 });
+      const [row] = await client`select count(*)::int as n from analytics_events where project_id = ${projectId}`;
+      await client.end();
+      return row!.n as number;
+    },
+    drop: async () => {
+      const client = postgres(`${serverUrl}/postgres`, { max: 1 });
+      await client.unsafe(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+async function pgliteStore(): Promise<Store> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "reelbind-bench-ingest-"));
+  return {
+    label: "PGlite",
+    dataDir,
+    count: async (projectId) => {
+      const { PGlite } = await import("@electric-sql/pglite");
+      const db = await PGlite.create(path.join(dataDir, "pglite"));
+      const { rows } = await db.query<{ n: number }>("select count(*)::int as n from analytics_events where project_id = $1", [projectId]);
+      await db.close();
+      return rows[0]!.n;
+    },
+    drop: async () => rmSync(dataDir, { recursive: true, force: true }),
+  };
+}
+
+async function startServer(kind: "standalone" | "naive" | "next", store: Store) {
+  const dataDir = store.dataDir ?? mkdtempSync(path.join(tmpdir(), "reelbind-bench-ingest-app-"));
+  const base = { ...process.env, ...env, DATA_DIR: dataDir, REELBIND_BOOTSTRAP: "0" } as NodeJS.ProcessEnv;
+  if (store.databaseUrl) base.DATABASE_URL = store.databaseUrl;
+  else delete base.DATABASE_URL;
+  if (kind === "next") {
+    const port = await freePort();
+    const child = spawn(process.execPath, ["scripts/start.mjs"], { env: { ...base, PORT: String(port) }, stdio: ["ignore", "pipe", "inherit"], detached: true });
+    await waitForOutput(child, /Ready in/, 600_000);
+    return { port, pid: child.pid!, stop: () => process.kill(-child.pid!, "SIGTERM"), exited: new Promise((r) => child.once("exit", r)) };
+  }
+  const child = spawn(process.execPath, ["--import", "tsx", "bench/ingest-server.ts", kind], { env: base, stdio: ["ignore", "pipe", "inherit"] });
+  const output = await waitForOutput(child, /"port":\d+/, 120_000);
+  return {
+    port: (JSON.parse(output.split("\n")[0]!) as { port: number }).port,
+    pid: child.pid!,
+    stop: () => child.kill("SIGTERM"),
+    exited: new Promise((r) => child.once("exit", r)),
+  };
+}
+
+async function load(server: "standalone" | "naive" | "next", store: Store): Promise<Result> {
+  const organizationId = randomUUID();
+  const projectId = randomUUID();
+  const { token } = await mintIngestToken({ organizationId, projectId }, { secrets });
+  const target = await startServer(server, store);
+  let peakRss = 0;
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, treeRss(target.pid))), 100);
+  try {
+    const result = await autocannon({
+      url: `http://127.0.0.1:${target.port}/analytics/v1/events`,
+      connections,
+      duration: seconds,
+      timeout: 30,
+      requests: [
+        {
+          method: "POST",
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "user-agent": "Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/120.0" },
+          setupRequest: (request) => ({ ...request, body: batch(organizationId, projectId) }),
+        },
+      ],
+    });
+    clearInterval(sampler);
+    target.stop();
+    await target.exited;
+    const stored = await store.count(projectId);
+    return {
+      server: { standalone: "standalone node:http", naive: "naive handler (INSERT per event)", next: "Next route (npm start)" }[server],
+      store: store.label,
+      eventsPerSecond: stored / result.duration,
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      peakRssMb: peakRss / 1024 / 1024,
+      errors: result.non2xx + result.errors,
+    };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+/** Points this process's own database connection (used by the raw baselines) elsewhere. */
+function useDatabase(vars: Record<string, string | undefined>) {
+  for (const [name, value] of Object.entries(vars)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+  delete (globalThis as Record<symbol, unknown>)[Symbol.for("reelbind.config")];
+}
+
+/** The storage limit: the same rows loaded with COPY, no HTTP, no JSON validation. */
+async function rawCopy(store: Store): Promise<Result> {
+  const { getDb, closeDb } = await import("@/lib/db");
+  useDatabase({ DATABASE_URL: store.databaseUrl });
+  await getDb(); // applies the migrations
+  await closeDb();
+  const client = postgres(store.databaseUrl!, { max: 1 });
+  const projectId = randomUUID();
+  const organizationId = randomUUID();
+  const rows = 200_000;
+  const started = performance.now();
+  const writable = await client`copy analytics_events (organization_id, project_id, event_id, event_type, occurred_at, received_at, template_id, template_version, session_id, playback_id, referrer_host, consent, payload, device) from stdin`.writable();
+  const now = new Date().toISOString();
+  for (let i = 0; i < rows; i += 1000) {
+    let chunk = "";
+    for (let j = 0; j < 1000; j++) {
+      chunk += `${organizationId}\t${projectId}\t${randomUUID()}\tvideo.played\t${now}\t${now}\t7f1d3c1e-4a43-4a43-9c1e-1a2b3c4d5e6f\t1.0\t${randomUUID()}\t1\twww.example.com\t{"status":"granted"}\t{"position_ms":1000}\t{"type":"desktop","os":"Windows","browser":"Chrome"}\n`;
+    }
+    if (!writable.write(chunk)) await new Promise((r) => writable.once("drain", r));
+  }
+  await new Promise<void>((resolve, reject) => writable.end((error?: Error | null) => (error ? reject(error) : resolve())));
+  const elapsed = (performance.now() - started) / 1000;
+  await client.end();
+  return { server: "raw COPY, no HTTP", store: store.label, eventsPerSecond: (await store.count(projectId)) / elapsed, p50: 0, p99: 0, peakRssMb: 0, errors: 0 };
+}
+
+/** PGlite's storage limit: one-statement inserts of 10,000 rows from this process, no HTTP. */
+async function rawPglite(store: Store): Promise<Result> {
+  const { getDb, closeDb } = await import("@/lib/db");
+  useDatabase({ DATA_DIR: store.dataDir, DATABASE_URL: undefined });
+  const { insertEventRows } = await import("@/lib/ingest/store-events");
+  const db = await getDb();
+  const projectId = randomUUID();
+  const now = new Date().toISOString();
+  const row = (): EventRow => ({
+    organization_id: projectId, project_id: projectId, event_id: randomUUID(), event_type: "video.played", occurred_at: now, received_at: now,
+    template_id: null, template_version: "1.0", session_id: randomUUID(), playback_id: 1, viewer_hash: null, referrer_host: "www.example.com",
+    consent: { status: "granted" }, payload: { position_ms: 1000 }, device: { type: "desktop" }, geo: null, share_id: null, channel: null,
+  });
+  const started = performance.now();
+  for (let i = 0; i < 10; i++) await insertEventRows(db, Array.from({ length: 10_000 }, row));
+  const elapsed = (performance.now() - started) / 1000;
+  await closeDb();
+  return { server: "raw one-statement inserts, no HTTP", store: store.label, eventsPerSecond: (await store.count(projectId)) / elapsed, p50: 0, p99: 0, peakRssMb: 0, errors: 0 };
+}
+
+async function measure(label: string, make: () => Promise<Store>, run: (store: Store) => Promise<Result>) {
+  const store = await make();
+  try {
+    const result = await run(store);
+    console.error(`done: ${label}`);
+    return result;
+  } finally {
+    await store.drop();
+  }
+}
+
+Object.assign(process.env, env);
+const results: Result[] = [];
+results.push(await measure("standalone/PostgreSQL", () => postgresStore("PostgreSQL"), (s) => load("standalone", s)));
+results.push(await measure("naive/PostgreSQL", () => postgresStore("PostgreSQL"), (s) => load("naive", s)));
+results.push(await measure("next/PostgreSQL", () => postgresStore("PostgreSQL"), (s) => load("next", s)));
+results.push(await measure("raw/PostgreSQL", () => postgresStore("PostgreSQL"), rawCopy));
+results.push(await measure("standalone/PGlite", pgliteStore, (s) => load("standalone", s)));
+results.push(await measure("naive/PGlite", pgliteStore, (s) => load("naive", s)));
+results.push(await measure("raw/PGlite", pgliteStore, rawPglite));
+
+console.log(`\n## Ingest (${new Date().toISOString().slice(0, 10)}, Node ${process.version}; ${connections} connections × ${seconds} s, batches of ${batchSize})\n`);
+console.log("| server | store | durable events/s | p50 ms | p99 ms | peak RSS | non-2xx + errors |");
+console.log("|---|---|---|---|---|---|---|");
+for (const r of results) {
+  const latency = r.p50 ? `${r.p50} | ${r.p99}` : "– | –";
+  console.log(`| ${r.server} | ${r.store} | ${Math.round(r.eventsPerSecond).toLocaleString("en-US")} | ${latency} | ${r.peakRssMb ? `${r.peakRssMb.toFixed(0)} MB` : "–"} | ${r.errors} |`);
+}
+const rate = (server: string, store: string) => results.find((r) => r.server.startsWith(server) && r.store === store)!.eventsPerSecond;
+console.log(`\nStandalone ÷ raw COPY on PostgreSQL: ${(rate("standalone", "PostgreSQL") / rate("raw COPY", "PostgreSQL")).toFixed(2)}; standalone ÷ naive: ${(rate("standalone", "PostgreSQL") / rate("naive", "PostgreSQL")).toFixed(1)}× (PostgreSQL), ${(rate("standalone", "PGlite") / rate("naive", "PGlite")).toFixed(1)}× (PGlite).`);
+process.exit(0);

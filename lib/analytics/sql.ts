@@ -1,0 +1,101 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { Db } from "@/lib/db";
+import type { BreakdownDimension } from "./definitions";
+import { unknownKey } from "./definitions";
+import type { AnalyticsQuery } from "./schema";
+
+// Fragments the queries in ./queries share, so every query scopes and counts the same way
+// (definitions.ts says what they mean). Values travel as bind parameters; the only SQL text
+// chosen at run time is a dimension's key expression, picked from a fixed table.
+
+/** A query's input: the project it is scoped to and the resolved window and filters. */
+export type AnalyticsFilter = AnalyticsQuery & { projectId: string };
+
+/** `scoped`: the project's events in [from, to), narrowed by channel and template. Every query starts from it. */
+export function scopedEventsCte(filter: AnalyticsFilter): SQL {
+  return sql`scoped as (
+    select event_id, event_type, occurred_at, session_id, playback_id, viewer_hash, payload,
+      channel, template_version, device, geo
+    from analytics_events
+    where project_id = ${filter.projectId}::uuid
+      and occurred_at >= ${filter.from.toISOString()}::timestamptz
+      and occurred_at < ${filter.to.toISOString()}::timestamptz
+      ${filter.channel ? sql`and channel = ${filter.channel}` : sql``}
+      ${filter.templateId ? sql`and template_id = ${filter.templateId}` : sql``}
+  )`;
+}
+
+/** payload.percent clamped to 0–100, or null when it is not a number. */
+const payloadPercent = sql`case when jsonb_typeof(payload -> 'percent') = 'number'
+  then least(greatest((payload ->> 'percent')::float8, 0), 100) end`;
+
+/**
+ * `plays` (needs `scoped`): one row per play with `completed`, `highest_quartile` (from
+ * video.progressed and video.completed) and `watched_percent` (video.incomplete counted too).
+ */
+export const playsCte = sql`plays as (
+  select session_id, playback_id,
+    bool_or(event_type = 'video.completed') as completed,
+    coalesce(max(case when event_type = 'video.completed' then 100
+                      when event_type = 'video.progressed' then ${payloadPercent} end), 0) as highest_quartile,
+    coalesce(max(case when event_type = 'video.completed' then 100
+                      when event_type in ('video.progressed', 'video.incomplete') then ${payloadPercent} end), 0) as watched_percent
+  from scoped
+  where session_id is not null and playback_id is not null
+  group by session_id, playback_id
+  having bool_or(event_type = 'video.played')
+)`;
+
+const dimensionValues: Record<BreakdownDimension, SQL> = {
+  day: sql`to_char(occurred_at at time zone 'UTC', 'YYYY-MM-DD')`,
+  channel: sql`channel`,
+  templateVersion: sql`template_version`,
+  deviceType: sql`device ->> 'type'`,
+  browser: sql`device ->> 'browser'`,
+  country: sql`geo ->> 'country'`,
+};
+
+/** The key expression of a dimension; anything not in the table is refused before any SQL is built. */
+export function dimensionKey(dimension: BreakdownDimension): SQL {
+  if (!Object.hasOwn(dimensionValues, dimension)) throw new RangeError(`Unknown breakdown dimension ${JSON.stringify(dimension)}`);
+  return sql`coalesce(nullif(${dimensionValues[dimension]}, ''), ${unknownKey})`;
+}
+
+/**
+ * `facts` (needs `scoped`): rows (key, sessions, plays, completions, cta_clicks) of 0s and 1s,
+ * one per session, play and click, keyed as definitions.ts says; a breakdown sums them by key.
+ */
+export function breakdownFactsCtes(dimension: BreakdownDimension): SQL {
+  const key = dimensionKey(dimension);
+  return sql`first_session_events as (
+    select distinct on (session_id) session_id, ${key} as key
+    from scoped
+    where event_type = 'session.started' and session_id is not null
+    order by session_id, occurred_at, event_id
+  ),
+  first_play_events as (
+    select distinct on (session_id, playback_id) session_id, playback_id, ${key} as key
+    from scoped
+    where event_type = 'video.played' and session_id is not null and playback_id is not null
+    order by session_id, playback_id, occurred_at, event_id
+  ),
+  completed_plays as (
+    select distinct session_id, playback_id
+    from scoped
+    where event_type = 'video.completed' and session_id is not null and playback_id is not null
+  ),
+  facts as (
+    select key, 1 as sessions, 0 as plays, 0 as completions, 0 as cta_clicks from first_session_events
+    union all
+    select p.key, 0, 1, case when c.session_id is null then 0 else 1 end, 0
+    from first_play_events p left join completed_plays c using (session_id, playback_id)
+    union all
+    select ${key}, 0, 0, 0, 1 from scoped where event_type = 'cta.clicked'
+  )`;
+}
+
+/** Rows of a raw query, whichever driver runs it (postgres.js returns an array, PGlite `{ rows }`). */
+export async function selectRows<Row>(db: Db, query: SQL): Promise<Row[]> {
+  const result = await db.execute(query);
+  return (Array.isArray(result) ? result : (result as unknown as { rows: Row[] }).rows) as Row[];
+}
