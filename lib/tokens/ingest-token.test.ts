@@ -51,7 +51,7 @@ describe("mintIngestToken / verifyIngestToken – round trip", () => {
 
   it("mintIngestToken – no shareId or allowedOrigins → claims left out, verify returns undefined", async () => {
     const { token } = await mintIngestToken({ organizationId, projectId, shareId: null, allowedOrigins: null }, { secrets, now: t0 });
-    expect(Object.keys(decodeJwt(token)).sort()).toEqual(["aud", "exp", "iat", "organization_id", "project_id"]);
+    expect(Object.keys(decodeJwt(token)).sort()).toEqual(["aud", "exp", "iat", "jti", "organization_id", "project_id"]);
     const claims = await verifyIngestToken(token, { secrets, now: t0 });
     expect([claims.shareId, claims.allowedOrigins]).toEqual([undefined, undefined]);
   });

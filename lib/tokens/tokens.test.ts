@@ -92,3 +92,14 @@ describe("signToken", () => {
     await expect(signToken(kind, { n: 1 }, 60, { secrets: [], now: t0 })).rejects.toThrow(/TOKEN_SECRETS/);
   });
 });
+
+describe("signToken – every token is distinct", () => {
+  it("two tokens with the same claims in the same second differ (jti), so per-token limits are per page view", async () => {
+    const { mintIngestToken } = await import("./ingest-token");
+    const input = { organizationId: "6f1d3c1e-4a43-4a43-9c1e-1a2b3c4d5e6f", projectId: "7f1d3c1e-4a43-4a43-9c1e-1a2b3c4d5e6f" };
+    const now = new Date("2026-11-21T10:00:00Z");
+    const secrets = [{ kid: "t", secret: "a-test-secret-that-is-long-enough-0123" }];
+    const [a, b] = await Promise.all([mintIngestToken(input, { secrets, now }), mintIngestToken(input, { secrets, now })]);
+    expect(a!.token).not.toBe(b!.token);
+  });
+});
