@@ -54,8 +54,9 @@ export function findUnstorableJson(value: unknown, path: string[] = [], found: F
 }
 
 /** Reads the body as UTF-8, refusing (413) as soon as it passes the limit: a declared or a streamed size. */
-async function readTextWithLimit(req: Request, limit: number): Promise<string> {
-  const tooLarge = () => new PayloadTooLargeError(`The body is larger than ${limit / (1024 * 1024)} MB.`);
+export async function readTextWithLimit(req: Request, limit: number): Promise<string> {
+  const readable = limit >= 1024 * 1024 ? `${limit / (1024 * 1024)} MB` : `${limit / 1024} KB`;
+  const tooLarge = () => new PayloadTooLargeError(`The body is larger than ${readable}.`);
   if (Number(req.headers.get("content-length") ?? 0) > limit) throw tooLarge();
   if (!req.body) return "";
   const chunks: Uint8Array[] = [];

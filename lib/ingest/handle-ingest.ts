@@ -8,6 +8,7 @@ import {
   ValidationError,
   errorResponse,
 } from "@/lib/api/errors";
+import { readTextWithLimit } from "@/lib/api/request";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db";
 import { isOriginAllowed } from "@/lib/tokens/origins";
@@ -66,20 +67,6 @@ export function answerPreflight(req: Request): Response {
   });
 }
 
-async function readBody(req: Request, limit: number): Promise<string> {
-  const tooLarge = () => new PayloadTooLargeError(`The body is larger than ${limit / 1024} KB.`);
-  if (Number(req.headers.get("content-length") ?? 0) > limit) throw tooLarge();
-  if (!req.body) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of req.body as unknown as AsyncIterable<Uint8Array>) {
-    size += chunk.byteLength;
-    if (size > limit) throw tooLarge();
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
-
 function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
@@ -128,7 +115,7 @@ export async function handleEventBatch(req: Request): Promise<Response> {
     if (!/^application\/json\b/i.test(req.headers.get("content-type") ?? "")) {
       throw new UnsupportedMediaTypeError("Send the batch as application/json.");
     }
-    const body = parseJson(await readBody(req, maxBatchBodyBytes));
+    const body = parseJson(await readTextWithLimit(req, maxBatchBodyBytes));
     const events = (body as { events?: unknown } | null)?.events;
     if (Array.isArray(events) && events.length > eventBatchLimits.maxEvents) {
       throw new PayloadTooLargeError(`A batch holds at most ${eventBatchLimits.maxEvents} events.`);
@@ -152,7 +139,7 @@ export async function handleConsentBeacon(req: Request): Promise<Response> {
     if (!/^(text\/plain|application\/json)\b/i.test(req.headers.get("content-type") ?? "")) {
       throw new UnsupportedMediaTypeError("Send the beacon as text/plain (or application/json) JSON.");
     }
-    const body = parseJson(await readBody(req, maxConsentBodyBytes)) as { token?: unknown; event?: unknown } | null;
+    const body = parseJson(await readTextWithLimit(req, maxConsentBodyBytes)) as { token?: unknown; event?: unknown } | null;
     if (typeof body?.token !== "string") throw new UnauthorizedError("The beacon carries no ingest token.");
     const claims = await verifyIngestToken(body.token);
     requireAllowedOrigin(req, claims);

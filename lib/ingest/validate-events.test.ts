@@ -9,23 +9,8 @@ import {
   type EventType,
   type WireEvent,
 } from "./validate-events";
+import { payloads } from "./ingest-test-helpers";
 
-const payloads: { [T in EventType]: EventPayloads[T] } = {
-  "session.started": {},
-  "video.played": { position_ms: 0 },
-  "video.paused": { position_ms: 12_345 },
-  "video.progressed": { position_ms: 7_500, percent: 25 },
-  "video.completed": { duration_ms: 30_000, percent: 100 },
-  "video.incomplete": { position_ms: 9_000, percent: 30 },
-  "video.errored": { error_code: "MEDIA_DECODE" },
-  "autoplay.failed": { reason: "NotAllowedError: play() failed because the user didn't interact" },
-  "cta.clicked": { cta_id: "book", cta_name: "Book a demo", position_ms: 28_000 },
-  "interaction.engaged": { action: "unmute" },
-  "chapter.entered": { chapter_id: "intro", chapter_name: "Intro", position_ms: 0 },
-  "chapter.exited": { chapter_id: "intro", chapter_name: "Intro", position_ms: 3_000 },
-  "consent.accepted": { source: "banner" },
-  "consent.declined": { source: "host" },
-};
 
 function wireEvent<T extends EventType>(eventType: T, payload: EventPayloads[T] = payloads[eventType]): WireEvent<T> {
   return {
