@@ -1,5 +1,6 @@
-import Ajv2020, { type ErrorObject, type ValidateFunction } from "ajv/dist/2020";
+import Ajv2020, { type ValidateFunction } from "ajv/dist/2020";
 import type { FieldError } from "@/lib/api/errors";
+import { describeSchemaErrors, type ErrorWording } from "@/lib/api/schema-errors";
 import eventSchema from "./event-schema-v1.json";
 
 // The wire events of DESIGN.md §9, checked against event-schema-v1.json (the document served
@@ -120,7 +121,7 @@ function validateWith<T>(validate: ValidateFunction<T>, value: unknown): { ok: t
   const structural = structuralErrors(value);
   if (structural.length > 0) return { ok: false, errors: capErrors(structural) };
   if (validate(value)) return { ok: true, value };
-  return { ok: false, errors: capErrors(schemaErrors(validate.errors ?? [])) };
+  return { ok: false, errors: capErrors(describeSchemaErrors(validate.errors ?? [], eventWording)) };
 }
 
 const reservedKeys = new Set(["__proto__", "constructor", "prototype"]);
@@ -170,16 +171,6 @@ function capErrors(errors: FieldError[]): FieldError[] {
   return [...errors.slice(0, maxErrors - 1), { path: "", message: `more errors not listed; the first ${maxErrors - 1} are` }];
 }
 
-/** One error per member, the first ajv reports (a malformed timestamp is a pattern error, not also a date error). */
-function schemaErrors(errors: ErrorObject[]): FieldError[] {
-  const byPath = new Map<string, FieldError>();
-  for (const error of errors) {
-    const described = describeSchemaError(error);
-    if (described && !byPath.has(described.path)) byPath.set(described.path, described);
-  }
-  return [...byPath.values()];
-}
-
 const { $defs: defs, properties } = eventSchema;
 const patternMessages = new Map<string, string>([
   [defs.uuid.pattern, "must be a UUID in lowercase (8-4-4-4-12 hexadecimal digits)"],
@@ -190,56 +181,10 @@ const patternMessages = new Map<string, string>([
   [properties.template_version.pattern, "must be major.minor, e.g. 1.0"],
 ]);
 
-const articles: Record<string, string> = {
-  string: "a string",
-  number: "a number",
-  integer: "an integer",
-  object: "an object",
-  array: "an array",
-  boolean: "true or false",
-  null: "null",
-};
-
-function describeSchemaError(error: ErrorObject): FieldError | null {
-  const base = error.instancePath
-    .split("/")
-    .slice(1)
-    .map((segment) => segment.replace(/~1/g, "/").replace(/~0/g, "~"))
-    .join(".");
-  const at = (child: string) => (base ? `${base}.${child}` : child);
+/** The event schema's own wording; everything else reads as elsewhere in the API. */
+const eventWording: ErrorWording = (error, { path }) => {
   const params = error.params as Record<string, unknown>;
-  switch (error.keyword) {
-    case "if":
-      return null; // the failing "then" reports the real problem
-    case "required":
-      return { path: at(String(params.missingProperty)), message: "is required" };
-    case "additionalProperties":
-      return { path: at(String(params.additionalProperty)), message: "is not a known field" };
-    case "type": {
-      const types = Array.isArray(params.type) ? params.type : [params.type];
-      return { path: base, message: `must be ${types.map((t) => articles[String(t)] ?? String(t)).join(" or ")}` };
-    }
-    case "const":
-      return { path: base, message: `must be ${JSON.stringify(params.allowedValue)}` };
-    case "enum":
-      return { path: base, message: `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}` };
-    case "pattern":
-      return { path: base, message: patternMessages.get(String(params.pattern)) ?? "has an invalid format" };
-    case "format":
-      return { path: base, message: "must be a date and time that exists" };
-    case "minimum":
-      return { path: base, message: `must be at least ${params.limit}` };
-    case "maximum":
-      return { path: base, message: `must be at most ${params.limit}` };
-    case "minLength":
-      return { path: base, message: "must not be empty" };
-    case "maxLength":
-      return { path: base, message: `must be at most ${params.limit} characters` };
-    case "minItems":
-      return { path: base, message: `must have at least ${params.limit} ${params.limit === 1 ? "entry" : "entries"}` };
-    case "maxItems":
-      return { path: base, message: `must have at most ${params.limit} entries` };
-    default:
-      return { path: base, message: error.message ?? "is invalid" };
-  }
-}
+  if (error.keyword === "pattern") return { path, message: patternMessages.get(String(params.pattern)) ?? "has an invalid format" };
+  if (error.keyword === "format") return { path, message: "must be a date and time that exists" };
+  return undefined;
+};

@@ -84,7 +84,7 @@ describe("validateManifest – schema", () => {
     ["layer name too long", withField(textField({ target: { layer: "L".repeat(256) } })), "fields.0.target.layer", "must be at most 255 characters"],
     ["default not a string", withField(textField({ default: 5 })), "fields.0.default", "must be a string"],
     ["text default too long", withField(textField({ default: "d".repeat(2001) })), "fields.0.default", "must be at most 2000 characters"],
-    ["maxLength 0", withField(textField({ maxLength: 0 })), "fields.0.maxLength", "must be >= 1"],
+    ["maxLength 0", withField(textField({ maxLength: 0 })), "fields.0.maxLength", "must be at least 1"],
     ["maxLength fractional", withField(textField({ maxLength: 2.5 })), "fields.0.maxLength", "must be an integer"],
     ["maxLength on an image field", withField({ key: "a", type: "image", target: { asset: "image_0" }, maxLength: 4 }), "fields.0.maxLength", "is only allowed for text fields"],
     ["image default too long", withField({ key: "a", type: "image", target: { asset: "image_0" }, default: `${"x".repeat(256)}.png` }), "fields.0.default", "must be at most 255 characters"],

@@ -1,5 +1,6 @@
-import Ajv2020, { type ErrorObject } from "ajv/dist/2020";
+import Ajv2020 from "ajv/dist/2020";
 import { ValidationError, type FieldError } from "@/lib/api/errors";
+import { describeSchemaErrors, type ErrorWording } from "@/lib/api/schema-errors";
 import manifestSchema from "./binding-manifest-v1.json";
 import { bindingFieldsOf } from "./bindings";
 import {
@@ -49,7 +50,7 @@ const validateSchema = new Ajv2020({ allErrors: true }).compile<BindingManifest>
 
 /** Schema errors, then (only for a schema-valid manifest) cross-checks against the animation. */
 export function validateManifest(json: unknown, lottie: Lottie): ManifestValidation {
-  if (!validateSchema(json)) return { ok: false, errors: schemaErrors(validateSchema.errors ?? []) };
+  if (!validateSchema(json)) return { ok: false, errors: describeSchemaErrors(validateSchema.errors ?? [], manifestWording) };
   const errors = crossCheck(json, lottie);
   return errors.length > 0 ? { ok: false, errors } : { ok: true, manifest: json };
 }
@@ -73,69 +74,27 @@ export function parseManifestJson(text: string, lottie: Lottie): BindingManifest
   return result.manifest;
 }
 
-const articles: Record<string, string> = { string: "a string", number: "a number", integer: "an integer", object: "an object", array: "an array", boolean: "true or false" };
-
-/** One error per member (an empty key is "must not be empty", not also a pattern mismatch). */
-function schemaErrors(errors: ErrorObject[]): FieldError[] {
-  const byPath = new Map<string, FieldError>();
-  for (const error of describeSchemaErrors(errors)) if (!byPath.has(error.path)) byPath.set(error.path, error);
-  return [...byPath.values()];
-}
-
-function describeSchemaErrors(errors: ErrorObject[]): FieldError[] {
-  const result: FieldError[] = [];
-  for (const error of errors) {
-    const base = error.instancePath
-      .split("/")
-      .slice(1)
-      .map((segment) => segment.replace(/~1/g, "/").replace(/~0/g, "~"))
-      .join(".");
-    const at = (child: string) => (base ? `${base}.${child}` : child);
-    const params = error.params as Record<string, unknown>;
-    switch (error.keyword) {
-      case "if":
-        continue; // the failing "then" branch reports the real problem
-      case "required":
-        result.push({ path: at(String(params.missingProperty)), message: "is required" });
-        continue;
-      case "additionalProperties":
-        result.push({ path: at(String(params.additionalProperty)), message: "is not a manifest field" });
-        continue;
-      case "false schema":
-        result.push({ path: base, message: "is only allowed for text fields" });
-        continue;
-      case "minProperties":
-      case "maxProperties":
-        result.push({ path: base, message: 'must name exactly one of "layer", "asset" or "slot"' });
-        continue;
-    }
-    result.push({ path: base, message: schemaMessage(error, params) });
-  }
-  return result;
-}
-
-function schemaMessage(error: ErrorObject, params: Record<string, unknown>): string {
+/** The manifest schema's own wording; everything else reads as elsewhere in the API. */
+const manifestWording: ErrorWording = (error, { path, at, params }) => {
   switch (error.keyword) {
-    case "type":
-      return `must be ${articles[String(params.type)] ?? String(params.type)}`;
-    case "const":
-      return `must be ${JSON.stringify(params.allowedValue)}`;
-    case "enum":
-      return `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`;
-    case "minLength":
-      return "must not be empty";
-    case "maxLength":
-      return `must be at most ${params.limit} characters`;
-    case "maxItems":
-      return `must have at most ${params.limit} entries`;
+    case "additionalProperties":
+      return { path: at(String(params.additionalProperty)), message: "is not a manifest field" };
+    case "false schema":
+      return { path, message: "is only allowed for text fields" };
+    case "minProperties":
+    case "maxProperties":
+      return { path, message: 'must name exactly one of "layer", "asset" or "slot"' };
     case "pattern":
-      return error.schemaPath.startsWith("#/$defs/key/")
-        ? "must be letters, digits and underscores, not starting with a digit"
-        : "must be letters, digits, '_', '.' and '-'";
+      return {
+        path,
+        message: error.schemaPath.startsWith("#/$defs/key/")
+          ? "must be letters, digits and underscores, not starting with a digit"
+          : "must be letters, digits, '_', '.' and '-'",
+      };
     default:
-      return error.message ?? "is invalid";
+      return undefined;
   }
-}
+};
 
 const targetLabel = (target: ManifestTarget) =>
   "layer" in target ? `layer:${target.layer}` : "asset" in target ? `asset:${target.asset}` : `slot:${target.slot}`;
