@@ -43,3 +43,6 @@ const server = variant === "naive" ? naiveServer() : createIngestServer();
 server.listen(0, "127.0.0.1", () => {
   process.stdout.write(`${JSON.stringify({ port: (server.address() as { port: number }).port })}\n`);
 });
+
+// A clean exit (also writes a --cpu-prof profile when one is being taken).
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => process.exit(0));
