@@ -108,4 +108,34 @@ describe("GroupCommitWriter", () => {
     expect(outcomes.map((o) => o.status)).toEqual(["rejected", "rejected"]);
     expect(statements).toBe(1);
   });
+
+  it("never runs more than maxInFlight statements at once, and uses that many when requests keep coming", async () => {
+    const db = await getDb();
+    let running = 0;
+    let most = 0;
+    const writer = new GroupCommitWriter(
+      async (rows) => {
+        most = Math.max(most, ++running);
+        try {
+          return await insertEventRows(db, rows);
+        } finally {
+          running--;
+        }
+      },
+      10_000,
+      undefined,
+      2,
+    );
+    const projectId = randomUUID();
+    const writes: Promise<unknown>[] = [];
+    for (let i = 0; i < 30; i++) {
+      writes.push(writer.write([row(projectId)]));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await Promise.all(writes);
+    expect(most).toBeLessThanOrEqual(2);
+    // PGlite runs a statement within one turn of the event loop, so there statements never overlap.
+    if (process.env.DATABASE_URL) expect(most).toBe(2);
+    expect(await storedCount(projectId)).toBe(30);
+  });
 });

@@ -7,17 +7,19 @@ type Pending = { rows: EventRow[]; resolve: (result: WriteResult) => void; rejec
 /**
  * Group commit: rows of concurrent requests that arrive while a write is in flight are
  * written together by the next single statement, and each request is answered only when
- * the statement holding its rows has committed. One statement at a time per writer.
+ * the statement holding its rows has committed. At most maxInFlight statements at a time.
  */
 export class GroupCommitWriter {
   private queue: Pending[] = [];
-  private flushing: Promise<void> | null = null;
+  private readonly flushers = new Set<Promise<void>>();
 
   constructor(
     private readonly insert: (rows: EventRow[]) => Promise<Set<string>>,
     private readonly maxRowsPerStatement = 10_000,
     /** True for a failure caused by the rows themselves (a 4xx), as opposed to the database being unreachable. */
     private readonly isDataError: (error: unknown) => boolean = (error) => toAppError(error).status < 500,
+    /** Statements that may run at once: the next group is prepared and sent while the database writes one. */
+    private readonly maxInFlight = 2,
   ) {}
 
   /** Resolves once the rows are durable: how many were new and how many were already stored. */
@@ -25,23 +27,22 @@ export class GroupCommitWriter {
     if (rows.length === 0) return Promise.resolve({ accepted: 0, duplicates: 0 });
     return new Promise<WriteResult>((resolve, reject) => {
       this.queue.push({ rows, resolve, reject });
-      this.flushing ??= this.flushAll();
+      if (this.flushers.size < this.maxInFlight) {
+        const flusher = this.flushAll().finally(() => this.flushers.delete(flusher));
+        this.flushers.add(flusher);
+      }
     });
   }
 
   /** Waits until everything queued so far is written (graceful shutdown). */
   async drain(): Promise<void> {
-    while (this.flushing) await this.flushing;
+    while (this.flushers.size > 0) await Promise.all(this.flushers);
   }
 
   private async flushAll(): Promise<void> {
     // Let the requests that are arriving in this same tick join the first statement.
     await new Promise((resolve) => setImmediate(resolve));
-    try {
-      while (this.queue.length > 0) await this.flushGroup(this.takeGroup());
-    } finally {
-      this.flushing = null;
-    }
+    while (this.queue.length > 0) await this.flushGroup(this.takeGroup());
   }
 
   private takeGroup(): Pending[] {

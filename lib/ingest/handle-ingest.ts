@@ -75,6 +75,30 @@ function parseJson(text: string): unknown {
   }
 }
 
+const verifiedKey = Symbol.for("reelbind.ingest.verified-tokens");
+const verifiedHolder = globalThis as { [key: symbol]: Map<string, IngestTokenClaims> | undefined };
+const maxVerifiedTokens = 10_000;
+
+/**
+ * A page sends many batches with one token, and verifying an HMAC through WebCrypto costs
+ * more than the rest of a request: a token that verified is remembered until it expires
+ * (bounded, least recently used first out).
+ */
+async function verifyIngestTokenCached(token: string): Promise<IngestTokenClaims> {
+  const verified = (verifiedHolder[verifiedKey] ??= new Map());
+  const known = verified.get(token);
+  if (known && known.expiresAt.getTime() > Date.now()) {
+    verified.delete(token);
+    verified.set(token, known);
+    return known;
+  }
+  verified.delete(token);
+  const claims = await verifyIngestToken(token);
+  if (verified.size >= maxVerifiedTokens) verified.delete(verified.keys().next().value!);
+  verified.set(token, claims);
+  return claims;
+}
+
 function requireAllowedOrigin(req: Request, claims: IngestTokenClaims): void {
   if (!isOriginAllowed(req.headers.get("origin"), claims.allowedOrigins)) {
     throw new ForbiddenError("This origin may not send events with this token.");
@@ -107,7 +131,7 @@ export async function handleEventBatch(req: Request): Promise<Response> {
   try {
     const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.get("authorization") ?? "")?.[1];
     if (!bearer) throw new UnauthorizedError("An ingest token is required: Authorization: Bearer <token>.");
-    const claims = await verifyIngestToken(bearer);
+    const claims = await verifyIngestTokenCached(bearer);
     requireAllowedOrigin(req, claims);
     if (Number(req.headers.get("content-length") ?? 0) > maxBatchBodyBytes) {
       throw new PayloadTooLargeError(`The body is larger than ${maxBatchBodyBytes / 1024} KB.`);
@@ -141,7 +165,7 @@ export async function handleConsentBeacon(req: Request): Promise<Response> {
     }
     const body = parseJson(await readTextWithLimit(req, maxConsentBodyBytes)) as { token?: unknown; event?: unknown } | null;
     if (typeof body?.token !== "string") throw new UnauthorizedError("The beacon carries no ingest token.");
-    const claims = await verifyIngestToken(body.token);
+    const claims = await verifyIngestTokenCached(body.token);
     requireAllowedOrigin(req, claims);
     const result = validateEvent(body.event);
     if (!result.ok) throw new ValidationError(result.errors.map((e) => ({ ...e, path: e.path ? `event.${e.path}` : "event" })));
