@@ -1,6 +1,7 @@
 import UAParser from "ua-parser-js";
 import type { EventRow } from "./store-events";
 import type { WireEvent } from "./validate-events";
+import { LRUCache } from "lru-cache";
 
 // The enrichment step of DESIGN.md §9: after validation, the server overwrites the tenant
 // fields with the token's claims and adds device, geo and received_at. Device and country
@@ -70,7 +71,7 @@ const deviceTypes: Record<string, DeviceType> = {
 };
 
 const unknownDevice: Device = Object.freeze({ type: "other", os: null, browser: null });
-const deviceCache = new Map<string, Device>();
+const deviceCache = new LRUCache<string, Device>({ max: deviceCacheLimits.maxEntries });
 
 /**
  * Device type, OS name and browser name of a User-Agent (names only: versions would multiply
@@ -80,16 +81,10 @@ const deviceCache = new Map<string, Device>();
 export function describeDevice(userAgent: string | null): Device {
   if (!userAgent) return unknownDevice;
   const key = userAgent.slice(0, deviceCacheLimits.maxUserAgentLength);
-  const cached = deviceCache.get(key);
-  if (cached) {
-    deviceCache.delete(key);
-    deviceCache.set(key, cached);
-    return cached;
-  }
-  const device = parseDevice(key);
-  deviceCache.set(key, device);
-  if (deviceCache.size > deviceCacheLimits.maxEntries) {
-    deviceCache.delete(deviceCache.keys().next().value!);
+  let device = deviceCache.get(key);
+  if (!device) {
+    device = parseDevice(key);
+    deviceCache.set(key, device);
   }
   return device;
 }

@@ -8,9 +8,11 @@ import {
   ValidationError,
   errorResponse,
 } from "@/lib/api/errors";
+import { LRUCache } from "lru-cache";
 import { readTextWithLimit } from "@/lib/api/request";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db";
+import { processWide } from "@/lib/process-wide";
 import { isOriginAllowed } from "@/lib/tokens/origins";
 import { verifyIngestToken, type IngestTokenClaims } from "@/lib/tokens/ingest-token";
 import { countryFromHeader, enrichEvents } from "./enrich";
@@ -25,29 +27,17 @@ import { eventBatchLimits, validateEvent, validateEventBatch, type WireEvent } f
 export const maxBatchBodyBytes = 512 * 1024;
 const maxConsentBodyBytes = 16 * 1024;
 
-type WriterHolder = { writer?: GroupCommitWriter };
-const holder = globalThis as { [key: symbol]: WriterHolder };
-const writerKey = Symbol.for("reelbind.ingest.writer");
-
 /** One group-commit writer per process, shared by every route bundle that loads this module. */
-function ingestWriter(): GroupCommitWriter {
-  const slot = (holder[writerKey] ??= {});
-  slot.writer ??= new GroupCommitWriter(async (rows) => insertEventRows(await getDb(), rows));
-  return slot.writer;
-}
+const ingestWriter = () =>
+  processWide("ingest.writer", () => new GroupCommitWriter(async (rows) => insertEventRows(await getDb(), rows)));
 
 /** Waits for queued events to be committed: call before closing the database on shutdown. */
 export async function drainIngestWriter(): Promise<void> {
-  await holder[writerKey]?.writer?.drain();
+  await ingestWriter().drain();
 }
-
-const limiterKey = Symbol.for("reelbind.ingest.rate-limiter");
-const limiters = globalThis as { [key: symbol]: ReturnType<typeof createRateLimiter> | undefined };
 
 /** Events per token, per process: a leaked or looping page cannot flood the project. */
-function rateLimiter() {
-  return (limiters[limiterKey] ??= createRateLimiter(ingestRateLimit));
-}
+const rateLimiter = () => processWide("ingest.rate-limiter", () => createRateLimiter(ingestRateLimit));
 
 function corsHeaders(origin: string | null): Record<string, string> {
   return origin ? { "Access-Control-Allow-Origin": origin, Vary: "Origin" } : { Vary: "Origin" };
@@ -75,27 +65,18 @@ function parseJson(text: string): unknown {
   }
 }
 
-const verifiedKey = Symbol.for("reelbind.ingest.verified-tokens");
-const verifiedHolder = globalThis as { [key: symbol]: Map<string, IngestTokenClaims> | undefined };
-const maxVerifiedTokens = 10_000;
-
 /**
  * A page sends many batches with one token, and verifying an HMAC through WebCrypto costs
  * more than the rest of a request: a token that verified is remembered until it expires
- * (bounded, least recently used first out).
+ * (at most 10,000, least recently used first out).
  */
 async function verifyIngestTokenCached(token: string): Promise<IngestTokenClaims> {
-  const verified = (verifiedHolder[verifiedKey] ??= new Map());
+  const verified = processWide("ingest.verified-tokens", () => new LRUCache<string, IngestTokenClaims>({ max: 10_000 }));
   const known = verified.get(token);
-  if (known && known.expiresAt.getTime() > Date.now()) {
-    verified.delete(token);
-    verified.set(token, known);
-    return known;
-  }
-  verified.delete(token);
+  if (known) return known;
   const claims = await verifyIngestToken(token);
-  if (verified.size >= maxVerifiedTokens) verified.delete(verified.keys().next().value!);
-  verified.set(token, claims);
+  const ttl = claims.expiresAt.getTime() - Date.now();
+  if (ttl > 0) verified.set(token, claims, { ttl });
   return claims;
 }
 

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { getConfig, type Config } from "@/lib/config";
+import { processWide } from "@/lib/process-wide";
 import type { BlobStore, TempFileCleaner } from "./blob-store";
 import { LocalBlobStore } from "./local-blob-store";
 import { S3BlobStore } from "./s3-blob-store";
@@ -26,11 +27,6 @@ export function createBlobStore(config: Pick<Config, "dataDir" | "storage">): Bl
   });
 }
 
-// Kept on globalThis, like the configuration, so that Next's module reloading in development
-// does not open a second S3 client per reload.
-const blobStoreKey = Symbol.for("reelbind.blobStore");
-type BlobStoreHolder = { [blobStoreKey]?: BlobStore & TempFileCleaner };
-
 /** The process-wide blob store, created on first use. */
 export function getBlobStore(): BlobStore {
   return getStore();
@@ -41,8 +37,7 @@ export function cleanTempFiles(olderThanMs: number): Promise<number> {
   return getStore().cleanTempFiles(olderThanMs);
 }
 
+/** Process-wide, so that reloads and route bundles do not open a second S3 client. */
 function getStore(): BlobStore & TempFileCleaner {
-  const holder = globalThis as BlobStoreHolder;
-  holder[blobStoreKey] ??= createBlobStore(getConfig());
-  return holder[blobStoreKey];
+  return processWide("blob-store", () => createBlobStore(getConfig()));
 }

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { LRUCache } from "lru-cache";
 import { ConflictError } from "@/lib/api/errors";
 import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db";
@@ -49,16 +50,15 @@ function writeCache(name: string, png: Uint8Array, meta: PreviewMeta) {
   }
 }
 
-const lottieCache = new Map<string, Lottie>();
-const maxCachedLotties = 32;
-
 /** Parsed Lottie files by storage key: uploads are immutable, so a key's content never changes. */
+const lottieCache = new LRUCache<string, Lottie>({ max: 32 });
+
 async function loadLottie(file: TemplateFileRow): Promise<Lottie> {
-  const cached = lottieCache.get(file.storageKey);
-  if (cached) return cached;
-  const lottie = parseLottieJson((await getBlobStore().read(file.storageKey)).toString("utf8"));
-  if (lottieCache.size >= maxCachedLotties) lottieCache.delete(lottieCache.keys().next().value!);
-  lottieCache.set(file.storageKey, lottie);
+  let lottie = lottieCache.get(file.storageKey);
+  if (!lottie) {
+    lottie = parseLottieJson((await getBlobStore().read(file.storageKey)).toString("utf8"));
+    lottieCache.set(file.storageKey, lottie);
+  }
   return lottie;
 }
 
@@ -74,7 +74,7 @@ export async function previewTemplate(db: Db, projectId: string, templateId: str
   const template = await getTemplateRowOrThrow(db, { projectId, templateId });
   const name = createHash("sha256").update(`${template.id}\n${canonicalJson(data)}`).digest("hex");
   let meta = readCachedMeta(name);
-  if (!meta || !(await readCachedPreview(name))) {
+  if (!meta || !existsSync(path.join(previewDir(), `${name}.png`))) {
     const files = await getTemplateFiles(db, template.id);
     const templateJson = files.find((f) => f.role === "templateJson");
     const poster = files.find((f) => f.role === "posterFile");

@@ -135,7 +135,8 @@ async function pump(body: ReadableStream<Uint8Array>, parser: busboy.Busboy, abo
   parser.end();
 }
 
-async function storePart(role: FileRole, filename: string | undefined, stream: Readable): Promise<ReceivedFile> {
+/** Streams one part to storage, noting its size, hash, detected type and (JSON parts) its text. */
+export async function storePart(role: FileRole, filename: string | undefined, stream: Readable): Promise<ReceivedFile> {
   const head: Buffer[] = [];
   let headSize = 0;
   const json: Buffer[] | null = jsonRoles.has(role) ? [] : null;

@@ -1,14 +1,13 @@
 import { createHash } from "node:crypto";
+import { Readable } from "node:stream";
 import { ConflictError, ValidationError } from "@/lib/api/errors";
 import type { Actor } from "@/lib/auth/authenticate";
 import type { ProjectAccess } from "@/lib/auth/project-access";
 import type { Db } from "@/lib/db";
 import { templateFiles, templates } from "@/lib/db/schema";
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from "@/lib/idempotency/idempotency";
-import { getBlobStore } from "@/lib/storage";
-import { detectFileType } from "./file-types";
 import { auditTemplate } from "./lifecycle";
-import { discardReceivedFiles, receiveUpload, type ReceivedFile, type ReceivedUpload } from "./receive-upload";
+import { discardReceivedFiles, receiveUpload, storePart, type ReceivedFile, type ReceivedUpload } from "./receive-upload";
 import type { FileRole } from "./schema";
 import { presentTemplate, type Template } from "./templates";
 import { validateUpload } from "./validate-upload";
@@ -72,23 +71,9 @@ export type TemplateFileInput = { role: FileRole; name: string; bytes: Uint8Arra
  * validation and record as an upload, without HTTP.
  */
 export async function importTemplate(db: Db, actor: Actor, access: ProjectAccess, fields: Record<string, string>, inputs: TemplateFileInput[]) {
-  const store = getBlobStore();
   const files: ReceivedFile[] = [];
   try {
-    for (const input of inputs) {
-      const stored = await store.put((async function* () { yield input.bytes; })());
-      const isJson = input.role.endsWith("Json");
-      files.push({
-        role: input.role,
-        name: input.name,
-        size: stored.size,
-        sha256: stored.sha256,
-        storageKey: stored.key,
-        created: stored.created,
-        type: detectFileType(Buffer.from(input.bytes.subarray(0, 64))),
-        text: isJson ? Buffer.from(input.bytes).toString("utf8") : undefined,
-      });
-    }
+    for (const input of inputs) files.push(await storePart(input.role, input.name, Readable.from([Buffer.from(input.bytes)])));
     return (await recordTemplate(db, actor, access, { fields, files }, async () => {})) as Template;
   } catch (error) {
     await discardReceivedFiles(db, files);
