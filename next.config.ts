@@ -25,7 +25,8 @@ const nextConfig: NextConfig = {
   async headers() {
     return [
       {
-        source: "/((?!api/).*)",
+        // The player iframe (/embed) and the demo host page set their own CSP: they are framed by other sites.
+        source: "/((?!api/|embed$|embed/|demo/).*)",
         headers: [
           { key: "Content-Security-Policy", value: consoleCsp },
           { key: "X-Content-Type-Options", value: "nosniff" },

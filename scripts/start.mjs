@@ -11,6 +11,7 @@ import { register } from "tsx/esm/api";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const stampFile = path.join(root, ".next", "reelbind-build-stamp");
 const sourceEntries = ["app", "components", "lib", "public", "drizzle", "instrumentation.ts", "next.config.ts", "postcss.config.mjs", "package-lock.json", "tsconfig.json"];
+const generatedEntries = new Set([path.join("public", "sdk"), path.join("public", "player")]);
 const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
 
 /** A fingerprint of every source file's path, size and modification time. */
@@ -20,6 +21,7 @@ function sourceFingerprint() {
     const full = path.join(root, entry);
     if (!existsSync(full)) return;
     const stat = statSync(full);
+    if (generatedEntries.has(entry)) return;
     if (stat.isDirectory()) {
       for (const child of readdirSync(full).sort()) visit(path.join(entry, child));
     } else {
@@ -48,6 +50,10 @@ try {
   console.error(error.message);
   process.exit(1);
 }
+
+// The browser bundles are outputs of lib/ (left out of the fingerprint); building them takes a second.
+const { buildBrowserBundles } = await import("./build-browser.mjs");
+await buildBrowserBundles({ quiet: true });
 
 const fingerprint = sourceFingerprint();
 const built = existsSync(stampFile) && readFileSync(stampFile, "utf8") === fingerprint;

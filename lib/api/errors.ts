@@ -25,8 +25,8 @@ export class BadRequestError extends AppError {
 }
 
 export class UnauthorizedError extends AppError {
-  constructor(detail = "A valid bearer token is required.") {
-    super(401, "unauthorized", "Unauthorized", detail, undefined, { "WWW-Authenticate": 'Bearer realm="reelbind"' });
+  constructor(detail = "A valid bearer token is required.", scheme: "Bearer" | "Basic" = "Bearer") {
+    super(401, "unauthorized", "Unauthorized", detail, undefined, { "WWW-Authenticate": `${scheme} realm="reelbind"` });
   }
 }
 

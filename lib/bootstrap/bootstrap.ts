@@ -68,6 +68,7 @@ const demoShare = {
   ctaLabel: "See the week ahead",
   ctaUrl: "https://example.com/forecast",
   personalizationData: { City: "Lisbon", Status: "Sunny", Tempreture: "21°" },
+  consentMode: "not_required" as const,
 };
 
 const demoTemplateDir = path.join(process.cwd(), "lib/bootstrap/demo-template");

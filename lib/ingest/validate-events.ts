@@ -1,5 +1,6 @@
 import Ajv2020, { type ValidateFunction } from "ajv/dist/2020";
 import type { FieldError } from "@/lib/api/errors";
+import { analyticsEventTypes, type AnalyticsEventType } from "@/lib/embed/protocol";
 import { describeSchemaErrors, type ErrorWording } from "@/lib/api/schema-errors";
 import eventSchema from "./event-schema-v1.json";
 
@@ -7,25 +8,10 @@ import eventSchema from "./event-schema-v1.json";
 // at /analytics/v1/event-schema-v1.json). Bodies come from the open internet, so a cheap
 // iterative walk rejects prototype keys and deep nesting before ajv looks at anything.
 
-export const eventTypes = [
-  "session.started",
-  "video.played",
-  "video.paused",
-  "video.progressed",
-  "video.completed",
-  "video.incomplete",
-  "video.errored",
-  "autoplay.failed",
-  "cta.clicked",
-  "interaction.engaged",
-  "chapter.entered",
-  "chapter.exited",
-  "consent.accepted",
-  "consent.declined",
-] as const;
-export type EventType = (typeof eventTypes)[number];
+export const eventTypes = analyticsEventTypes;
+export type EventType = AnalyticsEventType;
 
-export type ConsentStatus = "granted" | "not_required";
+export type ConsentStatus = "granted" | "not_required" | "denied";
 export type ConsentSource = "banner" | "host" | "api";
 export type InteractionAction = "click" | "unmute" | "seek" | "fullscreen" | "replay";
 

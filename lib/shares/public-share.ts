@@ -24,6 +24,7 @@ export async function findPublicShare(db: Db, slug: string) {
       ctaLabel: publicVideoShares.ctaLabel,
       ctaUrl: publicVideoShares.ctaUrl,
       personalizationData: publicVideoShares.personalizationData,
+      consentMode: publicVideoShares.consentMode,
     })
     .from(publicVideoShares)
     .innerJoin(projects, eq(projects.id, publicVideoShares.projectId))

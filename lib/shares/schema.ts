@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { NotFoundError } from "@/lib/api/errors";
-import { channelEnum, shareStatusEnum, type Channel } from "@/lib/db/schema";
+import { channelEnum, consentModeEnum, shareStatusEnum, type Channel } from "@/lib/db/schema";
 
 export const channels = channelEnum.enumValues;
 export const channelSchema = z.enum(channels);
@@ -61,6 +61,10 @@ export const putShareBody = z
     ctaLabel: optional(text(80)),
     ctaUrl: optional(ctaUrlSchema),
     personalizationData: optional(personalizationDataSchema),
+    consentMode: z
+      .enum(consentModeEnum.enumValues, { error: "must be required or not_required" })
+      .nullish()
+      .transform((value) => value ?? "not_required"),
     apiCredentialId: z.uuid({ error: "must be an API credential id (UUID)" }),
   })
   .superRefine((body, ctx) => {
@@ -88,6 +92,7 @@ export const shareSchema = z.object({
   ctaLabel: z.string().nullable(),
   ctaUrl: z.string().nullable(),
   personalizationData: z.record(z.string(), z.unknown()).nullable(),
+  consentMode: z.enum(consentModeEnum.enumValues).describe("required: no analytics leave the page until the viewer accepts"),
   apiCredentialId: z.uuid(),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),

@@ -36,6 +36,7 @@ export function presentShare(row: ShareRow) {
     ctaLabel: row.ctaLabel,
     ctaUrl: row.ctaUrl,
     personalizationData: row.personalizationData,
+    consentMode: row.consentMode,
     apiCredentialId: row.apiCredentialId,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
@@ -141,6 +142,7 @@ const configurationFields = [
   "ctaLabel",
   "ctaUrl",
   "personalizationData",
+  "consentMode",
   "apiCredentialId",
 ] as const satisfies readonly (keyof PutShareInput & keyof ShareRow)[];
 

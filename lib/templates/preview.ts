@@ -1,17 +1,17 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { LRUCache } from "lru-cache";
 import { ConflictError } from "@/lib/api/errors";
 import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { renderPreviewPng } from "@/lib/render/preview-renderer";
 import { getBlobStore } from "@/lib/storage";
 import { applyBindings } from "./bindings";
-import { parseLottieJson, type Lottie } from "./lottie";
+import { loadLottie } from "./load-lottie";
+import type { Lottie } from "./lottie";
 import type { BindingManifest } from "./manifest";
 import { signPreviewUrl } from "./preview-url";
-import { getTemplateFiles, getTemplateRowOrThrow, type TemplateFileRow } from "./templates";
+import { getTemplateFiles, getTemplateRowOrThrow } from "./templates";
 
 type PreviewMeta = { width: number; height: number; frame: number; warnings: string[] };
 
@@ -48,18 +48,6 @@ function writeCache(name: string, png: Uint8Array, meta: PreviewMeta) {
     writeFileSync(temp, bytes);
     renameSync(temp, path.join(dir, file));
   }
-}
-
-/** Parsed Lottie files by storage key: uploads are immutable, so a key's content never changes. */
-const lottieCache = new LRUCache<string, Lottie>({ max: 32 });
-
-async function loadLottie(file: TemplateFileRow): Promise<Lottie> {
-  let lottie = lottieCache.get(file.storageKey);
-  if (!lottie) {
-    lottie = parseLottieJson((await getBlobStore().read(file.storageKey)).toString("utf8"));
-    lottieCache.set(file.storageKey, lottie);
-  }
-  return lottie;
 }
 
 function canonicalJson(data: Record<string, string>): string {

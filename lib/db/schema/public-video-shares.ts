@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { check, foreignKey, jsonb, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { timestamptz } from "./columns";
 import { apiCredentials } from "./api-credentials";
-import { channelEnum, shareStatusEnum } from "./enums";
+import { channelEnum, consentModeEnum, shareStatusEnum } from "./enums";
 import { projects } from "./projects";
 import { shareSlugs } from "./share-slugs";
 import { users } from "./users";
@@ -26,6 +26,8 @@ export const publicVideoShares = pgTable(
     ctaLabel: text("cta_label"),
     ctaUrl: text("cta_url"),
     personalizationData: jsonb("personalization_data").$type<Record<string, unknown>>(),
+    /** required: the player sends no analytics until the viewer accepts (DESIGN.md §8). */
+    consentMode: consentModeEnum("consent_mode").notNull().default("not_required"),
     apiCredentialId: uuid("api_credential_id").notNull(),
     createdAt: timestamptz("created_at").notNull().defaultNow(),
     updatedAt: timestamptz("updated_at").notNull().defaultNow(),

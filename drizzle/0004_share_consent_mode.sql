@@ -1,0 +1,2 @@
+CREATE TYPE "public"."consent_mode" AS ENUM('not_required', 'required');--> statement-breakpoint
+ALTER TABLE "public_video_shares" ADD COLUMN "consent_mode" "consent_mode" DEFAULT 'not_required' NOT NULL;

@@ -1,0 +1,54 @@
+import { and, eq } from "drizzle-orm";
+import { NotFoundError, UnauthorizedError } from "@/lib/api/errors";
+import { getConfig } from "@/lib/config";
+import { verifyCredential } from "@/lib/credentials/credentials";
+import type { Db } from "@/lib/db";
+import { projects, publicVideoShares } from "@/lib/db/schema";
+import { findPublicShare } from "@/lib/shares/public-share";
+import { mintEmbedSessionToken } from "@/lib/tokens/embed-session-token";
+import type { EmbedSessionInput } from "./schema";
+
+type Credential = NonNullable<Awaited<ReturnType<typeof verifyCredential>>>;
+
+/** HTTP Basic `apiKey:apiSecret`: the caller is an active API credential, or 401. */
+export async function authenticateCredential(db: Db, req: Request): Promise<Credential> {
+  const match = /^Basic\s+([A-Za-z0-9+/]+=*)\s*$/i.exec(req.headers.get("authorization") ?? "");
+  const decoded = match ? Buffer.from(match[1]!, "base64").toString("utf8") : "";
+  const colon = decoded.indexOf(":");
+  const credential = colon > 0 ? await verifyCredential(db, decoded.slice(0, colon), decoded.slice(colon + 1)) : null;
+  if (!credential) {
+    throw new UnauthorizedError("Authenticate with an active API credential: HTTP Basic apiKey:apiSecret.", "Basic");
+  }
+  return credential;
+}
+
+/**
+ * Mints an embed-session token for one of the credential's project's shares. The share must be
+ * available now (enabled, credential active); the player checks it again when it loads.
+ */
+export async function createEmbedSession(db: Db, credential: Credential, input: EmbedSessionInput) {
+  const [project] = await db.select({ organizationId: projects.organizationId }).from(projects).where(eq(projects.id, credential.projectId));
+  let slug = input.shareSlug;
+  if (input.channel) {
+    const [row] = await db
+      .select({ slug: publicVideoShares.slug })
+      .from(publicVideoShares)
+      .where(and(eq(publicVideoShares.projectId, credential.projectId), eq(publicVideoShares.channel, input.channel)));
+    slug = row?.slug;
+  }
+  const share = slug ? await findPublicShare(db, slug) : null;
+  if (!project || !share || share.projectId !== credential.projectId) {
+    const named = input.channel ? `an enabled ${input.channel} share` : `an enabled share with slug ${input.shareSlug}`;
+    throw new NotFoundError(`This credential's project has no ${named}.`);
+  }
+  const { token, expiresAt } = await mintEmbedSessionToken({
+    organizationId: project.organizationId,
+    projectId: credential.projectId,
+    channel: input.channel,
+    shareSlug: input.shareSlug,
+    personalizationData: input.personalizationData,
+    allowedOrigins: input.allowedOrigins,
+    ttlSeconds: input.ttlSeconds,
+  });
+  return { token, expiresAt, embedUrl: `${getConfig().publicBaseUrl}/embed?session=${encodeURIComponent(token)}` };
+}

@@ -1,0 +1,141 @@
+import { and, eq } from "drizzle-orm";
+import { NotFoundError } from "@/lib/api/errors";
+import { getConfig } from "@/lib/config";
+import type { Db } from "@/lib/db";
+import { publicVideoShares } from "@/lib/db/schema";
+import { findPublicShare, type PublicShare } from "@/lib/shares/public-share";
+import { loadLottie } from "@/lib/templates/load-lottie";
+import type { Lottie } from "@/lib/templates/lottie";
+import { chaptersOf, type BindingManifest } from "@/lib/templates/manifest";
+import { getTemplateFiles, getTemplateRowOrThrow, type TemplateFileRow } from "@/lib/templates/templates";
+import { verifyEmbedSessionToken, type EmbedSessionClaims } from "@/lib/tokens/embed-session-token";
+import { mintIngestToken } from "@/lib/tokens/ingest-token";
+import { signFileUrl } from "./file-url";
+import type { ManifestChapter, ManifestFileUrls, PageManifest } from "./protocol";
+
+// The page manifest (DESIGN.md §7): everything the player needs to play a share, built for
+// one view. GET /api/embed/manifest serves it; the player page inlines it.
+
+export type ManifestSource = { share: string } | { session: string };
+
+const unavailable = () => new NotFoundError("This video is not available.");
+
+/** The manifest for a share slug or an embed-session token; 404 for an unavailable share, 401 for a bad token. */
+export async function buildPageManifest(db: Db, source: ManifestSource): Promise<PageManifest> {
+  if ("share" in source) {
+    const share = await findPublicShare(db, source.share);
+    if (!share) throw unavailable();
+    return manifestFor(db, share, null);
+  }
+  const session = await verifyEmbedSessionToken(source.session);
+  const share = await findSessionShare(db, session);
+  if (!share) throw unavailable();
+  return manifestFor(db, share, session);
+}
+
+/** The share a session names, only if it is available and belongs to the session's project. */
+async function findSessionShare(db: Db, session: EmbedSessionClaims): Promise<PublicShare | null> {
+  let slug = session.shareSlug;
+  if (!slug && session.channel) {
+    const [row] = await db
+      .select({ slug: publicVideoShares.slug })
+      .from(publicVideoShares)
+      .where(and(eq(publicVideoShares.projectId, session.projectId), eq(publicVideoShares.channel, session.channel)));
+    slug = row?.slug;
+  }
+  const share = slug ? await findPublicShare(db, slug) : null;
+  return share && share.projectId === session.projectId && share.organizationId === session.organizationId ? share : null;
+}
+
+/**
+ * Personalization values are strings (the preview API's rule); numbers and booleans in stored
+ * data are written as text, anything else (objects, null) cannot be shown and is left out.
+ */
+export function bindingData(...layers: (Record<string, unknown> | null | undefined)[]): Record<string, string> {
+  const data: Record<string, string> = {};
+  for (const layer of layers) {
+    for (const [key, value] of Object.entries(layer ?? {})) {
+      if (typeof value === "string") data[key] = value;
+      else if (typeof value === "number" || typeof value === "boolean") data[key] = String(value);
+    }
+  }
+  return data;
+}
+
+async function manifestFor(db: Db, share: PublicShare, session: EmbedSessionClaims | null): Promise<PageManifest> {
+  const allowedOrigins = session?.allowedOrigins ?? null;
+  const ingest = await mintIngestToken({
+    organizationId: share.organizationId,
+    projectId: share.projectId,
+    shareId: share.id,
+    allowedOrigins,
+  });
+  const served = share.template && (await describeTemplate(db, share.projectId, share.template.id));
+  return {
+    version: 1,
+    organizationId: share.organizationId,
+    projectId: share.projectId,
+    shareId: share.id,
+    channel: share.channel,
+    title: share.publicTitle,
+    locale: share.locale,
+    template: served?.template ?? null,
+    bindings: {
+      manifest: served?.bindingManifest ?? null,
+      data: bindingData(share.personalizationData, session?.personalizationData),
+    },
+    chapters: served?.chapters ?? [],
+    ctas: served?.bindingManifest?.ctas ?? [],
+    cta: share.ctaLabel && share.ctaUrl ? { label: share.ctaLabel, url: share.ctaUrl } : null,
+    consent: { mode: share.consentMode },
+    ingest: { url: getConfig().ingestBaseUrl, token: ingest.token, expiresAt: ingest.expiresAt.toISOString() },
+    allowedOrigins,
+  };
+}
+
+async function describeTemplate(db: Db, projectId: string, templateId: string) {
+  const row = await getTemplateRowOrThrow(db, { projectId, templateId });
+  const files = await getTemplateFiles(db, row.id);
+  const one = (role: string) => files.find((file) => file.role === role) ?? null;
+  const lottieFile = one("templateJson");
+  const lottie = lottieFile ? await loadLottie(lottieFile) : null;
+  const bindingManifest = (row.manifest as BindingManifest | null) ?? null;
+  const overlay = row.kind === "Raster" ? overlayOf(row.overlay) : null;
+  const urlOf = (file: TemplateFileRow | null) => (file ? signFileUrl(file) : null);
+  const fileUrls: ManifestFileUrls = {
+    templateJson: urlOf(lottieFile),
+    videoFile: urlOf(one("videoFile")),
+    posterFile: urlOf(one("posterFile")),
+    assets: Object.fromEntries(files.filter((file) => file.role === "assetFiles").map((file) => [file.name, signFileUrl(file)])),
+  };
+  return {
+    template: {
+      id: row.id,
+      version: row.version,
+      kind: row.kind,
+      width: row.width ?? 1280,
+      height: row.height ?? 720,
+      files: fileUrls,
+      overlay,
+    },
+    bindingManifest,
+    chapters: lottie ? chapterTimes(bindingManifest, lottie, overlay?.offsetSeconds ?? 0) : [],
+  };
+}
+
+function overlayOf(stored: Record<string, unknown> | null): NonNullable<NonNullable<PageManifest["template"]>["overlay"]> {
+  const fit = stored?.fit === "cover" || stored?.fit === "fill" ? stored.fit : "contain";
+  const offsetSeconds = typeof stored?.offsetSeconds === "number" ? stored.offsetSeconds : 0;
+  return { fit, offsetSeconds };
+}
+
+/** Chapters in media milliseconds: frame ip is time 0 (plus a Raster overlay's offset). */
+function chapterTimes(manifest: BindingManifest | null, lottie: Lottie, offsetSeconds: number): ManifestChapter[] {
+  const ms = (frame: number) => Math.round(((frame - lottie.ip) / lottie.fr + offsetSeconds) * 1000);
+  return chaptersOf(manifest, lottie).map((chapter) => ({
+    id: chapter.id,
+    name: chapter.name,
+    startMs: ms(chapter.startFrame),
+    endMs: ms(chapter.endFrame),
+  }));
+}

@@ -1,0 +1,73 @@
+import { Readable } from "node:stream";
+import { eq } from "drizzle-orm";
+import { NotFoundError } from "@/lib/api/errors";
+import type { Db } from "@/lib/db";
+import { templateFiles } from "@/lib/db/schema";
+import { getBlobStore, type ByteRange } from "@/lib/storage";
+import { fileUrlTtlSeconds, verifyFileUrl } from "./file-url";
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * One `bytes=` range of a file of `size` bytes (RFC 9110 §14.1.2), "unsatisfiable" for a range
+ * that starts at or past the end, or null to serve the whole file (no header, several ranges,
+ * or syntax this server does not read — a server may always ignore Range).
+ */
+export function parseRange(header: string | null, size: number): ByteRange | "unsatisfiable" | null {
+  const match = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
+  if (!match || (match[1] === "" && match[2] === "")) return null;
+  if (match[1] === "") {
+    const suffix = Number(match[2]);
+    if (suffix === 0) return "unsatisfiable";
+    return { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(match[1]);
+  const end = match[2] === "" ? size - 1 : Math.min(Number(match[2]), size - 1);
+  if (match[2] !== "" && Number(match[2]) < start) return null;
+  if (start >= size) return "unsatisfiable";
+  return { start, end };
+}
+
+/**
+ * GET /api/embed/files/{fileId}/{name}?expires=&signature=: a template file for the player,
+ * with byte ranges (a <video> seeks by range). Content under a file id never changes, so it
+ * may be cached until the URL expires.
+ */
+export async function serveTemplateFile(db: Db, req: Request, fileId: string): Promise<Response> {
+  const url = new URL(req.url);
+  const notFound = new NotFoundError("This file URL is unknown or has expired; reload the player.");
+  if (!uuidPattern.test(fileId) || !verifyFileUrl(fileId, url.searchParams.get("expires"), url.searchParams.get("signature"))) {
+    throw notFound;
+  }
+  const [file] = await db.select().from(templateFiles).where(eq(templateFiles.id, fileId));
+  if (!file) throw notFound;
+
+  const maxAge = Math.max(0, Math.min(fileUrlTtlSeconds, Number(url.searchParams.get("expires")) - Math.floor(Date.now() / 1000)));
+  const headers: Record<string, string> = {
+    "Content-Type": file.contentType,
+    "Accept-Ranges": "bytes",
+    "Cache-Control": `public, max-age=${maxAge}, immutable`,
+    ETag: `"${file.sha256}"`,
+    "X-Content-Type-Options": "nosniff",
+    // Files are data for the player, never documents: an SVG or HTML upload cannot run here.
+    "Content-Security-Policy": "default-src 'none'; sandbox",
+    "Cross-Origin-Resource-Policy": "same-site",
+  };
+  if (req.headers.get("if-none-match") === headers.ETag) return new Response(null, { status: 304, headers });
+
+  const range = parseRange(req.headers.get("range"), file.size);
+  if (range === "unsatisfiable") {
+    return new Response(null, { status: 416, headers: { ...headers, "Content-Range": `bytes */${file.size}` } });
+  }
+  const stream = await getBlobStore().get(file.storageKey, range ?? undefined);
+  const body = Readable.toWeb(stream as Readable) as ReadableStream<Uint8Array>;
+  if (!range) return new Response(body, { headers: { ...headers, "Content-Length": String(file.size) } });
+  return new Response(body, {
+    status: 206,
+    headers: {
+      ...headers,
+      "Content-Length": String(range.end - range.start + 1),
+      "Content-Range": `bytes ${range.start}-${range.end}/${file.size}`,
+    },
+  });
+}
