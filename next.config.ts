@@ -2,6 +2,18 @@ import type { NextConfig } from "next";
 
 const isDev = process.env.NODE_ENV !== "production";
 
+/**
+ * The landing page's SDK posts analytics to INGEST_BASE_URL, which may be another host. Headers
+ * are fixed at build time, so scripts/start.mjs rebuilds when INGEST_BASE_URL changes.
+ */
+function ingestOrigin(): string {
+  try {
+    return process.env.INGEST_BASE_URL ? ` ${new URL(process.env.INGEST_BASE_URL).origin}` : "";
+  } catch {
+    return "";
+  }
+}
+
 // Next's hydration uses inline scripts, so scripts are limited to this origin plus inline.
 const consoleCsp = [
   "default-src 'self'",
@@ -9,7 +21,7 @@ const consoleCsp = [
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob:",
   "font-src 'self'",
-  "connect-src 'self'",
+  `connect-src 'self'${ingestOrigin()}`,
   "object-src 'none'",
   "base-uri 'self'",
   "form-action 'self'",

@@ -29,6 +29,8 @@ function sourceFingerprint() {
     }
   };
   sourceEntries.forEach(visit);
+  // next.config.ts writes INGEST_BASE_URL's origin into the CSP at build time.
+  hash.update(`INGEST_BASE_URL=${process.env.INGEST_BASE_URL ?? ""}\n`);
   return hash.digest("hex");
 }
 

@@ -1,5 +1,8 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { SharePlayer } from "@/components/share-player";
+import { getDb } from "@/lib/db";
+import { findSharePoster } from "@/lib/embed/share-poster";
 import { shareUrl } from "@/lib/shares/shares";
 import { loadShare } from "./load-share";
 
@@ -41,23 +44,21 @@ export default async function SharePage({ params }: Props) {
         <h1 className="text-3xl font-semibold tracking-tight">{share.publicTitle}</h1>
         {share.publicSubtitle && <p className="text-lg text-slate-300">{share.publicSubtitle}</p>}
       </header>
-      {/* The player iframe takes this box; its size is reserved so nothing shifts when it loads. */}
-      <div
-        data-testid="player-slot"
-        role="img"
-        aria-label="Video"
-        style={playerBox(share.template)}
-        className="mx-auto overflow-hidden rounded-xl bg-slate-800 ring-1 ring-slate-700"
+      <SharePlayer
+        slug={share.slug}
+        shareId={share.id}
+        consentRequired={share.consentMode === "required"}
+        posterUrl={await findSharePoster(await getDb(), share)}
+        box={playerBox(share.template)}
+        title={share.publicTitle}
       />
       {share.ctaLabel && share.ctaUrl && (
-        <a
-          href={share.ctaUrl}
-          target="_blank"
-          rel="noopener noreferrer"
-          className="self-start rounded-lg bg-indigo-500 px-5 py-3 font-medium text-white hover:bg-indigo-400"
-        >
-          {share.ctaLabel}
-        </a>
+        // The player shows the call to action (a click there is recorded as cta.clicked); without JavaScript, this link does.
+        <noscript>
+          <a href={share.ctaUrl} target="_blank" rel="noopener noreferrer" className="self-start rounded-lg bg-indigo-500 px-5 py-3 font-medium text-white">
+            {share.ctaLabel}
+          </a>
+        </noscript>
       )}
     </main>
   );
