@@ -8,6 +8,7 @@ import {
 import { analyticsQueryParams, projectAnalyticsSchema } from "@/lib/analytics/schema";
 import { auditEventPageSchema, listAuditEventsQuery } from "@/lib/audit/schema";
 import type { Role } from "@/lib/db/schema";
+import { embedSessionBody, embedSessionSchema, manifestQuery } from "@/lib/embed/schema";
 import { channelSchema, putShareBody, rotatedSlugSchema, shareSchema } from "@/lib/shares/schema";
 import { previewBodySchema } from "@/lib/templates/preview-schema";
 import { listTemplatesQuery, previewResultSchema, templateSchema } from "@/lib/templates/schema";
@@ -27,7 +28,8 @@ type Operation = {
   method: "get" | "post" | "put" | "delete";
   path: string;
   summary: string;
-  role: Role;
+  /** The minimum role for bearer-token calls; "credential": HTTP Basic apiKey:apiSecret; "public": no authentication. */
+  role: Role | "credential" | "public";
   query?: z.ZodObject;
   body?: z.ZodType;
   /** multipart/form-data instead of a JSON body. */
@@ -178,7 +180,29 @@ const operations: Operation[] = [
     role: "ProjectManager",
     responses: { 200: { description: "The revoked credential", schema: credentialSchema } },
   },
+  {
+    method: "post",
+    path: "/api/embed-sessions",
+    summary: "Mint an embed-session token for a customer site (pass it to the SDK)",
+    role: "credential",
+    body: embedSessionBody,
+    responses: { 201: { description: "The token, its expiry and the player URL", schema: embedSessionSchema } },
+  },
+  {
+    method: "get",
+    path: "/api/embed/manifest",
+    summary: "The page manifest the player plays: template files, bound data, CTA, consent mode, a fresh ingest token",
+    role: "public",
+    query: manifestQuery,
+    responses: { 200: { description: "The page manifest" } },
+  },
 ];
+
+function describeAccess(role: Operation["role"]) {
+  if (role === "credential") return { description: "Authenticated with an API credential: HTTP Basic apiKey:apiSecret.", security: [{ apiCredential: [] }] };
+  if (role === "public") return { description: "Public: no authentication.", security: [] };
+  return { description: `Minimum role: ${role}.` };
+}
 
 const jsonSchema = (schema: z.ZodType, io: "input" | "output") =>
   z.toJSONSchema(schema, { io, unrepresentable: "any" });
@@ -220,15 +244,15 @@ export function buildOpenApiDocument(serverUrl: string) {
     }
     Object.assign(responses, {
       400: problemResponse("Malformed JSON"),
-      401: problemResponse("Missing or invalid bearer token"),
-      403: problemResponse(`Role below ${op.role}`),
+      ...(op.role === "public" ? {} : { 401: problemResponse(op.role === "credential" ? "Missing, wrong or revoked API credential" : "Missing or invalid bearer token") }),
+      ...(op.role === "public" || op.role === "credential" ? {} : { 403: problemResponse(`Role below ${op.role}`) }),
       404: problemResponse("Not found, or no access to the project"),
       422: problemResponse("Validation failed; errors lists each path"),
     });
     paths[op.path] ??= {};
     paths[op.path]![op.method] = {
       summary: op.summary,
-      description: `Minimum role: ${op.role}.`,
+      ...describeAccess(op.role),
       parameters: [...pathParameters(op.path), ...queryParameters(op.query)],
       ...(op.body ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(op.body, "input") } } } } : {}),
       ...(op.upload ? { requestBody: { required: true, content: { "multipart/form-data": { schema: { type: "object" } } } } } : {}),
@@ -241,7 +265,10 @@ export function buildOpenApiDocument(serverUrl: string) {
     servers: [{ url: serverUrl }],
     security: [{ bearer: [] }],
     components: {
-      securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "Personal access token (rbk_…)" } },
+      securitySchemes: {
+        bearer: { type: "http", scheme: "bearer", description: "Personal access token (rbk_…)" },
+        apiCredential: { type: "http", scheme: "basic", description: "API credential: apiKey (pk_…) as user name, apiSecret (sk_…) as password" },
+      },
       schemas: { Problem: jsonSchema(problemSchema, "output") },
     },
     paths,
