@@ -1,13 +1,6 @@
-import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { promisify } from "node:util";
 import { expect, test as base, type APIRequestContext, type Page } from "@playwright/test";
-
-const env = (name: string) => {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} is not set: global-setup did not run`);
-  return value;
-};
+import { createOwnedProject, env, type OwnedProject } from "./owned-project";
 
 type Channel = "DEV" | "STAGING" | "PROD";
 
@@ -61,32 +54,8 @@ function shareApi(request: APIRequestContext, token: string, projectId: string) 
   };
 }
 
-type OwnedProject = { projectId: string; token: string };
-
-/**
- * Tests that own their data: a fresh organization and project, and a ProjectManager with
- * their own token, made through the CLI (the server runs, so it takes the commands).
- */
 const test = base.extend<{ api: ReturnType<typeof shareApi> }, { ownedProject: OwnedProject }>({
-  ownedProject: [
-    async ({}, use) => {
-      const cli = async <T>(...args: string[]): Promise<T> => {
-        const { stdout } = await promisify(execFile)(process.execPath, ["bin/reelbind.mjs", ...args], {
-          env: { ...process.env, DATA_DIR: env("E2E_DATA_DIR"), DATABASE_URL: "" },
-          timeout: 60_000,
-        });
-        return JSON.parse(stdout) as T;
-      };
-      const run = randomUUID();
-      const email = `landing-${run}@example.com`;
-      const [org] = await Promise.all([cli<{ id: string }>("org", "create", "--name", `Landing ${run}`), cli("user", "create", "--email", email)]);
-      const project = await cli<{ id: string }>("project", "create", "--org", org.id, "--name", "Landing page e2e");
-      await cli("member", "add", "--user", email, "--project", project.id, "--role", "ProjectManager");
-      const { token } = await cli<{ token: string }>("token", "create", "--user", email);
-      await use({ projectId: project.id, token });
-    },
-    { scope: "worker", timeout: 120_000 },
-  ],
+  ownedProject: [async ({}, use) => use(await createOwnedProject("Landing")), { scope: "worker", timeout: 120_000 }],
   api: async ({ request, ownedProject }, use) => {
     await use(shareApi(request, ownedProject.token, ownedProject.projectId));
   },

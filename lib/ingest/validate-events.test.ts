@@ -131,7 +131,7 @@ describe("validateEventBatch – schema violations", () => {
     ["referrer_host of 254 characters", "events.2.referrer_host", "must be at most 253 characters", set("referrer_host", `${"a".repeat(63)}.${"b".repeat(63)}.${"c".repeat(63)}.${"d".repeat(62)}`)],
     ['template_version "1"', "events.2.template_version", "must be major.minor, e.g. 1.0", set("template_version", "1")],
     ['template_version "1.0.0"', "events.2.template_version", "must be major.minor, e.g. 1.0", set("template_version", "1.0.0")],
-    ['consent status "maybe"', "events.2.consent.status", 'must be one of "granted", "not_required"', set("consent", { status: "maybe" })],
+    ['consent status "maybe"', "events.2.consent.status", 'must be one of "granted", "not_required", "denied"', set("consent", { status: "maybe" })],
     ["consent without status", "events.2.consent.status", "is required", set("consent", {})],
     ["consent with an extra field", "events.2.consent.at", "is not a known field", set("consent", { status: "granted", at: "2026-11-21T10:00:00.000Z" })],
     ["consent a string", "events.2.consent", "must be an object", set("consent", "granted")],

@@ -303,6 +303,19 @@ describe("PUT /api/Projects/:id/public-video-shares/PROD – validation", () => 
     );
     expect(share.personalizationData).toBeNull();
   });
+
+  it("PUT /api/Projects/:id/public-video-shares/PROD – consentMode: not_required when omitted, required kept, anything else → 422", async () => {
+    const { projectId, credentialId } = await newProject();
+    const body = { publicTitle: "Spring", apiCredentialId: credentialId };
+    const created = await okJson<ShareJson & { consentMode: string }>(await put(admin.token, projectId, "PROD", body), 201);
+    expect(created.consentMode).toBe("not_required");
+    const required = await okJson<ShareJson & { consentMode: string }>(await put(admin.token, projectId, "PROD", { ...body, consentMode: "required" }));
+    expect(required.consentMode).toBe("required");
+    expect(await auditActionsFor(created.id)).toEqual(["share.created", "share.updated"]);
+    const refused = await put(admin.token, projectId, "PROD", { ...body, consentMode: "optional" });
+    expect(refused.status).toBe(422);
+    expect(((await refused.json()) as { errors: { path: string }[] }).errors.map((e) => e.path)).toEqual(["consentMode"]);
+  });
 });
 
 // Text PostgreSQL cannot store (NUL, lone surrogates) and JSON values it normalizes.
@@ -642,6 +655,7 @@ describe("findPublicShare", () => {
       ctaLabel: "Los",
       ctaUrl: "https://example.de",
       personalizationData: null,
+      consentMode: "not_required",
       template: null,
     });
   });

@@ -1,0 +1,31 @@
+import { execFile } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { promisify } from "node:util";
+
+// Tests that own their data: a fresh organization and project, and a ProjectManager with their
+// own token, made through the CLI (the server runs, so it takes the commands).
+
+export const env = (name: string) => {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set: global-setup did not run`);
+  return value;
+};
+
+export type OwnedProject = { projectId: string; token: string };
+
+export async function createOwnedProject(label: string): Promise<OwnedProject> {
+  const cli = async <T>(...args: string[]): Promise<T> => {
+    const { stdout } = await promisify(execFile)(process.execPath, ["bin/reelbind.mjs", ...args], {
+      env: { ...process.env, DATA_DIR: env("E2E_DATA_DIR"), DATABASE_URL: "" },
+      timeout: 60_000,
+    });
+    return JSON.parse(stdout) as T;
+  };
+  const run = randomUUID();
+  const email = `${label.toLowerCase().replace(/\W+/g, "-")}-${run}@example.com`;
+  const [org] = await Promise.all([cli<{ id: string }>("org", "create", "--name", `${label} ${run}`), cli("user", "create", "--email", email)]);
+  const project = await cli<{ id: string }>("project", "create", "--org", org.id, "--name", `${label} e2e`);
+  await cli("member", "add", "--user", email, "--project", project.id, "--role", "ProjectManager");
+  const { token } = await cli<{ token: string }>("token", "create", "--user", email);
+  return { projectId: project.id, token };
+}
