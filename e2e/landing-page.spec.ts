@@ -70,6 +70,9 @@ async function putFreshShare(api: ReturnType<typeof shareApi>, channel: Channel,
   return { share, credentialId: credential.id };
 }
 
+/** The call to action is drawn by the player (a click there is recorded as cta.clicked). */
+const playerCta = (page: Page, label: string) => page.frameLocator('[data-testid="player-slot"] iframe').getByRole("link", { name: label });
+
 async function expectUnavailable(page: Page, url: string) {
   const response = await page.goto(url);
   expect(response?.status(), url).toBe(404);
@@ -92,7 +95,7 @@ test("GET /v/{slug} – the demo PROD share through disable, restore and rotate-
 
   try {
     await expectLanding(page, env("E2E_SHARE_URL"), share);
-    const cta = page.getByRole("link", { name: share.ctaLabel! });
+    const cta = playerCta(page, share.ctaLabel!);
     await expect(cta).toHaveAttribute("href", share.ctaUrl!);
     const rel = ((await cta.getAttribute("rel")) ?? "").split(/\s+/);
     expect(rel).toEqual(expect.arrayContaining(["noopener", "noreferrer"]));
@@ -107,7 +110,7 @@ test("GET /v/{slug} – the demo PROD share through disable, restore and rotate-
     const restored = await page.reload();
     expect(restored?.status()).toBe(200);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(share.publicTitle);
-    await expect(page.getByRole("link", { name: share.ctaLabel! })).toHaveAttribute("href", share.ctaUrl!);
+    await expect(playerCta(page, share.ctaLabel!)).toHaveAttribute("href", share.ctaUrl!);
 
     const rotated = await demo.rotateShareSlug("PROD");
     expect(rotated.previousSlug).toBe(share.slug);
@@ -166,7 +169,7 @@ test("GET /v/{slug} – Open Graph title and description are the share's", async
   await expect(page.locator('meta[property="og:title"]')).toHaveAttribute("content", share.publicTitle);
   await expect(page.locator('meta[property="og:description"]')).toHaveAttribute("content", share.publicSubtitle!);
   await expect(page.locator("main header p")).toHaveText(share.publicSubtitle!);
-  await expect(page.getByRole("link", { name: "Review my plan" })).toHaveAttribute("href", share.ctaUrl!);
+  await expect(playerCta(page, "Review my plan")).toHaveAttribute("href", share.ctaUrl!);
 });
 
 test("GET /v/{slug} – a Content-Security-Policy with frame-ancestors on the landing page and the 404 page", async ({ request, api }) => {
