@@ -1,5 +1,6 @@
-import type { ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
+import { freePort } from "@/lib/testing/free-port";
 
 // Helpers for benchmarks that run servers in child processes.
 
@@ -45,3 +46,26 @@ export function waitForOutput(child: ChildProcess, pattern: RegExp, timeoutMs: n
   });
 }
 
+
+/** Fixed secrets, so a benchmark's app never writes generated ones into a temporary DATA_DIR it then loses. */
+export const benchSecrets = { TOKEN_SECRETS: "bench:0123456789abcdef0123456789abcdef", AUTH_SECRET: "bench-auth-secret-0123456789abcdef" };
+
+export type QuickStartApp = { port: number; baseUrl: string; token: string; projectId: string; shareUrl: string; pid: number; stop: () => void };
+
+/** The product as the README's quick start runs it (`npm start`, PGlite), on a fresh DATA_DIR and a free port. */
+export async function startQuickStartApp(dataDir: string, extraEnv: Record<string, string> = {}): Promise<QuickStartApp> {
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = { ...process.env, ...benchSecrets, PORT: String(port), DATA_DIR: dataDir, ...extraEnv };
+  delete env.DATABASE_URL;
+  const child = spawn(process.execPath, ["scripts/start.mjs"], { env, stdio: ["ignore", "pipe", "inherit"], detached: true });
+  const output = await waitForOutput(child, /PROD share:.*\n/, 600_000);
+  return {
+    port,
+    baseUrl: `http://localhost:${port}`,
+    token: /API token:\s+(\S+)/.exec(output)![1]!,
+    projectId: /Project:.*\(([0-9a-f-]{36})\)/.exec(output)![1]!,
+    shareUrl: /PROD share:\s+(\S+)/.exec(output)![1]!,
+    pid: child.pid!,
+    stop: () => process.kill(-child.pid!, "SIGTERM"),
+  };
+}

@@ -8,8 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { freePort } from "@/lib/testing/free-port";
-import { treeRss, waitForOutput } from "./processes";
+import { benchSecrets, startQuickStartApp, treeRss, waitForOutput } from "./processes";
 
 const totalBytes = Number(process.env.BENCH_UPLOAD_BYTES ?? 250 * 1024 * 1024);
 const boundary = "----reelbind-bench-boundary";
@@ -18,30 +17,16 @@ const chunk = Buffer.alloc(1024 * 1024, 0x61);
 type Target = { port: number; path: string; token?: string; rss: () => number; stop: () => void };
 type Result = { label: string; status: number; seconds: number; mbPerSecond: number; rssGrowthMb: number; peakRssMb: number };
 
-const secrets = { TOKEN_SECRETS: "bench:0123456789abcdef0123456789abcdef", AUTH_SECRET: "bench-auth-secret-0123456789abcdef" };
-
 /** The product as the quick start runs it, on a fresh DATA_DIR. */
 async function startApp(dataDir: string): Promise<Target> {
-  const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, ...secrets, PORT: String(port), DATA_DIR: dataDir };
-  delete env.DATABASE_URL;
-  const child = spawn(process.execPath, ["scripts/start.mjs"], { env, stdio: ["ignore", "pipe", "inherit"], detached: true });
-  const output = await waitForOutput(child, /PROD share:.*\n/, 600_000);
-  const token = /API token:\s+(\S+)/.exec(output)![1]!;
-  const projectId = /Project:.*\(([0-9a-f-]{36})\)/.exec(output)![1]!;
-  return {
-    port,
-    token,
-    path: `/api/Projects/${projectId}/templates/upload`,
-    rss: () => treeRss(child.pid!),
-    stop: () => process.kill(-child.pid!, "SIGTERM"),
-  };
+  const app = await startQuickStartApp(dataDir);
+  return { port: app.port, token: app.token, path: `/api/Projects/${app.projectId}/templates/upload`, rss: () => treeRss(app.pid), stop: app.stop };
 }
 
 /** bench/upload-server.ts: one handler behind node:http. */
 async function startHandlerServer(variant: "streaming" | "formData", dataDir: string): Promise<Target> {
   const child = spawn(process.execPath, ["--import", "tsx", "bench/upload-server.ts", variant], {
-    env: { ...process.env, ...secrets, DATA_DIR: dataDir },
+    env: { ...process.env, ...benchSecrets, DATA_DIR: dataDir },
     stdio: ["ignore", "pipe", "inherit"],
   });
   const output = await waitForOutput(child, /"port":\d+/, 120_000);
