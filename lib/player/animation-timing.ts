@@ -1,0 +1,8 @@
+import type { Lottie } from "@/lib/templates/lottie";
+
+/** Where an animation starts and ends, in its own frames. */
+export type AnimationTiming = { frameRate: number; totalFrames: number };
+
+export function timingOf(animationData: Lottie): AnimationTiming {
+  return { frameRate: animationData.fr, totalFrames: animationData.op - animationData.ip };
+}

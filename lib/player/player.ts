@@ -1,0 +1,32 @@
+import { HostChannel } from "./host-channel";
+import { PlayerSession } from "./player-session";
+import { PlayerView } from "./player-view";
+import { installPolyfills } from "./polyfills";
+import { readPageManifest } from "./read-manifest";
+import { injectStyles } from "./styles";
+
+// The player iframe's script (GET /embed/{slug}, /embed?session=…), bundled to
+// public/player/player.js. The page holds <div id="reelbind-player"> and the inlined page
+// manifest; everything else is built here.
+
+function boot(): void {
+  const root = document.getElementById("reelbind-player");
+  if (!root) return;
+  installPolyfills();
+  injectStyles();
+  const manifest = readPageManifest(document);
+  if (!manifest) {
+    const view = new PlayerView(root, document.title, null);
+    view.setState("error");
+    view.showMessage("This video is unavailable.");
+    return;
+  }
+  const session = new PlayerSession(manifest, new PlayerView(root, manifest.title, manifest.template), new HostChannel(window.parent));
+  window.addEventListener("message", (event) => session.receive(event));
+  window.addEventListener("pagehide", () => session.pageHidden());
+  void session.load();
+}
+
+// A deferred script runs after parsing; the check keeps it working if loaded otherwise.
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", boot);
+else boot();
