@@ -1,0 +1,98 @@
+import { readFileSync } from "node:fs";
+import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { createOwnedProject, env } from "./owned-project";
+
+// Shared by the player specs: a project with a template and a share, the demo customer page's
+// SDK calls, and the analytics the host page sends.
+
+export type WireEvent = {
+  event_id: string;
+  event_type: string;
+  playback_id: number | null;
+  payload: Record<string, unknown>;
+  consent: { status: string };
+  session_id: string;
+  template_id: string;
+};
+export type DemoCall = { name: string; message: { type: string; code?: string; percent?: number; positionMs?: number; durationMs?: number; ctaId?: string } };
+export type Share = { id: string; slug: string; url: string; channel: string };
+
+export const fixture = (relative: string) => readFileSync(`lib/testing/fixtures/${relative}`);
+export const secondOrigin = () => env("E2E_BASE_URL").replace("//localhost:", "//127.0.0.1:");
+
+/** A project of the test's own with a template, a credential and a share serving it. */
+export async function setUpShare(request: APIRequestContext, label: string, upload: Record<string, unknown>, share: Record<string, unknown> = {}) {
+  const { projectId, token } = await createOwnedProject(label);
+  const auth = { Authorization: `Bearer ${token}` };
+  const uploaded = await request.post(`/api/Projects/${projectId}/templates/upload`, { headers: auth, multipart: upload as never });
+  expect(uploaded.status(), await uploaded.text()).toBe(201);
+  const credential = await request.post("/api/credentials", { headers: auth, data: { projectId, name: label } });
+  expect(credential.status()).toBe(201);
+  const { id, apiKey, apiSecret } = (await credential.json()) as { id: string; apiKey: string; apiSecret: string };
+  // DEV serves the newest Testing template: no deploy needed.
+  const put = await request.put(`/api/Projects/${projectId}/public-video-shares/DEV`, {
+    headers: auth,
+    data: { publicTitle: label, apiCredentialId: id, ...share },
+  });
+  expect(put.status(), await put.text()).toBe(201);
+  const created = (await put.json()) as Share;
+  const basic = `Basic ${Buffer.from(`${apiKey}:${apiSecret}`).toString("base64")}`;
+  return {
+    projectId,
+    share: created,
+    /** An embed-session token for the share (request: the calling test's own API context). */
+    async session(request: APIRequestContext, body: Record<string, unknown>) {
+      const response = await request.post("/api/embed-sessions", { headers: { Authorization: basic }, data: { channel: "DEV", ...body } });
+      expect(response.status(), await response.text()).toBe(201);
+      return ((await response.json()) as { token: string }).token;
+    },
+  };
+}
+
+export const lightsUpload = {
+  kind: "LottieStandalone",
+  name: "Lights",
+  templateJson: { name: "lights.json", mimeType: "application/json", buffer: fixture("lottie/lights.json") },
+};
+
+/** Every analytics event and consent beacon the host page sends, with the ingest's answers. */
+export async function recordAnalytics(page: Page) {
+  const events: WireEvent[] = [];
+  const statuses: number[] = [];
+  const beaconStatuses: number[] = [];
+  const origins: (string | null)[] = [];
+  page.on("request", (request) => {
+    if (request.method() !== "POST" || new URL(request.url()).pathname !== "/analytics/v1/events") return;
+    events.push(...(request.postDataJSON() as { events: WireEvent[] }).events);
+    void request.allHeaders().then((headers) => origins.push(headers["origin"] ?? null));
+  });
+  page.on("response", (response) => {
+    if (response.request().method() !== "POST") return;
+    const path = new URL(response.url()).pathname;
+    if (path === "/analytics/v1/events") statuses.push(response.status());
+    if (path === "/analytics/v1/consent") beaconStatuses.push(response.status());
+  });
+  // The browser does not hand a beacon's Blob body to the test's network events, so the page's
+  // own sendBeacon is watched (and still sends; beaconStatuses holds the ingest's answers).
+  await page.addInitScript(() => {
+    const sent: unknown[] = [];
+    (window as unknown as { __beacons: unknown[] }).__beacons = sent;
+    const original = navigator.sendBeacon.bind(navigator);
+    navigator.sendBeacon = (url, data) => {
+      if (data instanceof Blob) void data.text().then((text) => sent.push({ url: String(url), body: JSON.parse(text) as unknown }));
+      return original(url, data);
+    };
+  });
+  const beacons = () =>
+    page.evaluate(() => (window as unknown as { __beacons?: { url: string; body: { event: WireEvent } }[] }).__beacons ?? []);
+  const types = (playbackId?: number) =>
+    events.filter((e) => playbackId === undefined || e.playback_id === playbackId).map((e) => (e.event_type === "video.progressed" ? `progressed ${e.payload.percent}` : e.event_type));
+  return { events, beacons, beaconStatuses, statuses, origins, types };
+}
+
+export const demoCalls = (page: Page) => page.evaluate(() => (window as unknown as { reelbindDemo: { calls: DemoCall[] } }).reelbindDemo.calls);
+export const hostCommand = (page: Page, script: string) => page.evaluate(`window.reelbindDemo.player.${script}`);
+
+export async function waitForCall(page: Page, predicate: (call: DemoCall) => boolean, timeout = 15_000) {
+  await expect.poll(async () => (await demoCalls(page)).some(predicate), { timeout }).toBe(true);
+}
