@@ -1,10 +1,10 @@
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { NotFoundError, UnauthorizedError } from "@/lib/api/errors";
 import { getConfig } from "@/lib/config";
 import { verifyCredential } from "@/lib/credentials/credentials";
 import type { Db } from "@/lib/db";
-import { projects, publicVideoShares } from "@/lib/db/schema";
-import { findPublicShare } from "@/lib/shares/public-share";
+import { projects } from "@/lib/db/schema";
+import { findProjectPublicShare } from "@/lib/shares/public-share";
 import { mintEmbedSessionToken } from "@/lib/tokens/embed-session-token";
 import type { EmbedSessionInput } from "./schema";
 
@@ -28,16 +28,8 @@ export async function authenticateCredential(db: Db, req: Request): Promise<Cred
  */
 export async function createEmbedSession(db: Db, credential: Credential, input: EmbedSessionInput) {
   const [project] = await db.select({ organizationId: projects.organizationId }).from(projects).where(eq(projects.id, credential.projectId));
-  let slug = input.shareSlug;
-  if (input.channel) {
-    const [row] = await db
-      .select({ slug: publicVideoShares.slug })
-      .from(publicVideoShares)
-      .where(and(eq(publicVideoShares.projectId, credential.projectId), eq(publicVideoShares.channel, input.channel)));
-    slug = row?.slug;
-  }
-  const share = slug ? await findPublicShare(db, slug) : null;
-  if (!project || !share || share.projectId !== credential.projectId) {
+  const share = await findProjectPublicShare(db, credential.projectId, input);
+  if (!project || !share) {
     const named = input.channel ? `an enabled ${input.channel} share` : `an enabled share with slug ${input.shareSlug}`;
     throw new NotFoundError(`This credential's project has no ${named}.`);
   }

@@ -1,9 +1,7 @@
-import { and, eq } from "drizzle-orm";
 import { NotFoundError } from "@/lib/api/errors";
 import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db";
-import { publicVideoShares } from "@/lib/db/schema";
-import { findPublicShare, type PublicShare } from "@/lib/shares/public-share";
+import { findProjectPublicShare, findPublicShare, type PublicShare } from "@/lib/shares/public-share";
 import { loadLottie } from "@/lib/templates/load-lottie";
 import type { Lottie } from "@/lib/templates/lottie";
 import { chaptersOf, type BindingManifest } from "@/lib/templates/manifest";
@@ -33,18 +31,10 @@ export async function buildPageManifest(db: Db, source: ManifestSource): Promise
   return manifestFor(db, share, session);
 }
 
-/** The share a session names, only if it is available and belongs to the session's project. */
+/** The share a session names, only if it is available and belongs to the session's project and organization. */
 async function findSessionShare(db: Db, session: EmbedSessionClaims): Promise<PublicShare | null> {
-  let slug = session.shareSlug;
-  if (!slug && session.channel) {
-    const [row] = await db
-      .select({ slug: publicVideoShares.slug })
-      .from(publicVideoShares)
-      .where(and(eq(publicVideoShares.projectId, session.projectId), eq(publicVideoShares.channel, session.channel)));
-    slug = row?.slug;
-  }
-  const share = slug ? await findPublicShare(db, slug) : null;
-  return share && share.projectId === session.projectId && share.organizationId === session.organizationId ? share : null;
+  const share = await findProjectPublicShare(db, session.projectId, session);
+  return share?.organizationId === session.organizationId ? share : null;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { apiCredentials, projects, publicVideoShares } from "@/lib/db/schema";
+import { apiCredentials, projects, publicVideoShares, type Channel } from "@/lib/db/schema";
 import { findServedTemplate } from "@/lib/templates/served-template";
 
 const slugPattern = /^[0-9A-Za-z]{1,64}$/;
@@ -41,3 +41,24 @@ export async function findPublicShare(db: Db, slug: string) {
 }
 
 export type PublicShare = NonNullable<Awaited<ReturnType<typeof findPublicShare>>>;
+
+/**
+ * The available share of one project named by its channel or its slug (embed sessions name
+ * either), or null; a slug of another project's share is null too.
+ */
+export async function findProjectPublicShare(
+  db: Db,
+  projectId: string,
+  target: { channel?: Channel | undefined; shareSlug?: string | undefined },
+): Promise<PublicShare | null> {
+  let slug = target.shareSlug;
+  if (!slug && target.channel) {
+    const [row] = await db
+      .select({ slug: publicVideoShares.slug })
+      .from(publicVideoShares)
+      .where(and(eq(publicVideoShares.projectId, projectId), eq(publicVideoShares.channel, target.channel)));
+    slug = row?.slug;
+  }
+  const share = slug ? await findPublicShare(db, slug) : null;
+  return share?.projectId === projectId ? share : null;
+}
