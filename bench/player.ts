@@ -84,7 +84,7 @@ async function landingLcp(browser: Browser, url: string): Promise<number> {
     const player = page.frameLocator('[data-testid="player-slot"] iframe').locator("#reelbind-player[data-first-frame]");
     await player.waitFor({ state: "attached", timeout: 15_000 });
     await page.waitForTimeout(300);
-    return page.evaluate(() => (window as unknown as { __lcp: number }).__lcp);
+    return await page.evaluate(() => (window as unknown as { __lcp: number }).__lcp);
   } finally {
     await context.close();
   }

@@ -59,8 +59,10 @@ export async function serveTemplateFile(db: Db, req: Request, fileId: string): P
   if (range === "unsatisfiable") {
     return new Response(null, { status: 416, headers: { ...headers, "Content-Range": `bytes */${file.size}` } });
   }
-  const stream = await getBlobStore().get(file.storageKey, range ?? undefined);
-  const body = Readable.toWeb(stream as Readable) as ReadableStream<Uint8Array>;
+  const stream = (await getBlobStore().get(file.storageKey, range ?? undefined)) as Readable;
+  // A <video> drops range requests all the time: close the file when the viewer goes, not at GC.
+  req.signal.addEventListener("abort", () => stream.destroy(), { once: true });
+  const body = Readable.toWeb(stream) as ReadableStream<Uint8Array>;
   if (!range) return new Response(body, { headers: { ...headers, "Content-Length": String(file.size) } });
   return new Response(body, {
     status: 206,

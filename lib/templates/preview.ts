@@ -59,6 +59,13 @@ function canonicalJson(data: Record<string, string>): string {
  * mid-animation), caches it by (template, data), and returns a signed URL to it.
  */
 export async function previewTemplate(db: Db, projectId: string, templateId: string, data: Record<string, string>) {
+  const { name, meta } = await renderPreview(db, projectId, templateId, data);
+  const { url, expiresAt } = signPreviewUrl(name);
+  return { url, expiresAt, ...meta };
+}
+
+/** The rendered (or cached) preview's cache name and metadata; readCachedPreview(name) gives the PNG. */
+export async function renderPreview(db: Db, projectId: string, templateId: string, data: Record<string, string>) {
   const template = await getTemplateRowOrThrow(db, { projectId, templateId });
   const name = createHash("sha256").update(`${template.id}\n${canonicalJson(data)}`).digest("hex");
   let meta = readCachedMeta(name);
@@ -81,6 +88,5 @@ export async function previewTemplate(db: Db, projectId: string, templateId: str
     meta = { width: rendered.width, height: rendered.height, frame: rendered.frame, warnings: [...bound.warnings, ...rendered.warnings] };
     writeCache(name, rendered.png, meta);
   }
-  const { url, expiresAt } = signPreviewUrl(name);
-  return { url, expiresAt, ...meta };
+  return { name, meta };
 }

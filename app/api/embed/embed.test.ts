@@ -16,6 +16,7 @@ import { verifyEmbedSessionToken } from "@/lib/tokens/embed-session-token";
 import { verifyIngestToken } from "@/lib/tokens/ingest-token";
 import { GET as fileRoute } from "./files/[fileId]/[name]/route";
 import { GET as manifestRoute } from "./manifest/route";
+import { GET as posterRoute } from "./posters/[slug]/route";
 import { POST as embedSessionsRoute } from "../embed-sessions/route";
 
 type Credential = { id: string; apiKey: string; apiSecret: string };
@@ -286,5 +287,41 @@ describe("GET /embed/{slug} and /embed?session=", () => {
     const missing = await embedPageRoute(new Request("http://localhost/embed/nosuch"), routeParams({ slug: "nosuch" }));
     expect(missing.status).toBe(404);
     expect(await missing.text()).toContain("This video is not available.");
+  });
+});
+
+describe("GET /api/embed/posters/{slug}", () => {
+  const getPoster = (slug: string) => posterRoute(new Request(`http://localhost/api/embed/posters/${slug}`), routeParams({ slug }));
+
+  it("GET /api/embed/posters/{slug} – without a poster file: a PNG frame rendered with the share's data, the same bytes the next time", async () => {
+    const response = await getPoster(share.slug);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("image/png");
+    const png = Buffer.from(await response.arrayBuffer());
+    expect(png.subarray(1, 4).toString("latin1")).toBe("PNG");
+    expect(Buffer.from(await (await getPoster(share.slug)).arrayBuffer()).equals(png)).toBe(true);
+  });
+
+  it("GET /api/embed/posters/{slug} – a Raster template's poster file as uploaded", async () => {
+    const project = await createProject(await getDb(), { organizationId, name: "Poster raster" });
+    const own = await createCredential(project.id);
+    const parts = [
+      { name: "kind", value: "Raster" },
+      { name: "name", value: "Raster" },
+      { name: "videoFile", filename: "bg.mp4", contentType: "video/mp4", content: fixture("video/background-640x360-6s.mp4") },
+      { name: "posterFile", filename: "poster.png", contentType: "image/png", content: fixture("video/poster-640x360.png") },
+    ];
+    await okJson(await upload(admin, project.id, parts), 201);
+    const dev = await putShare(project.id, "DEV", { publicTitle: "Raster", apiCredentialId: own.id });
+    const response = await getPoster(dev.slug);
+    expect(response.status).toBe(200);
+    expect(Buffer.from(await response.arrayBuffer()).equals(fixture("video/poster-640x360.png"))).toBe(true);
+  });
+
+  it("GET /api/embed/posters/{slug} – unknown slug, or a share that serves no template → 404", async () => {
+    await problemOf(await getPoster("nosuchslug"), 404);
+    const project = await createProject(await getDb(), { organizationId, name: "Poster none" });
+    const empty = await putShare(project.id, "PROD", { publicTitle: "Nothing yet", apiCredentialId: (await createCredential(project.id)).id });
+    await problemOf(await getPoster(empty.slug), 404);
   });
 });

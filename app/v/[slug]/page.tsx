@@ -1,14 +1,15 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { SharePlayer } from "@/components/share-player";
-import { getDb } from "@/lib/db";
-import { findSharePoster } from "@/lib/embed/share-poster";
+import { getConfig } from "@/lib/config";
 import { shareUrl } from "@/lib/shares/shares";
 import { loadShare } from "./load-share";
 
 export const dynamic = "force-dynamic";
 
 type Props = { params: Promise<{ slug: string }> };
+
+const posterUrl = (slug: string) => `${getConfig().publicBaseUrl}/api/embed/posters/${slug}`;
 
 // Personalized pages are for their viewer, not for search engines.
 const robots = { index: false, follow: false };
@@ -21,7 +22,13 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
     title: share.publicTitle,
     description,
     robots,
-    openGraph: { type: "video.other", title: share.publicTitle, description, url: shareUrl(share.slug) },
+    openGraph: {
+      type: "video.other",
+      title: share.publicTitle,
+      description,
+      url: shareUrl(share.slug),
+      ...(share.template ? { images: [{ url: posterUrl(share.slug), width: share.template.width ?? undefined, height: share.template.height ?? undefined }] } : {}),
+    },
   };
 }
 
@@ -48,7 +55,7 @@ export default async function SharePage({ params }: Props) {
         slug={share.slug}
         shareId={share.id}
         consentRequired={share.consentMode === "required"}
-        posterUrl={await findSharePoster(await getDb(), share)}
+        posterUrl={share.template ? posterUrl(share.slug) : null}
         box={playerBox(share.template)}
         title={share.publicTitle}
       />
