@@ -17,6 +17,12 @@ test("GET /v/{slug} – the demo share plays the weather card with the bound cit
   const analytics = await recordAnalytics(page);
 
   await page.goto(share.url);
+  // Until the first frame the box shows the share's poster, which is also the Open Graph image.
+  const poster = `${env("E2E_BASE_URL")}/api/embed/posters/${share.slug}`;
+  await expect(page.getByTestId("player-slot").locator("img")).toHaveAttribute("src", poster);
+  await expect(page.locator('meta[property="og:image"]')).toHaveAttribute("content", poster);
+  const posterResponse = await request.get(poster);
+  expect([posterResponse.status(), posterResponse.headers()["content-type"]]).toEqual([200, "image/png"]);
   const player = page.frameLocator('[data-testid="player-slot"] iframe');
   await expect(player.locator("#reelbind-player")).toHaveAttribute("data-state", /playing|ended/, { timeout: 15_000 });
   await expect(player.getByText("Lisbon", { exact: true })).toBeVisible();
