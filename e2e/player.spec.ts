@@ -15,6 +15,13 @@ test("GET /v/{slug} – the demo share plays the weather card with the bound cit
   const share = ((await demo.json()) as { items: (Share & { personalizationData: Record<string, string> })[] }).items.find((s) => s.channel === "PROD")!;
   expect(share.personalizationData.City).toBe("Lisbon");
   const analytics = await recordAnalytics(page);
+  // The player box's size as the HTML arrives, before the poster, the SDK or the player load.
+  await page.addInitScript(() => {
+    document.addEventListener("DOMContentLoaded", () => {
+      const box = document.querySelector('[data-testid="player-slot"]')!.getBoundingClientRect();
+      (window as unknown as { __slotAtParse: number[] }).__slotAtParse = [box.width, box.height];
+    });
+  });
 
   await page.goto(share.url);
   // Until the first frame the box shows the share's poster, which is also the Open Graph image.
@@ -28,7 +35,11 @@ test("GET /v/{slug} – the demo share plays the weather card with the bound cit
   await expect(player.getByText("Lisbon", { exact: true })).toBeVisible();
   await expect.poll(() => analytics.types(), { timeout: 15_000 }).toEqual(expect.arrayContaining(["session.started", "video.played"]));
   expect(analytics.statuses.every((status) => status === 202)).toBe(true);
-
+  // The box was reserved before the poster and the player arrived: it has not changed size since.
+  const slotNow = (await page.getByTestId("player-slot").boundingBox())!;
+  const slotAtParse = await page.evaluate(() => (window as unknown as { __slotAtParse: number[] }).__slotAtParse);
+  expect(slotAtParse[1]).toBeGreaterThan(100);
+  expect(slotAtParse.map(Math.round)).toEqual([slotNow.width, slotNow.height].map(Math.round));
 });
 
 test("demo page on a second origin – an embed session binds its data: the screenshot of the same frame differs by the city alone", async ({ page, request }) => {
@@ -57,6 +68,12 @@ test("demo page on a second origin – an embed session binds its data: the scre
   const lisbonAgain = await frameWith("Lisbon");
   expect(lisbon.equals(reykjavik)).toBe(false);
   expect(lisbon.equals(lisbonAgain)).toBe(true);
+
+  // The host page's data overrides the session's, live.
+  await hostCommand(page, 'setData({ City: "Oslo" })');
+  const player = page.frameLocator('[data-testid="demo-player"] iframe');
+  await expect(player.getByText("Oslo", { exact: true })).toBeVisible();
+  await expect(player.getByText("Lisbon", { exact: true })).toHaveCount(0);
 });
 
 test.describe("the player embedded on a customer site through an embed session", () => {
