@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
-import { demoCalls, hostCommand, lightsUpload, recordAnalytics, secondOrigin, setUpShare, waitForCall, type Share } from "./embed-helpers";
+import { makeLottie, textLayer } from "../lib/testing/fixtures/lottie-builders";
+import { demoCalls, fixture, hostCommand, lightsUpload, recordAnalytics, secondOrigin, setUpShare, waitForCall, type Share } from "./embed-helpers";
 import { env } from "./owned-project";
 
 // The player iframe and the SDK in Chromium, on two origins: the app (and so the player) is
@@ -160,6 +161,39 @@ test.describe("the player embedded on a customer site through an embed session",
       expect.objectContaining({ cta_id: "share", cta_name: "Open offer" }),
     ]);
   });
+});
+
+test("a Raster template: the Lottie overlay follows the video's time — hidden before its offset and after its end — with the bound text", async ({ page, request }) => {
+  // A 3-second overlay that starts 2 seconds into the 6-second video.
+  const overlay = makeLottie({ w: 640, h: 360, fr: 30, op: 90, layers: [textLayer("{{City}}", "Nowhere", { op: 90, size: 48, y: 180 })] });
+  const json = (value: unknown, name: string) => ({ name, mimeType: "application/json", buffer: Buffer.from(JSON.stringify(value)) });
+  const raster = await setUpShare(
+    request,
+    "Player overlay",
+    {
+      kind: "Raster",
+      name: "Overlay",
+      videoFile: { name: "background.mp4", mimeType: "video/mp4", buffer: fixture("video/background-640x360-6s.mp4") },
+      templateJson: json(overlay, "overlay.json"),
+      overlayJson: json({ version: 1, fit: "contain", offsetSeconds: 2 }, "overlay-config.json"),
+    },
+    { personalizationData: { City: "Lisbon" } },
+  );
+  await page.goto(`${secondOrigin()}/demo/embed?share=${raster.share.slug}`);
+  await waitForCall(page, (call) => call.name === "onReady");
+  const city = page.frameLocator('[data-testid="demo-player"] iframe').getByText("Lisbon", { exact: true });
+  for (const [positionMs, shown] of [
+    [1000, false],
+    [3000, true],
+    [4500, true],
+    [5500, false],
+    [2500, true],
+  ] as const) {
+    await hostCommand(page, `seek(${positionMs})`);
+    await waitForCall(page, (call) => call.name === "onProgress" && call.message.positionMs === positionMs);
+    if (shown) await expect(city, `at ${positionMs} ms`).toBeVisible();
+    else await expect(city, `at ${positionMs} ms`).toBeHidden();
+  }
 });
 
 test.describe("consent on the landing page", () => {
