@@ -35,6 +35,7 @@ test("GET /v/{slug} – the demo share plays the weather card with the bound cit
   await expect(player.locator("#reelbind-player")).toHaveAttribute("data-state", /playing|ended/, { timeout: 15_000 });
   await expect(player.getByText("Lisbon", { exact: true })).toBeVisible();
   await expect.poll(() => analytics.types(), { timeout: 15_000 }).toEqual(expect.arrayContaining(["session.started", "video.played"]));
+  await expect.poll(() => analytics.statuses.length).toBeGreaterThan(0);
   expect(analytics.statuses.every((status) => status === 202)).toBe(true);
   // The box was reserved before the poster and the player arrived: it has not changed size since.
   const slotNow = (await page.getByTestId("player-slot").boundingBox())!;

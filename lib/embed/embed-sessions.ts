@@ -1,9 +1,7 @@
-import { eq } from "drizzle-orm";
 import { NotFoundError, UnauthorizedError } from "@/lib/api/errors";
 import { getConfig } from "@/lib/config";
 import { verifyCredential } from "@/lib/credentials/credentials";
 import type { Db } from "@/lib/db";
-import { projects } from "@/lib/db/schema";
 import { findProjectPublicShare } from "@/lib/shares/public-share";
 import { mintEmbedSessionToken } from "@/lib/tokens/embed-session-token";
 import type { EmbedSessionInput } from "./schema";
@@ -27,14 +25,13 @@ export async function authenticateCredential(db: Db, req: Request): Promise<Cred
  * available now (enabled, credential active); the player checks it again when it loads.
  */
 export async function createEmbedSession(db: Db, credential: Credential, input: EmbedSessionInput) {
-  const [project] = await db.select({ organizationId: projects.organizationId }).from(projects).where(eq(projects.id, credential.projectId));
   const share = await findProjectPublicShare(db, credential.projectId, input);
-  if (!project || !share) {
+  if (!share) {
     const named = input.channel ? `an enabled ${input.channel} share` : `an enabled share with slug ${input.shareSlug}`;
     throw new NotFoundError(`This credential's project has no ${named}.`);
   }
   const { token, expiresAt } = await mintEmbedSessionToken({
-    organizationId: project.organizationId,
+    organizationId: share.organizationId,
     projectId: credential.projectId,
     channel: input.channel,
     shareSlug: input.shareSlug,

@@ -5,7 +5,7 @@ import { findProjectPublicShare, findPublicShare, type PublicShare } from "@/lib
 import { loadLottie } from "@/lib/templates/load-lottie";
 import type { Lottie } from "@/lib/templates/lottie";
 import { chaptersOf, type BindingManifest } from "@/lib/templates/manifest";
-import { getTemplateFiles, getTemplateRowOrThrow, type TemplateFileRow } from "@/lib/templates/templates";
+import { getTemplateFiles, type TemplateFileRow } from "@/lib/templates/templates";
 import { verifyEmbedSessionToken, type EmbedSessionClaims } from "@/lib/tokens/embed-session-token";
 import { mintIngestToken } from "@/lib/tokens/ingest-token";
 import { signFileUrl } from "./file-url";
@@ -60,7 +60,7 @@ async function manifestFor(db: Db, share: PublicShare, session: EmbedSessionClai
     shareId: share.id,
     allowedOrigins,
   });
-  const served = share.template && (await describeTemplate(db, share.projectId, share.template.id));
+  const served = share.template && (await describeTemplate(db, share.template));
   return {
     version: 1,
     organizationId: share.organizationId,
@@ -83,8 +83,7 @@ async function manifestFor(db: Db, share: PublicShare, session: EmbedSessionClai
   };
 }
 
-async function describeTemplate(db: Db, projectId: string, templateId: string) {
-  const row = await getTemplateRowOrThrow(db, { projectId, templateId });
+async function describeTemplate(db: Db, row: NonNullable<PublicShare["template"]>) {
   const files = await getTemplateFiles(db, row.id);
   const one = (role: string) => files.find((file) => file.role === role) ?? null;
   const lottieFile = one("templateJson");

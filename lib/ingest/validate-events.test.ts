@@ -9,23 +9,18 @@ import {
   type EventType,
   type WireEvent,
 } from "./validate-events";
-import { payloads } from "./ingest-test-helpers";
+import { payloads, wireEvent as validEvent } from "./ingest-test-helpers";
 
 
+const tenant = { organizationId: "5f0c3b8a-1d2e-4c6f-8a9b-0e1d2c3b4a59", projectId: "9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d" };
+
+/** A valid event with fixed ids, so error messages and snapshots are stable. */
 function wireEvent<T extends EventType>(eventType: T, payload: EventPayloads[T] = payloads[eventType]): WireEvent<T> {
-  return {
+  return validEvent(tenant, eventType, {
     event_id: "0b6f2c0e-5d1a-4f7e-9a53-3c2d8e4f1a90",
-    event_type: eventType,
-    occurred_at: "2026-11-21T10:00:00.123Z",
-    playback_id: eventType.startsWith("video.") ? 1 : null,
-    payload,
-    organization_id: "5f0c3b8a-1d2e-4c6f-8a9b-0e1d2c3b4a59",
-    project_id: "9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d",
-    template_id: "3e2d1c0b-9a8f-4e7d-8c6b-5a4f3e2d1c0b",
-    template_version: "1.0",
     session_id: "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
-    consent: { status: "granted" },
-  } as WireEvent<T>;
+    payload,
+  });
 }
 
 type Json = Record<string, unknown>;

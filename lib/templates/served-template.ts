@@ -17,6 +17,8 @@ export async function findServedTemplate(db: Db, projectId: string, channel: Cha
       status: templates.status,
       width: templates.width,
       height: templates.height,
+      manifest: templates.manifest,
+      overlay: templates.overlay,
     })
     .from(templates)
     .where(and(eq(templates.projectId, projectId), inArray(templates.status, [...statuses])))
