@@ -21,6 +21,10 @@ const serverUrl = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0
 const secrets = [{ kid: "bench", secret: "bench-secret-0123456789abcdef0123456789" }];
 const env = { TOKEN_SECRETS: "bench:bench-secret-0123456789abcdef0123456789", AUTH_SECRET: "bench-auth-secret-0123456789abcdef0123" };
 const batchSize = 20;
+/** BENCH_ONLY=standalone/PostgreSQL,raw/PostgreSQL runs just those measurements. */
+const only = process.env.BENCH_ONLY?.split(",");
+/** BENCH_CPU_PROF=dir writes a V8 CPU profile of each standalone/naive server into dir. */
+const cpuProfileDir = process.env.BENCH_CPU_PROF;
 
 type Store = { label: string; databaseUrl?: string; dataDir?: string; count: (projectId: string) => Promise<number>; drop: () => Promise<void> };
 type Result = { server: string; store: string; eventsPerSecond: number; p50: number; p99: number; peakRssMb: number; errors: number };
@@ -108,7 +112,8 @@ async function startServer(kind: "standalone" | "naive" | "next", store: Store) 
     await waitForOutput(child, /Ready in/, 600_000);
     return { port, pid: child.pid!, stop: () => process.kill(-child.pid!, "SIGTERM"), exited: new Promise((r) => child.once("exit", r)) };
   }
-  const child = spawn(process.execPath, ["--import", "tsx", "bench/ingest-server.ts", kind], { env: base, stdio: ["ignore", "pipe", "inherit"] });
+  const profile = cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfileDir}`] : [];
+  const child = spawn(process.execPath, [...profile, "--import", "tsx", "bench/ingest-server.ts", kind], { env: base, stdio: ["ignore", "pipe", "inherit"] });
   const output = await waitForOutput(child, /"port":\d+/, 120_000);
   return {
     port: (JSON.parse(output.split("\n")[0]!) as { port: number }).port,
@@ -222,12 +227,13 @@ async function rawPglite(store: Store): Promise<Result> {
   return { server: "raw one-statement inserts, no HTTP", store: store.label, eventsPerSecond: (await store.count(projectId)) / elapsed, p50: 0, p99: 0, peakRssMb: 0, errors: 0 };
 }
 
-async function measure(label: string, make: () => Promise<Store>, run: (store: Store) => Promise<Result>) {
+async function measure(label: string, make: () => Promise<Store>, run: (store: Store) => Promise<Result>): Promise<Result[]> {
+  if (only && !only.includes(label)) return [];
   const store = await make();
   try {
     const result = await run(store);
     console.error(`done: ${label}`);
-    return result;
+    return [result];
   } finally {
     await store.drop();
   }
@@ -235,13 +241,13 @@ async function measure(label: string, make: () => Promise<Store>, run: (store: S
 
 Object.assign(process.env, env);
 const results: Result[] = [];
-results.push(await measure("standalone/PostgreSQL", () => postgresStore("PostgreSQL"), (s) => load("standalone", s)));
-results.push(await measure("naive/PostgreSQL", () => postgresStore("PostgreSQL"), (s) => load("naive", s)));
-results.push(await measure("next/PostgreSQL", () => postgresStore("PostgreSQL"), (s) => load("next", s)));
-results.push(await measure("raw/PostgreSQL", () => postgresStore("PostgreSQL"), rawCopy));
-results.push(await measure("standalone/PGlite", pgliteStore, (s) => load("standalone", s)));
-results.push(await measure("naive/PGlite", pgliteStore, (s) => load("naive", s)));
-results.push(await measure("raw/PGlite", pgliteStore, rawPglite));
+results.push(...await measure("standalone/PostgreSQL", () => postgresStore("PostgreSQL"), (s) => load("standalone", s)));
+results.push(...await measure("naive/PostgreSQL", () => postgresStore("PostgreSQL"), (s) => load("naive", s)));
+results.push(...await measure("next/PostgreSQL", () => postgresStore("PostgreSQL"), (s) => load("next", s)));
+results.push(...await measure("raw/PostgreSQL", () => postgresStore("PostgreSQL"), rawCopy));
+results.push(...await measure("standalone/PGlite", pgliteStore, (s) => load("standalone", s)));
+results.push(...await measure("naive/PGlite", pgliteStore, (s) => load("naive", s)));
+results.push(...await measure("raw/PGlite", pgliteStore, rawPglite));
 
 console.log(`\n## Ingest (${new Date().toISOString().slice(0, 10)}, Node ${process.version}; ${connections} connections × ${seconds} s, batches of ${batchSize})\n`);
 console.log("| server | store | durable events/s | p50 ms | p99 ms | peak RSS | non-2xx + errors |");
@@ -250,6 +256,6 @@ for (const r of results) {
   const latency = r.p50 ? `${r.p50} | ${r.p99}` : "– | –";
   console.log(`| ${r.server} | ${r.store} | ${Math.round(r.eventsPerSecond).toLocaleString("en-US")} | ${latency} | ${r.peakRssMb ? `${r.peakRssMb.toFixed(0)} MB` : "–"} | ${r.errors} |`);
 }
-const rate = (server: string, store: string) => results.find((r) => r.server.startsWith(server) && r.store === store)!.eventsPerSecond;
+const rate = (server: string, store: string) => results.find((r) => r.server.startsWith(server) && r.store === store)?.eventsPerSecond ?? NaN;
 console.log(`\nStandalone ÷ raw COPY on PostgreSQL: ${(rate("standalone", "PostgreSQL") / rate("raw COPY", "PostgreSQL")).toFixed(2)}; standalone ÷ naive: ${(rate("standalone", "PostgreSQL") / rate("naive", "PostgreSQL")).toFixed(1)}× (PostgreSQL), ${(rate("standalone", "PGlite") / rate("naive", "PGlite")).toFixed(1)}× (PGlite).`);
 process.exit(0);

@@ -3,51 +3,56 @@
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { Readable } from "node:stream";
-import { AppError, NotFoundError, problemResponse } from "@/lib/api/errors";
+import { AppError, NotFoundError, problemOf } from "@/lib/api/errors";
+import { readBodyWithLimit } from "@/lib/api/request";
 import { closeDb, getDb } from "@/lib/db";
-import { answerPreflight, drainIngestWriter, handleConsentBeacon, handleEventBatch } from "@/lib/ingest/handle-ingest";
+import {
+  drainIngestWriter,
+  ingestConsentBeacon,
+  ingestEventBatch,
+  preflightAnswer,
+  type IngestAnswer,
+  type IngestRequest,
+} from "@/lib/ingest/handle-ingest";
 
-const routes: Record<string, (req: Request) => Promise<Response>> = {
-  "/analytics/v1/events": handleEventBatch,
-  "/analytics/v1/consent": handleConsentBeacon,
+const routes: Record<string, (req: IngestRequest) => Promise<IngestAnswer>> = {
+  "/analytics/v1/events": ingestEventBatch,
+  "/analytics/v1/consent": ingestConsentBeacon,
 };
 
-/** node:http request → web Request; the body stays a stream. */
-function toRequest(req: http.IncomingMessage): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
-  }
-  const hasBody = req.method !== "GET" && req.method !== "HEAD" && req.method !== "OPTIONS";
-  return new Request(`http://${req.headers.host ?? "localhost"}${req.url}`, {
-    method: req.method,
-    headers,
-    body: hasBody ? (Readable.toWeb(req) as ReadableStream) : undefined,
-    duplex: "half",
-  } as RequestInit);
+function toIngestRequest(req: http.IncomingMessage): IngestRequest {
+  return {
+    header: (name) => {
+      const value = req.headers[name.toLowerCase()];
+      return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
+    },
+    text: (limit) => readBodyWithLimit(req, req.headers["content-length"] ?? null, limit),
+  };
 }
 
-async function respond(req: http.IncomingMessage, res: http.ServerResponse, response: Response) {
-  // An answer given before the whole body was read (401, 403, 413…) leaves the rest of it in
-  // the socket: close the connection, or the client's next request on it would hang.
-  if (!req.complete) res.setHeader("Connection", "close");
-  res.writeHead(response.status, Object.fromEntries(response.headers));
-  res.end(response.body ? Buffer.from(await response.arrayBuffer()) : undefined);
+function problemAnswer(error: AppError): IngestAnswer {
+  return { status: error.status, ...problemOf(error) };
+}
+
+function answer(req: http.IncomingMessage): Promise<IngestAnswer> {
+  const handler = routes[(req.url ?? "").split("?")[0]!];
+  if (!handler) return Promise.resolve(problemAnswer(new NotFoundError("No ingest endpoint here: POST /analytics/v1/events or /analytics/v1/consent.")));
+  if (req.method === "OPTIONS") return Promise.resolve(preflightAnswer(toIngestRequest(req)));
+  if (req.method === "POST") return handler(toIngestRequest(req));
+  return Promise.resolve(problemAnswer(new AppError(405, "method_not_allowed", "Method not allowed", "Use POST.", undefined, { Allow: "POST, OPTIONS" })));
 }
 
 export function createIngestServer(): http.Server {
   return http.createServer((req, res) => {
-    const handler = routes[(req.url ?? "").split("?")[0]!];
-    const request = toRequest(req);
-    const answer = !handler
-      ? Promise.resolve(problemResponse(new NotFoundError("No ingest endpoint here: POST /analytics/v1/events or /analytics/v1/consent.")))
-      : req.method === "OPTIONS"
-        ? Promise.resolve(answerPreflight(request))
-        : req.method === "POST"
-          ? handler(request)
-          : Promise.resolve(problemResponse(new AppError(405, "method_not_allowed", "Method not allowed", "Use POST.", undefined, { Allow: "POST, OPTIONS" })));
-    answer.then((response) => respond(req, res, response)).catch(() => res.destroy());
+    answer(req)
+      .then(({ status, headers, body }) => {
+        // An answer given before the whole body was read (401, 403, 413…) leaves the rest of it in
+        // the socket: close the connection, or the client's next request on it would hang.
+        if (!req.complete) res.setHeader("Connection", "close");
+        res.writeHead(status, headers);
+        res.end(body ?? undefined);
+      })
+      .catch(() => res.destroy());
   });
 }
 

@@ -150,8 +150,9 @@ export function toAppError(error: unknown): AppError {
   return new AppError(500, "internal_error", "Internal server error", "An unexpected error occurred.");
 }
 
-export function problemResponse(error: AppError): Response {
-  const body = {
+/** The RFC 9457 problem document of an error, and the headers it is sent with. */
+export function problemOf(error: AppError): { body: string; headers: Record<string, string> } {
+  const document = {
     type: `urn:reelbind:problem:${error.code}`,
     title: error.title,
     status: error.status,
@@ -159,14 +160,21 @@ export function problemResponse(error: AppError): Response {
     code: error.code,
     ...(error.errors ? { errors: error.errors } : {}),
   };
-  return new Response(JSON.stringify(body), {
-    status: error.status,
-    headers: { "Content-Type": "application/problem+json", ...error.headers },
-  });
+  return { body: JSON.stringify(document), headers: { "Content-Type": "application/problem+json", ...error.headers } };
+}
+
+export function problemResponse(error: AppError): Response {
+  const { body, headers } = problemOf(error);
+  return new Response(body, { status: error.status, headers });
+}
+
+/** Any thrown value as an AppError; an unexpected one (5xx) is logged with its stack. */
+export function toLoggedAppError(error: unknown): AppError {
+  const appError = toAppError(error);
+  if (appError.status >= 500) console.error(error);
+  return appError;
 }
 
 export function errorResponse(error: unknown): Response {
-  const appError = toAppError(error);
-  if (appError.status >= 500) console.error(error);
-  return problemResponse(appError);
+  return problemResponse(toLoggedAppError(error));
 }

@@ -55,13 +55,18 @@ export function findUnstorableJson(value: unknown, path: string[] = [], found: F
 
 /** Reads the body as UTF-8, refusing (413) as soon as it passes the limit: a declared or a streamed size. */
 export async function readTextWithLimit(req: Request, limit: number): Promise<string> {
+  return readBodyWithLimit(req.body as unknown as AsyncIterable<Uint8Array> | null, req.headers.get("content-length"), limit);
+}
+
+/** A body as UTF-8 text, refused with 413 as soon as it is declared or read larger than limit. */
+export async function readBodyWithLimit(body: AsyncIterable<Uint8Array> | null, contentLength: string | null, limit: number): Promise<string> {
   const readable = limit >= 1024 * 1024 ? `${limit / (1024 * 1024)} MB` : `${limit / 1024} KB`;
   const tooLarge = () => new PayloadTooLargeError(`The body is larger than ${readable}.`);
-  if (Number(req.headers.get("content-length") ?? 0) > limit) throw tooLarge();
-  if (!req.body) return "";
+  if (Number(contentLength ?? 0) > limit) throw tooLarge();
+  if (!body) return "";
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for await (const chunk of req.body as unknown as AsyncIterable<Uint8Array>) {
+  for await (const chunk of body) {
     size += chunk.byteLength;
     if (size > limit) throw tooLarge();
     chunks.push(chunk);

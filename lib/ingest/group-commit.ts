@@ -1,5 +1,5 @@
 import { toAppError } from "@/lib/api/errors";
-import { eventKey, type EventRow } from "./store-events";
+import { eventKey, type EventRow, type Inserted } from "./store-events";
 
 export type WriteResult = { accepted: number; duplicates: number };
 type Pending = { rows: EventRow[]; resolve: (result: WriteResult) => void; reject: (error: unknown) => void };
@@ -14,7 +14,7 @@ export class GroupCommitWriter {
   private readonly flushers = new Set<Promise<void>>();
 
   constructor(
-    private readonly insert: (rows: EventRow[]) => Promise<Set<string>>,
+    private readonly insert: (rows: EventRow[]) => Promise<Inserted>,
     private readonly maxRowsPerStatement = 10_000,
     /** True for a failure caused by the rows themselves (a 4xx), as opposed to the database being unreachable. */
     private readonly isDataError: (error: unknown) => boolean = (error) => toAppError(error).status < 500,
@@ -57,7 +57,7 @@ export class GroupCommitWriter {
   }
 
   private async flushGroup(group: Pending[]): Promise<void> {
-    let inserted: Set<string>;
+    let inserted: Inserted;
     try {
       inserted = await this.insert(group.flatMap((pending) => pending.rows));
     } catch (error) {
@@ -65,6 +65,10 @@ export class GroupCommitWriter {
       // each alone. When the database itself is down, every request fails just the same.
       if (group.length === 1 || !this.isDataError(error)) for (const pending of group) pending.reject(error);
       else for (const pending of group) await this.flushGroup([pending]);
+      return;
+    }
+    if (inserted === "all") {
+      for (const pending of group) pending.resolve({ accepted: pending.rows.length, duplicates: 0 });
       return;
     }
     // A key inserted by this statement counts as accepted for the first request that sent it.

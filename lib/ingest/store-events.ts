@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { Db } from "@/lib/db";
+import { CopyRejectedError, getCopyIn, getDb, type Db } from "@/lib/db";
 
 /** One analytics_events row as ingest writes it (snake_case, as in the table and the JSON it travels in). */
 export type EventRow = {
@@ -49,6 +49,56 @@ export async function insertEventRows(db: Db, rows: EventRow[]): Promise<Set<str
     returning project_id, event_id`);
   const inserted = Array.isArray(result) ? result : (result as { rows: { project_id: string; event_id: string }[] }).rows;
   return new Set(inserted.map((row) => eventKey(row.project_id, row.event_id)));
+}
+
+/** Every row of the group was new, or the keys of those that were. */
+export type Inserted = "all" | Set<string>;
+
+const columns = [
+  "organization_id", "project_id", "event_id", "event_type", "occurred_at", "received_at", "template_id",
+  "template_version", "session_id", "playback_id", "viewer_hash", "referrer_host", "consent", "payload",
+  "device", "geo", "share_id", "channel",
+] as const satisfies readonly (keyof EventRow)[];
+const copyStatement = `copy analytics_events (${columns.join(", ")}) from stdin`;
+
+/**
+ * Stores rows in one transaction. On a PostgreSQL server the rows go in by COPY, which costs
+ * the server less than half of what the INSERT does; COPY cannot skip a row already stored,
+ * so when the server refuses the rows (an SDK retry's duplicate key, or a value it cannot
+ * store; nothing written) they go through insertEventRows instead, which skips duplicates and
+ * reports any other error with its SQLSTATE. PGlite always takes the INSERT.
+ */
+export async function storeEventRows(rows: EventRow[]): Promise<Inserted> {
+  const copyIn = await getCopyIn();
+  if (copyIn && rows.length > 0) {
+    try {
+      await copyIn(copyStatement, toCopyText(rows));
+      return "all";
+    } catch (error) {
+      if (!(error instanceof CopyRejectedError)) throw error;
+    }
+  }
+  return insertEventRows(await getDb(), rows);
+}
+
+/** Rows in COPY's text format: tab-separated, \N for null, backslash escapes. */
+export function toCopyText(rows: EventRow[]): string {
+  let text = "";
+  for (const row of rows) {
+    for (let i = 0; i < columns.length; i++) {
+      const value = row[columns[i]!];
+      text += (i === 0 ? "" : "\t") + (value === null || value === undefined ? "\\N" : copyField(typeof value === "object" ? JSON.stringify(value) : String(value)));
+    }
+    text += "\n";
+  }
+  return text;
+}
+
+const copySpecial = /[\\\n\r\t]/g;
+const copyEscapes: Record<string, string> = { "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+
+function copyField(value: string): string {
+  return value.replace(copySpecial, (c) => copyEscapes[c]!);
 }
 
 export function eventKey(projectId: string, eventId: string): string {
