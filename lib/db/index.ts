@@ -59,6 +59,7 @@ async function openPostgres(url: string): Promise<Connection> {
     // #1173), so the COPY runs in a transaction and the COMMIT tells: a transaction whose
     // COPY failed answers COMMIT with the tag ROLLBACK.
     const connection = await client.reserve();
+    let committed: { command: string };
     try {
       await connection.unsafe("begin");
       const stream = await connection.unsafe(statement).writable();
@@ -66,15 +67,17 @@ async function openPostgres(url: string): Promise<Connection> {
         stream.once("error", reject);
         stream.write(data, (error) => (error ? reject(error) : resolve()));
       });
-      stream.end(); // nothing is left to write, so CopyDone goes out now, before the COMMIT
-      const committed = await connection.unsafe("commit");
-      if (committed.command !== "COMMIT") throw new CopyRejectedError();
+      stream.end(); // nothing is left to write, so CopyDone goes out at once, ahead of the COMMIT
+      committed = await connection.unsafe("commit");
     } catch (error) {
+      // Refused before the COMMIT (or the connection broke): end the transaction so the
+      // connection goes back to the pool clean.
       await connection.unsafe("rollback").catch(() => {});
       throw isServerError(error) ? new CopyRejectedError() : error;
     } finally {
       connection.release();
     }
+    if (committed.command !== "COMMIT") throw new CopyRejectedError();
   };
   return { db, driver: "postgres", close: () => client.end(), copyIn };
 }

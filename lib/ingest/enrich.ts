@@ -156,6 +156,8 @@ export function enrichEvents(events: WireEvent[], context: EnrichmentContext): E
   const device = describeDevice(context.userAgent);
   const country = countryFromHeader(context.country);
   const receivedAt = context.receivedAt.toISOString();
+  // One frozen object for the whole batch, like the cached device: storage serializes it once.
+  const geo = country ? Object.freeze({ country }) : null;
   return events.map((event) => ({
     organization_id: context.organizationId,
     project_id: context.projectId,
@@ -172,7 +174,7 @@ export function enrichEvents(events: WireEvent[], context: EnrichmentContext): E
     consent: event.consent,
     payload: event.payload,
     device,
-    geo: country ? { country } : null,
+    geo,
     share_id: context.shareId ?? null,
     channel: context.channel ?? null,
   }));

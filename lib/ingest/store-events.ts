@@ -87,18 +87,33 @@ export function toCopyText(rows: EventRow[]): string {
   for (const row of rows) {
     for (let i = 0; i < columns.length; i++) {
       const value = row[columns[i]!];
-      text += (i === 0 ? "" : "\t") + (value === null || value === undefined ? "\\N" : copyField(typeof value === "object" ? JSON.stringify(value) : String(value)));
+      if (i > 0) text += "\t";
+      if (value === null || value === undefined) text += "\\N";
+      else if (typeof value === "string") text += copySpecial.test(value) ? value.replace(copySpecials, escapeCopyCharacter) : value;
+      else if (typeof value === "number") text += value;
+      else text += copyJson(value);
     }
     text += "\n";
   }
   return text;
 }
 
-const copySpecial = /[\\\n\r\t]/g;
+const copySpecial = /[\\\n\r\t]/;
+const copySpecials = /[\\\n\r\t]/g;
 const copyEscapes: Record<string, string> = { "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+const escapeCopyCharacter = (character: string) => copyEscapes[character]!;
 
-function copyField(value: string): string {
-  return value.replace(copySpecial, (c) => copyEscapes[c]!);
+/** Frozen values (a batch's device and geo, shared by its rows and cached across batches) are serialized once. */
+const frozenJson = new WeakMap<object, string>();
+
+function copyJson(value: object): string {
+  const known = frozenJson.get(value);
+  if (known !== undefined) return known;
+  const json = JSON.stringify(value);
+  // JSON text has no raw control characters (JSON.stringify escapes them): only backslashes need doubling.
+  const text = json.includes("\\") ? json.replaceAll("\\", "\\\\") : json;
+  if (Object.isFrozen(value)) frozenJson.set(value, text);
+  return text;
 }
 
 export function eventKey(projectId: string, eventId: string): string {

@@ -97,10 +97,17 @@ function compiledValidators(): Validators {
   return validators;
 }
 
-/** The pattern fixes the shape; this rejects dates that do not exist (2026-02-30). */
+/** The pattern fixes the shape and every range but one: this rejects days the month lacks (2026-02-30). */
 function isRealTimestamp(value: string): boolean {
-  const time = Date.parse(value);
-  return Number.isFinite(time) && new Date(time).toISOString() === value;
+  const year = Number(value.slice(0, 4));
+  const month = Number(value.slice(5, 7));
+  const day = Number(value.slice(8, 10));
+  return day >= 1 && day <= daysInMonth(year, month);
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
 function validateWith<T>(validate: ValidateFunction<T>, value: unknown): { ok: true; value: T } | { ok: false; errors: FieldError[] } {
@@ -120,32 +127,36 @@ const reservedKeys = new Set(["__proto__", "constructor", "prototype"]);
 function structuralErrors(root: unknown): FieldError[] {
   const { maxDepth, maxErrors } = eventBatchLimits;
   const errors: FieldError[] = [];
-  const stack: { value: unknown; path: string; depth: number; key?: string }[] = [{ value: root, path: "", depth: 1 }];
+  // Paths are built only for the nodes that have an error: most bodies have none.
+  type Node = { value: unknown; depth: number; key?: string; parent?: Node };
+  const pathOf = (node: Node): string => (node.parent?.key === undefined ? (node.key ?? "") : `${pathOf(node.parent)}.${node.key}`);
+  const stack: Node[] = [{ value: root, depth: 1 }];
   while (stack.length > 0 && errors.length <= maxErrors) {
-    const { value, path, depth, key } = stack.pop()!;
+    const node = stack.pop()!;
+    const { value, depth, key } = node;
     if (key !== undefined && reservedKeys.has(key)) {
-      errors.push({ path, message: "is a reserved name, not allowed as a key" });
+      errors.push({ path: pathOf(node), message: "is a reserved name, not allowed as a key" });
       continue;
     }
     if (key !== undefined && !key.isWellFormed()) {
-      errors.push({ path, message: "has a key with an unpaired UTF-16 surrogate" });
+      errors.push({ path: pathOf(node), message: "has a key with an unpaired UTF-16 surrogate" });
       continue;
     }
     // PostgreSQL's jsonb cannot store unpaired surrogates: refuse them here, naming the field,
     // rather than let the shared INSERT fail.
     if (typeof value === "string" && !value.isWellFormed()) {
-      errors.push({ path, message: "contains an unpaired UTF-16 surrogate" });
+      errors.push({ path: pathOf(node), message: "contains an unpaired UTF-16 surrogate" });
       continue;
     }
     if (typeof value !== "object" || value === null) continue;
     if (depth > maxDepth) {
-      errors.push({ path, message: `nests objects and arrays deeper than ${maxDepth} levels` });
+      errors.push({ path: pathOf(node), message: `nests objects and arrays deeper than ${maxDepth} levels` });
       continue;
     }
     const keys = Object.keys(value);
     for (let i = keys.length - 1; i >= 0; i--) {
       const child = keys[i]!;
-      stack.push({ value: (value as Record<string, unknown>)[child], path: path ? `${path}.${child}` : child, depth: depth + 1, key: child });
+      stack.push({ value: (value as Record<string, unknown>)[child], depth: depth + 1, key: child, parent: node });
     }
   }
   return errors;
