@@ -97,6 +97,7 @@ export function zodFieldErrors(error: ZodError): FieldError[] {
 const connectionErrorCodes = new Set([
   "ECONNREFUSED",
   "ECONNRESET",
+  "EPIPE",
   "ETIMEDOUT",
   "CONNECTION_CLOSED",
   "CONNECTION_ENDED",

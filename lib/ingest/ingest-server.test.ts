@@ -13,6 +13,7 @@ import { strangerSecret } from "@/lib/tokens/testing";
 import { POST as postConsent } from "@/app/analytics/v1/consent/route";
 import { POST as postEvents } from "@/app/analytics/v1/events/route";
 import { createIngestServer } from "@/scripts/ingest-server";
+import type { WireEvent } from "./validate-events";
 import {
   batchRequestInit,
   byteStream,
@@ -305,6 +306,62 @@ describe.skipIf(!process.env.DATABASE_URL)("standalone ingest server – databas
     await expectAccepted(served, 4);
     expect(await countRows(tenant.projectId)).toBe(7);
   });
+
+  it("the database going away mid-load → every batch 202 or 503, each stored whole or not at all; once back, the 503s retried → every event stored once", async () => {
+    const tenant = newTenant();
+    // One token per sender, so the per-token rate limit stays out of the way.
+    const tokens = await Promise.all(Array.from({ length: 8 }, () => ingestTokenFor(tenant)));
+    const sent: { events: WireEvent[]; status: number; token: string }[] = [];
+    let phase: "healthy" | "down" | "back" | "stop" = "healthy";
+    const sentDuring = { healthy: 0, down: 0, back: 0, stop: 0 };
+    const senders = tokens.map(async (token) => {
+      while (phase !== "stop") {
+        const during = phase;
+        const events = manyEvents(tenant, 20);
+        const response = await childPost(token, eventBatch(events));
+        await response.arrayBuffer();
+        sent.push({ events, status: response.status, token });
+        sentDuring[during]++;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    });
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+    await pause(700);
+    await admin.unsafe(`alter database "${dbName}" allow_connections false`);
+    phase = "down";
+    await terminateSessions();
+    await pause(1_000);
+    await admin.unsafe(`alter database "${dbName}" allow_connections true`);
+    phase = "back";
+    await pause(700);
+    phase = "stop";
+    await Promise.all(senders);
+
+    expect(new Set(sent.map((batch) => batch.status))).toEqual(new Set([202, 503]));
+    expect(sentDuring.healthy).toBeGreaterThan(0);
+    expect(sentDuring.down).toBeGreaterThan(0);
+    // Whole or nothing per batch: a 202's events are all stored; a 503's all or none (its
+    // COMMIT may have gone through before the connection broke — the retry then finds them).
+    const storedOf = async (events: WireEvent[]) => {
+      const [row] = await direct<{ n: number }[]>`
+        select count(*)::int as n from analytics_events
+        where project_id = ${tenant.projectId} and event_id = any(${events.map((event) => event.event_id)}::uuid[])`;
+      return row!.n;
+    };
+    for (const batch of sent) {
+      const stored = await storedOf(batch.events);
+      if (batch.status === 202) expect(stored).toBe(20);
+      else expect([0, 20]).toContain(stored);
+    }
+    for (const batch of sent.filter((batch) => batch.status === 503)) {
+      const served = await sendUntilServed(batch.token, eventBatch(batch.events));
+      const result = JSON.parse(await served.text()) as { accepted: number; duplicates: number };
+      expect(served.status).toBe(202);
+      expect(result.accepted + result.duplicates).toBe(20);
+    }
+    expect(await countRows(tenant.projectId)).toBe(sent.length * 20);
+  }, 60_000);
 
   it("the database refusing connections → 503 with Retry-After, nothing written; once back, the retried batch → 202 in full", async () => {
     const tenant = newTenant();

@@ -2,9 +2,11 @@ import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { selectRows } from "@/lib/analytics/sql";
-import { CopyRejectedError, getCopyIn, getDb, getDbDriver } from "@/lib/db";
+import postgres from "postgres";
+import { toAppError } from "@/lib/api/errors";
+import { CopyRejectedError, CopyTimeoutError, getCopyIn, getDb, getDbDriver } from "@/lib/db";
 import { storedCount, storedEvents } from "./ingest-test-helpers";
-import { eventKey, storeEventRows, toCopyText, type EventRow, type Inserted } from "./store-events";
+import { eventKey, eventRowColumns, storeEventRows, toCopyText, type EventRow, type Inserted } from "./store-events";
 
 // storeEventRows takes COPY on a PostgreSQL server and the INSERT on PGlite, so the storage
 // cases run on both drivers; what happens to the pool around refused and large COPYs needs a server.
@@ -32,6 +34,8 @@ function row(projectId: string, overrides: Partial<EventRow> = {}): EventRow {
     ...overrides,
   };
 }
+
+const copyColumns = eventRowColumns.join(", ");
 
 const keysOf = (rows: EventRow[]) => new Set(rows.map((r) => eventKey(r.project_id, r.event_id)));
 
@@ -262,12 +266,51 @@ async function expectPoolHealthy() {
 }
 
 describe.skipIf(!process.env.DATABASE_URL)("COPY on a PostgreSQL server (PostgreSQL only)", () => {
-  it("copyIn – 12 COPY statements the server refuses at once: each a CopyRejectedError, every connection back in the pool out of its transaction", async () => {
+  it("copyIn – 12 refusals at once: each a CopyRejectedError (with the server's error when postgres.js reports it), every connection back in the pool usable", async () => {
     const copyIn = (await getCopyIn())!;
-    const attempts = Array.from({ length: 12 }, () => copyIn("copy analytics_events (no_such_column) from stdin", "x\n"));
-    await Promise.all(attempts.map((attempt) => expect(attempt).rejects.toBeInstanceOf(CopyRejectedError)));
+    const projectId = randomUUID();
+    const twice = row(projectId);
+    // The refused statement is reported before any data goes out. A refusal of the data may
+    // come after CopyDone, where postgres.js drops it and the COMMIT answers ROLLBACK instead:
+    // then the CopyRejectedError has no cause.
+    const refusals: [statement: string, data: string, sqlState: string, alwaysReported: boolean][] = [
+      ["copy analytics_events (no_such_column) from stdin", "x\n", "42703", true],
+      [`copy analytics_events (${copyColumns}) from stdin`, "too\tfew\tcolumns\n", "22P02", false],
+      [`copy analytics_events (${copyColumns}) from stdin`, toCopyText([twice, twice]), "23505", false],
+    ];
+    const attempts = Array.from({ length: 12 }, (_, i) => refusals[i % refusals.length]!);
+    const outcomes = await Promise.allSettled(attempts.map(([statement, data]) => copyIn(statement, data)));
+    for (const [i, outcome] of outcomes.entries()) {
+      expect(outcome.status).toBe("rejected");
+      const reason = (outcome as PromiseRejectedResult).reason as Error;
+      expect(reason).toBeInstanceOf(CopyRejectedError);
+      const [, , code, alwaysReported] = attempts[i]!;
+      if (alwaysReported || reason.cause !== undefined) expect(sqlState(reason.cause)).toBe(code);
+    }
+    expect(await storedCount(projectId)).toBe(0);
     await expectPoolHealthy();
   });
+
+  it("storeEventRows – a COPY the database does not finish in 10 s (the table locked) → CopyTimeoutError, a 503; once unlocked, the next group goes in", async () => {
+    const projectId = randomUUID();
+    const locker = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
+    try {
+      const locked = locker.begin(async (tx) => {
+        await tx`lock table analytics_events in access exclusive mode`;
+        await tx`select pg_sleep(12)`;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const error = await storeEventRows([row(projectId)]).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(CopyTimeoutError);
+      expect(toAppError(error).status).toBe(503);
+      await locked;
+    } finally {
+      await locker.end();
+    }
+    const after = [row(projectId), row(projectId)];
+    expect(await storeEventRows(after)).toBe("all");
+    expect(await storedCount(projectId)).toBeGreaterThanOrEqual(2);
+  }, 40_000);
 
   it("storeEventRows – 12 refused groups at once beside ordinary queries: no transaction left open, the next COPY goes through", async () => {
     const db = await getDb();
