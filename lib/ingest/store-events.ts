@@ -70,7 +70,7 @@ const copyStatement = `copy analytics_events (${eventRowColumns.join(", ")}) fro
  */
 export async function storeEventRows(rows: EventRow[]): Promise<Inserted> {
   const copyIn = await getCopyIn();
-  if (copyIn && rows.length > 0 && !process.env.NO_COPY) {
+  if (copyIn && rows.length > 0) {
     try {
       await copyIn(copyStatement, toCopyText(rows));
       return "all";
