@@ -15,6 +15,7 @@ import {
   users,
 } from "@/lib/db/schema";
 import { createTestProject } from "@/lib/testing/factories";
+import { sqlState } from "@/lib/testing/sql-state";
 
 // The database, not application code, must hold these invariants when requests race:
 // every case fires concurrent inserts through the shared pool and expects one winner.
@@ -29,15 +30,6 @@ beforeAll(async () => {
   home = await createTestProject();
 });
 
-/** The SQLSTATE of a failed query, whether or not drizzle wrapped the driver error. */
-function sqlState(error: unknown): string | undefined {
-  for (let current = error, depth = 0; current && depth < 5; depth++) {
-    const { code, cause } = current as { code?: unknown; cause?: unknown };
-    if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)) return code;
-    current = cause;
-  }
-  return undefined;
-}
 
 /** Runs every insert at once and sorts the outcomes. */
 async function race(inserts: (() => Promise<unknown>)[]) {

@@ -4,31 +4,9 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import { analyticsEvents } from "@/lib/db/schema";
 import { GroupCommitWriter } from "./group-commit";
-import { insertEventRows, type EventRow } from "./store-events";
+import { eventRow as row } from "./ingest-test-helpers";
+import { insertEventRows } from "./store-events";
 
-function row(projectId: string, overrides: Partial<EventRow> = {}): EventRow {
-  return {
-    organization_id: randomUUID(),
-    project_id: projectId,
-    event_id: randomUUID(),
-    event_type: "video.progressed",
-    occurred_at: "2026-11-21T10:00:00.123Z",
-    received_at: "2026-11-21T10:00:01.456Z",
-    template_id: randomUUID(),
-    template_version: "1.0",
-    session_id: randomUUID(),
-    playback_id: 1,
-    viewer_hash: null,
-    referrer_host: "example.com",
-    consent: { status: "granted" },
-    payload: { position_ms: 1500, percent: 25 },
-    device: { type: "desktop", os: "Linux", browser: "Chrome" },
-    geo: { country: "PT" },
-    share_id: null,
-    channel: "PROD",
-    ...overrides,
-  };
-}
 
 async function storedCount(projectId: string) {
   const db = await getDb();

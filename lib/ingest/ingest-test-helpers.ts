@@ -5,6 +5,7 @@ import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db";
 import { analyticsEvents } from "@/lib/db/schema";
 import { mintIngestToken } from "@/lib/tokens/ingest-token";
+import type { EventRow } from "./store-events";
 import type { EventPayloads, EventType, WireEvent } from "./validate-events";
 
 // Shared by the ingest handler tests and the standalone-server tests. Every test takes a fresh
@@ -157,4 +158,29 @@ export async function storedCount(projectId: string): Promise<number> {
 export async function storedEvents(projectId: string) {
   const db = await getDb();
   return db.select().from(analyticsEvents).where(eq(analyticsEvents.projectId, projectId)).orderBy(asc(analyticsEvents.eventId));
+}
+
+/** A stored-event row of projectId with every column set (override any). */
+export function eventRow(projectId: string, overrides: Partial<EventRow> = {}): EventRow {
+  return {
+    organization_id: randomUUID(),
+    project_id: projectId,
+    event_id: randomUUID(),
+    event_type: "video.progressed",
+    occurred_at: "2026-11-21T10:00:00.123Z",
+    received_at: "2026-11-21T10:00:01.456Z",
+    template_id: randomUUID(),
+    template_version: "1.0",
+    session_id: randomUUID(),
+    playback_id: 1,
+    viewer_hash: "f00d",
+    referrer_host: "example.com",
+    consent: { status: "granted" },
+    payload: { position_ms: 1500, percent: 25 },
+    device: { type: "desktop", os: "Linux", browser: "Chrome" },
+    geo: { country: "PT" },
+    share_id: randomUUID(),
+    channel: "PROD",
+    ...overrides,
+  };
 }

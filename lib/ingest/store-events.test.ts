@@ -5,35 +5,13 @@ import { selectRows } from "@/lib/analytics/sql";
 import postgres from "postgres";
 import { toAppError } from "@/lib/api/errors";
 import { CopyRejectedError, CopyTimeoutError, getCopyIn, getDb, getDbDriver } from "@/lib/db";
-import { storedCount, storedEvents } from "./ingest-test-helpers";
+import { sqlState } from "@/lib/testing/sql-state";
+import { eventRow as row, storedCount, storedEvents } from "./ingest-test-helpers";
 import { eventKey, eventRowColumns, storeEventRows, toCopyText, type EventRow, type Inserted } from "./store-events";
 
 // storeEventRows takes COPY on a PostgreSQL server and the INSERT on PGlite, so the storage
 // cases run on both drivers; what happens to the pool around refused and large COPYs needs a server.
 
-function row(projectId: string, overrides: Partial<EventRow> = {}): EventRow {
-  return {
-    organization_id: randomUUID(),
-    project_id: projectId,
-    event_id: randomUUID(),
-    event_type: "video.progressed",
-    occurred_at: "2026-11-21T10:00:00.123Z",
-    received_at: "2026-11-21T10:00:01.456Z",
-    template_id: randomUUID(),
-    template_version: "1.0",
-    session_id: randomUUID(),
-    playback_id: 1,
-    viewer_hash: "f00d",
-    referrer_host: "example.com",
-    consent: { status: "granted" },
-    payload: { position_ms: 1500, percent: 25 },
-    device: { type: "desktop", os: "Linux", browser: "Chrome" },
-    geo: { country: "PT" },
-    share_id: randomUUID(),
-    channel: "PROD",
-    ...overrides,
-  };
-}
 
 const copyColumns = eventRowColumns.join(", ");
 
@@ -76,15 +54,6 @@ async function readBack(projectId: string) {
 
 const byEventId = (rows: EventRow[]) => [...rows].sort((a, b) => (a.event_id < b.event_id ? -1 : a.event_id > b.event_id ? 1 : 0));
 
-/** The SQLSTATE of a failed query, whether or not drizzle wrapped the driver error. */
-function sqlState(error: unknown): string | undefined {
-  for (let current = error, depth = 0; current && depth < 5; depth++) {
-    const { code, cause } = current as { code?: unknown; cause?: unknown };
-    if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)) return code;
-    current = cause;
-  }
-  return undefined;
-}
 
 // Every character COPY's text format treats specially, the end-of-data marker, and text that
 // must not be mistaken for an escape or a null.
