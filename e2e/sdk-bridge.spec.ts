@@ -253,27 +253,21 @@ test("SDK bridge – a well-formed message from the player iframe: exactly one P
   expect(ingest.posts[1]!.events.map((event) => event.payload)).toEqual([{ position_ms: 4_242 }]);
 });
 
-test("SDK bridge – a well-formed message from a sibling iframe on the player origin: no POST", async ({ page }) => {
-  const ingest = await openHostPage(page, { demo: { context: playerContext() } });
-  const { frame } = await embedPlayer(page, "demo");
-  const sibling = await addOtherWindow(page, playerOrigin);
+for (const [from, origin] of [
+  ["a sibling iframe on the player origin", playerOrigin],
+  ["an iframe on a third origin", thirdOrigin],
+] as const) {
+  test(`SDK bridge – a well-formed message from ${from}: no POST`, async ({ page }) => {
+    const ingest = await openHostPage(page, { demo: { context: playerContext() } });
+    const { frame } = await embedPlayer(page, "demo");
+    const other = await addOtherWindow(page, origin);
 
-  await postFrom(page, sibling, [analyticsMessage()]);
-  await postFrom(page, frame, [sentinel()]);
-  await expect.poll(() => ingest.posts.length).toBe(1);
-  expect(postedEvents(ingest).map((event) => event.payload)).toEqual([{ position_ms: 4_242 }]);
-});
-
-test("SDK bridge – a well-formed message from an iframe on a third origin: no POST", async ({ page }) => {
-  const ingest = await openHostPage(page, { demo: { context: playerContext() } });
-  const { frame } = await embedPlayer(page, "demo");
-  const third = await addOtherWindow(page, thirdOrigin);
-
-  await postFrom(page, third, [analyticsMessage()]);
-  await postFrom(page, frame, [sentinel()]);
-  await expect.poll(() => ingest.posts.length).toBe(1);
-  expect(postedEvents(ingest).map((event) => event.payload)).toEqual([{ position_ms: 4_242 }]);
-});
+    await postFrom(page, other, [analyticsMessage()]);
+    await postFrom(page, frame, [sentinel()]);
+    await expect.poll(() => ingest.posts.length).toBe(1);
+    expect(postedEvents(ingest).map((event) => event.payload)).toEqual([{ position_ms: 4_242 }]);
+  });
+}
 
 test("SDK bridge – a well-formed message from the player's iframe after it navigated to a third origin: no POST", async ({ page }) => {
   const ingest = await openHostPage(page, { demo: { context: playerContext() }, other: { context: playerContext() } });

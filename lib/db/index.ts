@@ -52,7 +52,6 @@ async function openPostgres(url: string): Promise<Connection> {
   };
 }
 
-
 /**
  * Seconds before the pool tries a lost connection again. postgres.js's default grows to 20 s
  * after a few failures, so after an outage requests queued for up to 20 s although the

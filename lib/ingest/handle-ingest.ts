@@ -35,7 +35,7 @@ export type IngestRequest = {
   text(limit: number): Promise<string>;
 };
 
-/** What they answer: always a JSON body (202 result or problem+json). */
+/** What they answer: a JSON body (the 202 result or problem+json), none for a preflight. */
 export type IngestAnswer = { status: number; headers: Record<string, string>; body: string | null };
 
 export const maxBatchBodyBytes = 512 * 1024;

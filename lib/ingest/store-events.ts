@@ -89,7 +89,7 @@ export function toCopyText(rows: EventRow[]): string {
       const value = row[eventRowColumns[i]!];
       if (i > 0) text += "\t";
       if (value === null || value === undefined) text += "\\N";
-      else if (typeof value === "string") text += copySpecial.test(value) ? value.replace(copySpecials, escapeCopyCharacter) : value;
+      else if (typeof value === "string") text += value.search(copySpecials) === -1 ? value : value.replace(copySpecials, escapeCopyCharacter);
       else if (typeof value === "number") text += value;
       else text += copyJson(value);
     }
@@ -98,7 +98,6 @@ export function toCopyText(rows: EventRow[]): string {
   return text;
 }
 
-const copySpecial = /[\\\n\r\t]/;
 const copySpecials = /[\\\n\r\t]/g;
 const copyEscapes: Record<string, string> = { "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 const escapeCopyCharacter = (character: string) => copyEscapes[character]!;
