@@ -2,13 +2,13 @@
 export async function register() {
   if (process.env.NEXT_RUNTIME === "nodejs") {
     const { startServer } = await import("./lib/server/start-up");
-    const { ConfigError } = await import("./lib/config");
+    const { hasErrorCode } = await import("./lib/error-code");
     try {
       await startServer();
     } catch (error) {
       // A configuration mistake gets its message alone, not a stack trace from a bundle.
-      if (!(error instanceof ConfigError)) throw error;
-      console.error(error.message);
+      if (!hasErrorCode(error, "CONFIG_INVALID")) throw error;
+      console.error((error as Error).message);
       process.exit(1);
     }
   }

@@ -7,7 +7,7 @@ export default defineConfig({
   timeout: 60_000,
   workers: 1,
   reporter: process.env.CI_REPORT_DIR
-    ? [["list"], ["json", { outputFile: `${process.env.CI_REPORT_DIR}/playwright.json` }]]
+    ? [["list"], ["json", { outputFile: `${process.env.CI_REPORT_DIR}/playwright-${process.env.CI_REPORT_NAME ?? "pglite"}.json` }]]
     : [["list"]],
   use: {
     baseURL: process.env.E2E_BASE_URL,

@@ -39,6 +39,8 @@ export async function setUpShare(request: APIRequestContext, label: string, uplo
   const basic = `Basic ${Buffer.from(`${apiKey}:${apiSecret}`).toString("base64")}`;
   return {
     projectId,
+    token,
+    credentialId: id,
     share: created,
     /** An embed-session token for the share (request: the calling test's own API context). */
     async session(request: APIRequestContext, body: Record<string, unknown>) {

@@ -14,13 +14,16 @@ function bannerValue(output: string, label: string): string {
 /**
  * Starts the product exactly as the README's quick start does (`npm start`, which builds
  * when needed), on a fresh DATA_DIR and a free port, and hands the printed demo
- * credentials to the tests through the environment.
+ * credentials to the tests through the environment. The database is the embedded PGlite,
+ * or the PostgreSQL server of E2E_DATABASE_URL (`npm run test:e2e:postgres`; CI gives it a
+ * fresh database).
  */
 export default async function globalSetup() {
   const dataDir = mkdtempSync(path.join(tmpdir(), "reelbind-e2e-"));
   const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir };
   delete env.DATABASE_URL;
+  if (process.env.E2E_DATABASE_URL) env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   delete env.TOKEN_SECRETS;
   delete env.AUTH_SECRET;
   const server = spawn(process.execPath, ["scripts/start.mjs"], { env, stdio: ["ignore", "pipe", "pipe"], detached: true });

@@ -3,7 +3,8 @@ import { randomUUID } from "node:crypto";
 import { promisify } from "node:util";
 
 // Tests that own their data: a fresh organization and project, and a ProjectManager with their
-// own token, made through the CLI (the server runs, so it takes the commands).
+// own token, made through the CLI: on PGlite the running server takes its commands, on
+// PostgreSQL it connects to the server's database itself.
 
 export const env = (name: string) => {
   const value = process.env[name];
@@ -11,12 +12,15 @@ export const env = (name: string) => {
   return value;
 };
 
+/** The CLI's environment: the server's DATA_DIR, and its PostgreSQL database when it has one. */
+export const cliEnv = () => ({ ...process.env, DATA_DIR: env("E2E_DATA_DIR"), DATABASE_URL: process.env.E2E_DATABASE_URL ?? "" });
+
 export type OwnedProject = { projectId: string; token: string };
 
 export async function createOwnedProject(label: string): Promise<OwnedProject> {
   const cli = async <T>(...args: string[]): Promise<T> => {
     const { stdout } = await promisify(execFile)(process.execPath, ["bin/reelbind.mjs", ...args], {
-      env: { ...process.env, DATA_DIR: env("E2E_DATA_DIR"), DATABASE_URL: "" },
+      env: cliEnv(),
       timeout: 60_000,
     });
     return JSON.parse(stdout) as T;

@@ -1,12 +1,7 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { expect, test } from "@playwright/test";
-
-const env = (name: string) => {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} is not set: global-setup did not run`);
-  return value;
-};
+import { cliEnv, env } from "./owned-project";
 
 test("quick start – signing in with the printed credentials shows the project list", async ({ page }) => {
   await page.goto("/");
@@ -57,7 +52,7 @@ test("API – the printed token lists the demo project's credentials", async ({ 
 test("CLI – `reelbind token create` while the server runs gives a working Bearer token", async ({ request }) => {
   const run = (...args: string[]) =>
     promisify(execFile)(process.execPath, ["bin/reelbind.mjs", ...args], {
-      env: { ...process.env, DATA_DIR: env("E2E_DATA_DIR"), DATABASE_URL: "" },
+      env: cliEnv(),
       timeout: 60_000,
     });
   const email = `pm-${Date.now()}@example.com`;

@@ -95,6 +95,7 @@ export type Config = {
 };
 
 export class ConfigError extends Error {
+  readonly code = "CONFIG_INVALID";
   constructor(problems: string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
     this.name = "ConfigError";

@@ -44,11 +44,11 @@ const serverEnv = {
   ALLOW_GENERATED_SECRETS: process.env.ALLOW_GENERATED_SECRETS ?? "1",
 };
 register({ tsconfig: path.join(root, "tsconfig.json") });
-const { parseConfig, ConfigError } = await import("../lib/config.ts");
+const { parseConfig } = await import("../lib/config.ts");
 try {
   parseConfig(serverEnv);
 } catch (error) {
-  if (!(error instanceof ConfigError)) throw error;
+  if (error?.code !== "CONFIG_INVALID") throw error;
   console.error(error.message);
   process.exit(1);
 }

@@ -4,7 +4,12 @@ import { ZodError } from "zod";
 
 export type FieldError = { path: string; message: string };
 
+/** Marks every AppError, whichever bundle's copy of this module made it (lib/error-code.ts says why). */
+const appErrorBrand = Symbol.for("reelbind.AppError");
+
 export class AppError extends Error {
+  readonly [appErrorBrand] = true;
+
   constructor(
     readonly status: number,
     readonly code: string,
@@ -78,6 +83,12 @@ export class ValidationError extends AppError {
   }
 }
 
+/** An AppError from any bundle; `code` narrows it to one kind (ValidationError: "validation_failed"…). */
+export function isAppError(error: unknown, code?: string): error is AppError {
+  if (typeof error !== "object" || error === null || (error as { [appErrorBrand]?: unknown })[appErrorBrand] !== true) return false;
+  return code === undefined || (error as AppError).code === code;
+}
+
 function describeFieldErrors(errors: FieldError[]): string {
   return errors.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join("; ");
 }
@@ -134,7 +145,8 @@ function isDatabaseUnavailable({ code, severity }: DriverErrorCode): boolean {
 
 /** Maps anything thrown by a handler to an AppError; unknown errors become a 500. */
 export function toAppError(error: unknown): AppError {
-  if (error instanceof AppError) return error;
+  if (isAppError(error)) return error;
+  // zod 4 checks its classes by trait, not identity, so this holds across bundles too.
   if (error instanceof ZodError) return new ValidationError(zodFieldErrors(error));
   const pg = driverErrorCode(error);
   if (pg && isDatabaseUnavailable(pg)) return new ServiceUnavailableError("The database is unavailable; try again shortly.");

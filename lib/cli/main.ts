@@ -48,7 +48,7 @@ export async function main(argv: string[]): Promise<number> {
     console.log(JSON.stringify(result, null, 2));
     return 0;
   } catch (error) {
-    const appError = error instanceof AppError ? error : toAppError(error);
+    const appError = toAppError(error);
     const message = appError.status === 500 ? (error as Error).message : appError.message;
     console.error(JSON.stringify({ error: message, code: appError.code, errors: appError.errors }, null, 2));
     return 1;

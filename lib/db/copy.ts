@@ -2,6 +2,7 @@
 // Most of what is here works around postgres.js 3.4.9; docs/decisions.md ("Ingest endpoints")
 // says what and why.
 import type { Sql } from "postgres";
+import { hasErrorCode } from "@/lib/error-code";
 
 /** Loads rows given in COPY's text format with `COPY … FROM STDIN`, all or none. */
 export type CopyIn = (statement: string, data: string) => Promise<void>;
@@ -11,10 +12,16 @@ export type CopyIn = (statement: string, data: string) => Promise<void>;
  * when postgres.js reported it; a refusal found only at COMMIT comes without one.
  */
 export class CopyRejectedError extends Error {
+  readonly code = "COPY_REJECTED";
   constructor(cause?: unknown) {
     super("The database refused the copied rows; none were written.", { cause });
     this.name = "CopyRejectedError";
   }
+}
+
+/** True for a CopyRejectedError made by any bundle's copy of this module (lib/error-code.ts). */
+export function isCopyRejected(error: unknown): boolean {
+  return hasErrorCode(error, "COPY_REJECTED");
 }
 
 /** An error the server answered a statement with, the session going on (severity ERROR): not a lost connection. */
@@ -69,7 +76,7 @@ export function copyConnections(open: () => Sql, count: number): { copyIn: CopyI
       try {
         await withTimeout(copyInTransaction(client, statement, data), copyTimeoutMs);
       } catch (error) {
-        usable = error instanceof CopyRejectedError;
+        usable = isCopyRejected(error);
         throw error;
       } finally {
         giveBack(usable ? client : replace(client));

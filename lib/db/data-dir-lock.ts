@@ -3,6 +3,7 @@ import path from "node:path";
 
 /** PGlite is single-process: a second process opening the same DATA_DIR would corrupt it. */
 export class DataDirLockedError extends Error {
+  readonly code = "DATA_DIR_LOCKED";
   constructor(
     readonly dataDir: string,
     readonly pid: number,

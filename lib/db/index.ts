@@ -7,7 +7,7 @@ import { acquireDataDirLock } from "./data-dir-lock";
 import { copyConnections, type CopyIn } from "./copy";
 import * as schema from "./schema";
 
-export { CopyRejectedError, CopyTimeoutError, type CopyIn } from "./copy";
+export { CopyRejectedError, CopyTimeoutError, isCopyRejected, type CopyIn } from "./copy";
 
 export { schema };
 

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { CopyRejectedError, getCopyIn, getDb, type Db } from "@/lib/db";
+import { getCopyIn, getDb, isCopyRejected, type Db } from "@/lib/db";
 
 /** One analytics_events row as ingest writes it (snake_case, as in the table and the JSON it travels in). */
 export type EventRow = {
@@ -75,7 +75,9 @@ export async function storeEventRows(rows: EventRow[]): Promise<Inserted> {
       await copyIn(copyStatement, toCopyText(rows));
       return "all";
     } catch (error) {
-      if (!(error instanceof CopyRejectedError)) throw error;
+      // The COPY client is process-wide, made by whichever bundle opened the database first:
+      // its error is recognised by code (lib/error-code.ts).
+      if (!isCopyRejected(error)) throw error;
     }
   }
   return insertEventRows(await getDb(), rows);

@@ -24,7 +24,11 @@ export interface TempFileCleaner {
   cleanTempFiles(olderThanMs: number): Promise<number>;
 }
 
+// Each carries a code: the blob store is process-wide, so its errors may come from another
+// bundle's copy of these classes (lib/error-code.ts).
+
 export class BlobNotFoundError extends Error {
+  readonly code = "BLOB_NOT_FOUND";
   constructor(readonly key: string) {
     super(`Blob ${key} does not exist.`);
     this.name = "BlobNotFoundError";
@@ -33,6 +37,7 @@ export class BlobNotFoundError extends Error {
 
 /** A key that is not `sha256/<64 lowercase hex>`: a bug in the caller, never a path to follow. */
 export class InvalidBlobKeyError extends Error {
+  readonly code = "BLOB_KEY_INVALID";
   constructor(readonly key: string) {
     super(`Invalid blob key ${JSON.stringify(key.slice(0, 100))}: expected sha256/ followed by 64 lowercase hex digits.`);
     this.name = "InvalidBlobKeyError";
@@ -41,6 +46,7 @@ export class InvalidBlobKeyError extends Error {
 
 /** A range that is malformed (start > end, negative, fractional) or starts at or past the end of the blob. */
 export class BlobRangeError extends RangeError {
+  readonly code = "BLOB_RANGE_INVALID";
   constructor(
     readonly key: string,
     readonly range: ByteRange,

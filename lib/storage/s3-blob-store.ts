@@ -8,7 +8,7 @@ import {
   HeadObjectCommand,
   paginateListObjectsV2,
   S3Client,
-  S3ServiceException,
+  type S3ServiceException,
 } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
 import {
@@ -39,11 +39,18 @@ const tempPrefix = "tmp/";
 
 /** The object is missing; a 404 for a missing bucket (NoSuchBucket) stays a configuration error. */
 function isMissingObject(error: unknown): boolean {
-  return error instanceof S3ServiceException && (error.name === "NoSuchKey" || error.name === "NotFound");
+  const { name } = s3ErrorOf(error);
+  return name === "NoSuchKey" || name === "NotFound";
 }
 
 function isUnsatisfiableRange(error: unknown): boolean {
-  return error instanceof S3ServiceException && (error.name === "InvalidRange" || error.$metadata.httpStatusCode === 416);
+  const { name, $metadata } = s3ErrorOf(error);
+  return name === "InvalidRange" || $metadata?.httpStatusCode === 416;
+}
+
+/** The fields the AWS SDK documents for service errors, read by name rather than by class (lib/error-code.ts). */
+function s3ErrorOf(error: unknown): Partial<Pick<S3ServiceException, "name" | "$metadata">> {
+  return typeof error === "object" && error !== null ? (error as S3ServiceException) : {};
 }
 
 /**

@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 import busboy from "busboy";
-import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError, type FieldError } from "@/lib/api/errors";
+import { BadRequestError, isAppError, PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError, type FieldError } from "@/lib/api/errors";
 import type { Db } from "@/lib/db";
 import { getBlobStore } from "@/lib/storage";
 import { maxUploadBytes, singleFileRoles, type FileRole } from "./schema";
@@ -130,7 +130,7 @@ async function pump(body: ReadableStream<Uint8Array>, parser: busboy.Busboy, abo
       if (!parser.write(chunk)) await Promise.race([new Promise((resolve) => parser.once("drain", resolve)), aborted]);
     }
   } catch (error) {
-    throw error instanceof PayloadTooLargeError ? error : new BadRequestError("The upload was interrupted before it ended.");
+    throw isAppError(error, "payload_too_large") ? error : new BadRequestError("The upload was interrupted before it ended.");
   }
   parser.end();
 }

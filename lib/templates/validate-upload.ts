@@ -1,4 +1,4 @@
-import { ValidationError, zodFieldErrors, type FieldError } from "@/lib/api/errors";
+import { isAppError, ValidationError, zodFieldErrors, type FieldError } from "@/lib/api/errors";
 import { lottieInfo, parseJsonText, parseLottieJson, type Lottie } from "./lottie";
 import { fieldsOf, parseManifestJson, type BindingManifest } from "./manifest";
 import type { ReceivedFile, ReceivedUpload } from "./receive-upload";
@@ -103,6 +103,6 @@ export function validateUpload({ fields, files }: ReceivedUpload): ValidUpload {
 
 /** The field errors a parser threw, or one error on the file's field for anything else. */
 function errorsOf(error: unknown, path: string): FieldError[] {
-  if (error instanceof ValidationError && error.errors?.length) return error.errors.map((e) => ({ ...e, path: e.path || path }));
+  if (isAppError(error, "validation_failed") && error.errors?.length) return error.errors.map((e) => ({ ...e, path: e.path || path }));
   return [{ path, message: (error as Error).message }];
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { errors, jwtVerify, SignJWT, type JWSHeaderParameters, type JWTPayload } from "jose";
+import { jwtVerify, SignJWT, type JWSHeaderParameters, type JWTPayload } from "jose";
 import type { z } from "zod";
-import { UnauthorizedError } from "@/lib/api/errors";
+import { isAppError, UnauthorizedError } from "@/lib/api/errors";
 import { getConfig } from "@/lib/config";
 
 // Shared mechanics of Reelbind's signed tokens (DESIGN.md §7): HS256 only, the secret chosen
@@ -97,9 +97,11 @@ function keyFor(secrets: readonly TokenSecret[], header: JWSHeaderParameters): P
 }
 
 function toTokenError(error: unknown): unknown {
-  if (error instanceof TokenError) return error;
-  if (error instanceof errors.JWTExpired) return new TokenError("expired", `${error.claim}: ${error.message}`, error);
-  if (error instanceof errors.JOSEError) return new TokenError("invalid", `${error.code}: ${error.message}`, error);
+  if (isAppError(error)) return error;
+  // jose's errors by their documented codes, like every error here (lib/error-code.ts).
+  const { code, message, claim } = (error ?? {}) as { code?: unknown; message?: string; claim?: string };
+  if (code === "ERR_JWT_EXPIRED") return new TokenError("expired", `${claim}: ${message}`, error);
+  if (typeof code === "string" && /^ERR_(JOSE|JWS|JWT|JWK|JWE)/.test(code)) return new TokenError("invalid", `${code}: ${message}`, error);
   return error;
 }
 
