@@ -1,6 +1,6 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
-import { freePort } from "@/lib/testing/free-port";
+import { startApp } from "@/lib/testing/start-app";
 
 // Helpers for benchmarks that run servers in child processes.
 
@@ -54,18 +54,9 @@ export type QuickStartApp = { port: number; baseUrl: string; token: string; proj
 
 /** The product as the README's quick start runs it (`npm start`, PGlite), on a fresh DATA_DIR and a free port. */
 export async function startQuickStartApp(dataDir: string, extraEnv: Record<string, string> = {}): Promise<QuickStartApp> {
-  const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, ...benchSecrets, PORT: String(port), DATA_DIR: dataDir, ...extraEnv };
+  const env: NodeJS.ProcessEnv = { ...process.env, ...benchSecrets, DATA_DIR: dataDir, ...extraEnv };
   delete env.DATABASE_URL;
-  const child = spawn(process.execPath, ["scripts/start.mjs"], { env, stdio: ["ignore", "pipe", "inherit"], detached: true });
-  const output = await waitForOutput(child, /PROD share:.*\n/, 600_000);
-  return {
-    port,
-    baseUrl: `http://localhost:${port}`,
-    token: /API token:\s+(\S+)/.exec(output)![1]!,
-    projectId: /Project:.*\(([0-9a-f-]{36})\)/.exec(output)![1]!,
-    shareUrl: /PROD share:\s+(\S+)/.exec(output)![1]!,
-    pid: child.pid!,
-    stop: () => process.kill(-child.pid!, "SIGTERM"),
-  };
+  const app = await startApp(env, 600_000);
+  app.child.stdout!.pipe(process.stdout);
+  return { ...app, pid: app.child.pid!, stop: () => void app.stop() };
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm start`: builds the app when the sources changed since the last build, then serves it.
-// Migrations and the demo bootstrap run inside the server at start (instrumentation.ts).
+// `npm start`: builds the app when the sources changed since the last build, then serves it
+// (scripts/serve.mjs). Migrations and the demo bootstrap run inside the server at start
+// (instrumentation.ts).
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
@@ -39,8 +40,6 @@ const serverEnv = {
   ...process.env,
   NODE_ENV: "production",
   NEXT_TELEMETRY_DISABLED: "1",
-  // The server closes the embedded database itself on SIGTERM/SIGINT (lib/server/start-up.ts).
-  NEXT_MANUAL_SIG_HANDLE: "true",
   ALLOW_GENERATED_SECRETS: process.env.ALLOW_GENERATED_SECRETS ?? "1",
 };
 register({ tsconfig: path.join(root, "tsconfig.json") });
@@ -70,8 +69,7 @@ if (!built) {
   writeFileSync(stampFile, fingerprint);
 }
 
-const port = process.env.PORT ?? "3000";
-const server = spawn(process.execPath, [nextBin, "start", "--port", port], {
+const server = spawn(process.execPath, [path.join(root, "scripts", "serve.mjs")], {
   cwd: root,
   stdio: "inherit",
   env: serverEnv,

@@ -50,7 +50,7 @@ export class CopyTimeoutError extends Error {
  * hanging (seen with a backend terminated mid-COPY), so a client whose COPY failed for any
  * reason but the rows themselves, or took longer than copyTimeoutMs, is closed and replaced.
  */
-export function copyConnections(open: () => Sql, count: number): { copyIn: CopyIn; close: () => Promise<void> } {
+export function copyConnections(open: () => Sql, count: number): { copyIn: CopyIn; close: (timeoutSeconds?: number) => Promise<void> } {
   const clients = Array.from({ length: count }, open);
   const idle = [...clients];
   const waiting: ((client: Sql) => void)[] = [];
@@ -82,8 +82,8 @@ export function copyConnections(open: () => Sql, count: number): { copyIn: CopyI
         giveBack(usable ? client : replace(client));
       }
     },
-    close: async () => {
-      await Promise.all(clients.map((client) => client.end()));
+    close: async (timeoutSeconds) => {
+      await Promise.all(clients.map((client) => client.end({ timeout: timeoutSeconds })));
     },
   };
 }

@@ -44,13 +44,16 @@ async function openPostgres(url: string): Promise<Connection> {
   return {
     db,
     driver: "postgres",
+    // Bounded: a connection left in any state by an outage must not hold the shutdown.
     close: async () => {
-      await client.end();
-      await copy.close();
+      await Promise.all([client.end({ timeout: closeTimeoutSeconds }), copy.close(closeTimeoutSeconds)]);
     },
     copyIn: copy.copyIn,
   };
 }
+
+/** How long closing waits for running queries before it ends their connections. */
+const closeTimeoutSeconds = 3;
 
 /**
  * Seconds before the pool tries a lost connection again. postgres.js's default grows to 20 s

@@ -18,6 +18,6 @@ export async function servePlayerPage(source: ManifestSource | null): Promise<Re
     const problem = toAppError(error);
     if (problem.status >= 500) console.error(error);
     const message = notices[problem.status] ?? problem.message;
-    return new Response(renderUnavailablePage(message), { status: problem.status, headers: playerPageHeaders(null) });
+    return new Response(renderUnavailablePage(message), { status: problem.status, headers: { ...playerPageHeaders(null), ...problem.headers } });
   }
 }

@@ -5,8 +5,7 @@ import { getDb } from "@/lib/db";
 import { analyticsEvents } from "@/lib/db/schema";
 import { GroupCommitWriter } from "./group-commit";
 import { eventRow as row } from "./ingest-test-helpers";
-import { insertEventRows } from "./store-events";
-
+import { insertEventRows, storeEventRows } from "./store-events";
 
 async function storedCount(projectId: string) {
   const db = await getDb();
@@ -72,6 +71,36 @@ describe("GroupCommitWriter", () => {
     const outcomes = await Promise.allSettled([writer.write([row(projectId)]), writer.write(broken), writer.write([row(projectId)])]);
     expect(outcomes.map((o) => o.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
     expect(await storedCount(projectId)).toBe(2);
+  });
+
+  // Through the storage ingest really uses (COPY then INSERT … ON CONFLICT on PostgreSQL, the
+  // INSERT on PGlite): a poisoned batch, wherever it sits in a group, decides only its own answer.
+  const groupSize = 5;
+  const poisons = [
+    { poison: "a retry of stored events", stored: true, answer: { status: "fulfilled", value: { accepted: 0, duplicates: 3 } } },
+    { poison: "a value the database cannot store", stored: false, answer: { status: "rejected" } },
+  ] as const;
+  describe.each(poisons)("a group holding $poison", ({ stored, answer }) => {
+    it.each(Array.from({ length: groupSize }, (_, position) => ({ position })))(
+      "at position $position – that batch alone gets its answer, the others are stored",
+      async ({ position }) => {
+        const writer = new GroupCommitWriter(storeEventRows);
+        const projectId = randomUUID();
+        const poisoned = stored
+          ? Array.from({ length: 3 }, () => row(projectId))
+          : [row(projectId), row(projectId, { occurred_at: "not a time" }), row(projectId)];
+        if (stored) await writer.write(poisoned);
+        const batches = Array.from({ length: groupSize }, (_, i) => (i === position ? poisoned : [row(projectId), row(projectId)]));
+
+        const outcomes = await Promise.allSettled(batches.map((batch) => writer.write(batch)));
+
+        outcomes.forEach((outcome, i) => {
+          if (i === position) expect(outcome).toMatchObject(answer);
+          else expect(outcome, `batch ${i}`).toEqual({ status: "fulfilled", value: { accepted: 2, duplicates: 0 } });
+        });
+        expect(await storedCount(projectId)).toBe(2 * (groupSize - 1) + (stored ? 3 : 0));
+      },
+    );
   });
 
   it("a statement failing because the database is unavailable refuses every request of the group", async () => {

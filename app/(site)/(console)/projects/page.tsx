@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { listProjectsForUser } from "@/lib/accounts/accounts";
 import { getConsoleUser } from "@/lib/auth/next-auth";
 import { getDb } from "@/lib/db";
+import { loadPageData } from "@/lib/server/request-context";
 import { redirect } from "next/navigation";
 
 export const metadata: Metadata = { title: "Projects" };
@@ -9,7 +10,7 @@ export const metadata: Metadata = { title: "Projects" };
 export default async function ProjectsPage() {
   const user = await getConsoleUser();
   if (!user) redirect("/login");
-  const projects = await listProjectsForUser(await getDb(), user.id);
+  const projects = await loadPageData(async () => listProjectsForUser(await getDb(), user.id));
   return (
     <section>
       <h1 className="mb-6 text-2xl font-semibold">Projects</h1>
