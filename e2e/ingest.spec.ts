@@ -1,35 +1,18 @@
 import { randomUUID } from "node:crypto";
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { lightsUpload, setUpShare } from "./embed-helpers";
+import { ctaClick, type Manifest } from "./wire-events";
 
 // The analytics ingest of the built server, on whichever database it runs (CI runs this file
 // on PGlite and on PostgreSQL): an SDK retry repeats a batch after a lost answer, and that
 // retry, or a batch mixing stored and new events, must be a 202 that stores each new event once.
 
-type Ingest = { url: string; token: string };
-type Manifest = { organizationId: string; projectId: string; shareId: string; template: { id: string; version: string } | null; ingest: Ingest };
+type Ingest = Manifest["ingest"];
 
 async function pageManifest(request: APIRequestContext, slug: string): Promise<Manifest> {
   const response = await request.get(`/api/embed/manifest?share=${slug}`);
   expect(response.status(), await response.text()).toBe(200);
   return (await response.json()) as Manifest;
-}
-
-/** A valid wire event of the manifest's project (a CTA click: the analytics summary counts them one by one). */
-function ctaClick(manifest: Manifest) {
-  return {
-    event_id: randomUUID(),
-    event_type: "cta.clicked",
-    occurred_at: new Date().toISOString(),
-    playback_id: 1,
-    payload: { cta_id: "book", cta_name: "Book a demo", position_ms: 1_000 },
-    organization_id: manifest.organizationId,
-    project_id: manifest.projectId,
-    template_id: manifest.template?.id ?? randomUUID(),
-    template_version: manifest.template?.version ?? "1.0",
-    session_id: randomUUID(),
-    consent: { status: "granted" },
-  };
 }
 
 async function sendBatch(request: APIRequestContext, ingest: Ingest, events: object[]) {

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -6,6 +5,7 @@ import { expect, test } from "@playwright/test";
 import postgres from "postgres";
 import { startPrivatePostgres, type PrivatePostgres } from "../lib/testing/private-postgres";
 import { startApp, type StartedApp } from "../lib/testing/start-app";
+import { ctaClick, type Manifest } from "./wire-events";
 
 // The built app on a PostgreSQL cluster of this test's own, with ingest and page traffic
 // running: the cluster is stopped and started again, then the app gets SIGTERM with batches in
@@ -20,6 +20,8 @@ const requestTimeoutMs = 15_000;
 type Figures = {
   statuses: Record<string, Record<number | string, number>>;
   missingRetryAfter: number;
+  /** The landing page's 503 body, as a viewer would get it. */
+  landingPage503: string;
   recoveryMs: number;
   shutdownMs: number;
   exitCode: number | null;
@@ -29,24 +31,6 @@ type Figures = {
   lost: number;
   duplicated: number;
 };
-
-function ctaClick(manifest: Manifest) {
-  return {
-    event_id: randomUUID(),
-    event_type: "cta.clicked",
-    occurred_at: new Date().toISOString(),
-    playback_id: 1,
-    payload: { cta_id: "book", cta_name: "Book", position_ms: 1_000 },
-    organization_id: manifest.organizationId,
-    project_id: manifest.projectId,
-    template_id: manifest.template!.id,
-    template_version: manifest.template!.version,
-    session_id: randomUUID(),
-    consent: { status: "granted" },
-  };
-}
-
-type Manifest = { organizationId: string; projectId: string; template: { id: string; version: string } | null; ingest: { url: string; token: string } };
 
 /** Sends one batch; the event ids it carried are acknowledged when it answers 202. */
 async function sendBatch(manifest: Manifest, events: { event_id: string }[]): Promise<number | string> {
@@ -87,6 +71,7 @@ async function outageRound(cluster: PrivatePostgres, dataDir: string, round: num
     const figures: Figures = {
       statuses: {},
       missingRetryAfter: 0,
+      landingPage503: "",
       recoveryMs: Number.NaN,
       shutdownMs: Number.NaN,
       exitCode: null,
@@ -116,7 +101,8 @@ async function outageRound(cluster: PrivatePostgres, dataDir: string, round: num
         const [route, page] = Object.entries(pages)[tick % Object.keys(pages).length]!;
         const visit = fetch(page.url, { headers: page.headers, signal: AbortSignal.timeout(requestTimeoutMs) })
           .then(async (response) => {
-            await response.arrayBuffer();
+            const body = await response.text();
+            if (route === "landing page" && response.status === 503) figures.landingPage503 = body;
             count(route, response.status);
             if (response.status === 503 && !response.headers.get("retry-after")) figures.missingRetryAfter++;
           })
@@ -168,7 +154,7 @@ async function outageRound(cluster: PrivatePostgres, dataDir: string, round: num
     } finally {
       await sql.end();
     }
-    console.log(`outage round ${round}: ${JSON.stringify(figures)}`);
+    console.log(`outage round ${round}: ${JSON.stringify({ ...figures, landingPage503: figures.landingPage503.length })}`);
     return figures;
   } finally {
     if (app && app.child.exitCode === null && app.child.signalCode === null) process.kill(-app.child.pid!, "SIGKILL");
@@ -188,6 +174,8 @@ test("a database outage with traffic running, then SIGTERM with batches in fligh
         expect(failures, `round ${round}: ${route} answered ${JSON.stringify(statuses)}`).toEqual([]);
       }
       expect(figures.statuses["landing page"]?.[503], `round ${round}: the landing page answered 503 during the outage`).toBeGreaterThan(0);
+      expect(figures.landingPage503, `round ${round}: the landing page's 503`).toContain("Temporarily unavailable");
+      expect(figures.landingPage503, `round ${round}: the landing page's 503 shows no internals`).not.toMatch(/\.js:\d+:\d+/);
       expect(figures.missingRetryAfter, `round ${round}: 503s without Retry-After`).toBe(0);
       expect(figures.recoveryMs, `round ${round}: a batch was accepted again after the outage`).toBeLessThan(20_000);
       expect(figures.exitCode, `round ${round}: exit code after SIGTERM`).toBe(0);

@@ -1,0 +1,28 @@
+import { randomUUID } from "node:crypto";
+
+// The analytics wire events the built-server specs send, for the project a page manifest names.
+
+export type Manifest = {
+  organizationId: string;
+  projectId: string;
+  shareId: string;
+  template: { id: string; version: string } | null;
+  ingest: { url: string; token: string };
+};
+
+/** A valid wire event of the manifest's project (a CTA click: the analytics summary counts them one by one). */
+export function ctaClick(manifest: Manifest) {
+  return {
+    event_id: randomUUID(),
+    event_type: "cta.clicked",
+    occurred_at: new Date().toISOString(),
+    playback_id: 1,
+    payload: { cta_id: "book", cta_name: "Book a demo", position_ms: 1_000 },
+    organization_id: manifest.organizationId,
+    project_id: manifest.projectId,
+    template_id: manifest.template?.id ?? randomUUID(),
+    template_version: manifest.template?.version ?? "1.0",
+    session_id: randomUUID(),
+    consent: { status: "granted" },
+  };
+}
