@@ -55,6 +55,7 @@ const envSchema = z.object({
     .default("24h")
     .refine((value) => parseDurationSeconds(value) !== null, "must look like 15m, 24h or 3600s"),
   GEO_HEADER: z.string().min(1).default("CloudFront-Viewer-Country"),
+  CLIENT_IP_HEADER: z.string().min(1).default("X-Forwarded-For"),
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   ALLOW_GENERATED_SECRETS: z.enum(["0", "1"]).default("0"),
   REELBIND_BOOTSTRAP: z.enum(["0", "1"]).default("1"),
@@ -89,6 +90,8 @@ export type Config = {
   tokenSecrets: { kid: string; secret: string }[];
   ingestTokenTtlSeconds: number;
   geoHeader: string;
+  /** The header the proxy in front of the app puts the client's address in (lib/client-address.ts). */
+  clientIpHeader: string;
   authSecret: string;
   bootstrapOnStart: boolean;
   storage: StorageConfig;
@@ -178,6 +181,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     tokenSecrets,
     ingestTokenTtlSeconds: Math.min(maxIngestTtl, Math.max(minIngestTtl, ttl)),
     geoHeader: e.GEO_HEADER,
+    clientIpHeader: e.CLIENT_IP_HEADER,
     authSecret: e.AUTH_SECRET ?? generated!.authSecret,
     bootstrapOnStart: e.REELBIND_BOOTSTRAP === "1",
     storage,
