@@ -183,7 +183,7 @@ async function load(server: "standalone" | "naive" | "next", store: Store): Prom
 }
 
 /** Points this process's own database connection (used by the raw baselines) elsewhere. */
-function useDatabase(vars: Record<string, string | undefined>) {
+function switchDatabase(vars: Record<string, string | undefined>) {
   for (const [name, value] of Object.entries(vars)) {
     if (value === undefined) delete process.env[name];
     else process.env[name] = value;
@@ -194,7 +194,7 @@ function useDatabase(vars: Record<string, string | undefined>) {
 /** The storage limit: the same rows loaded with COPY, no HTTP, no JSON validation. */
 async function rawCopy(store: Store): Promise<Result> {
   const { getDb, closeDb } = await import("@/lib/db");
-  useDatabase({ DATABASE_URL: store.databaseUrl });
+  switchDatabase({ DATABASE_URL: store.databaseUrl });
   await getDb(); // applies the migrations
   await closeDb();
   const client = postgres(store.databaseUrl!, { max: 1 });
@@ -220,7 +220,7 @@ async function rawCopy(store: Store): Promise<Result> {
 /** PGlite's storage limit: one-statement inserts of 10,000 rows from this process, no HTTP. */
 async function rawPglite(store: Store): Promise<Result> {
   const { getDb, closeDb } = await import("@/lib/db");
-  useDatabase({ DATA_DIR: store.dataDir, DATABASE_URL: undefined });
+  switchDatabase({ DATA_DIR: store.dataDir, DATABASE_URL: undefined });
   const { insertEventRows } = await import("@/lib/ingest/store-events");
   const db = await getDb();
   const projectId = randomUUID();

@@ -55,6 +55,9 @@ export function SharePlayer({ slug, shareId, consentRequired, posterUrl, box, ti
   }, [consentRequired, shareId, slug]);
 
   useEffect(() => {
+    // The stored decision exists only in the browser: read after mount, so that the server's
+    // render and the first client render agree.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
     setConsent(consentRequired ? storedConsent(shareId) : "granted");
     embed();
     return () => {

@@ -147,6 +147,7 @@ function isDatabaseUnavailable({ code, severity }: DriverErrorCode): boolean {
 export function toAppError(error: unknown): AppError {
   if (isAppError(error)) return error;
   // zod 4 checks its classes by trait, not identity, so this holds across bundles too.
+  // eslint-disable-next-line no-restricted-syntax
   if (error instanceof ZodError) return new ValidationError(zodFieldErrors(error));
   const pg = driverErrorCode(error);
   if (pg && isDatabaseUnavailable(pg)) return new ServiceUnavailableError("The database is unavailable; try again shortly.");

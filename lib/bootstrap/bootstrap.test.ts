@@ -44,7 +44,6 @@ describe("bootstrapDemo", () => {
 
 describe("bootstrapDemo – DATA_DIR/bootstrap.json from another database", () => {
   it("prints no password it cannot vouch for, and mints a token that works here", async () => {
-    const db = await getDb();
     const first = await bootstrap();
     const file = path.join(process.env.DATA_DIR!, "bootstrap.json");
     writeFileSync(file, JSON.stringify({ adminPassword: "from-elsewhere", adminToken: "rbk_fromelsewhere", apiSecret: "sk_fromelsewhere" }));

@@ -51,6 +51,8 @@ export class PlayerSession {
       this.controller.attach(this.media);
       if (this.init) await this.start();
     } catch (error) {
+      // The player is one browser bundle: its classes exist once.
+      // eslint-disable-next-line no-restricted-syntax
       this.controller.fail(error instanceof PlayerError ? error : new PlayerError("PLAYER_ERROR", String((error as Error)?.message ?? error)));
     }
   }

@@ -106,6 +106,8 @@ export function parseLottieJson(text: string, limits: { maxChars?: number; maxDe
   try {
     value = parseJsonText(text, limits);
   } catch (error) {
+    // Thrown by parseJsonText of this same module instance, never through a process-wide object.
+    // eslint-disable-next-line no-restricted-syntax
     if (error instanceof JsonTextError) throw new LottieJsonError(error.reason, "", error.message);
     throw error;
   }

@@ -64,6 +64,8 @@ export function parseManifestJson(text: string, lottie: Lottie): BindingManifest
   try {
     json = parseJsonText(text, manifestJsonLimits);
   } catch (error) {
+    // Thrown by the parseJsonText imported with this class, never through a process-wide object.
+    // eslint-disable-next-line no-restricted-syntax
     if (error instanceof JsonTextError) throw new ValidationError([{ path: "manifestJson", message: error.message }]);
     throw error;
   }

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { errorResponse, UnauthorizedError } from "@/lib/api/errors";
 import { at, currentSecret, expectRejected, forgeToken, secrets, t0, t0Seconds } from "./testing";
-import { signToken, TokenError, verifyToken, type TokenKind } from "./tokens";
+import { signToken, verifyToken, type TokenKind } from "./tokens";
 
 const kind: TokenKind = { typ: "test+jwt", audience: "reelbind-test", maxLifetimeSeconds: 600 };
 const claimsSchema = z.object({ n: z.number() });
