@@ -8,6 +8,9 @@ import { createProjectMember } from "./security-limits-helpers";
 type Credential = { id: string; apiKey: string; apiSecret: string };
 type AuditPage = { items: { action: string; actor: { id: string; email: string } | null; data: Record<string, unknown> | null }[] };
 
+// Each test makes its users and projects through the CLI: seconds each on a loaded machine.
+test.describe.configure({ timeout: 180_000 });
+
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 
 async function createCredential(request: APIRequestContext, token: string, projectId: string, name: string): Promise<Credential> {

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { POST as postConsent } from "@/app/analytics/v1/consent/route";
 import { POST as postEvents } from "@/app/analytics/v1/events/route";
 import { getConfig } from "@/lib/config";
+import { getDb } from "@/lib/db";
 import {
   batchRequest,
   consentUrl,
@@ -21,12 +22,14 @@ import { eventBatchLimits } from "./validate-events";
 // so small that nothing refills while the file runs: one event every 1,000 s, a burst of one
 // full batch (sharedIngestRateLimit's floor). The per-token limit stays at its default.
 
-beforeAll(() => {
+beforeAll(async () => {
   process.env.INGEST_PROJECT_RATE = "0.001";
   process.env.INGEST_ADDRESS_RATE = "0.001";
   delete (globalThis as Record<symbol, unknown>)[Symbol.for("reelbind.config")];
   expect([getConfig().ingestProjectRate, getConfig().ingestAddressRate]).toEqual([0.001, 0.001]);
-});
+  // Opening the database (migrations on a fresh PGlite) is not the first test's time to spend.
+  await getDb();
+}, 180_000);
 
 const fullBatch = eventBatchLimits.maxEvents;
 let nextAddress = 1;
