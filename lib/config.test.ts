@@ -50,7 +50,10 @@ describe("parseConfig – defaults", () => {
       ingestBaseUrl: "http://localhost:3000",
       tokenSecrets: [{ kid: "k1", secret: "0123456789abcdef0123456789abcdef" }],
       ingestTokenTtlSeconds: 24 * 3600,
+      ingestProjectRate: 10_000,
+      ingestAddressRate: 5_000,
       geoHeader: "CloudFront-Viewer-Country",
+      clientIpHeader: "X-Forwarded-For",
       authSecret: secrets.AUTH_SECRET,
       bootstrapOnStart: true,
       storage: { driver: "local" },
@@ -96,6 +99,11 @@ describe("parseConfig – defaults", () => {
     ]);
   });
 
+  it("parseConfig – INGEST_PROJECT_RATE and INGEST_ADDRESS_RATE, fractions included → passed through", () => {
+    const config = parseConfig(env({ INGEST_PROJECT_RATE: "250000", INGEST_ADDRESS_RATE: "0.001" }));
+    expect([config.ingestProjectRate, config.ingestAddressRate]).toEqual([250_000, 0.001]);
+  });
+
   it("parseConfig – DATABASE_URL and REELBIND_BOOTSTRAP=0 → passed through", () => {
     const config = parseConfig(env({ DATABASE_URL: "postgresql://db.internal/reelbind", REELBIND_BOOTSTRAP: "0" }));
     expect([config.databaseUrl, config.bootstrapOnStart]).toEqual(["postgresql://db.internal/reelbind", false]);
@@ -124,8 +132,14 @@ describe("parseConfig – invalid variables", () => {
     { variable: "TOKEN_SECRETS", value: ":0123456789abcdef0123456789abcdef" },
     { variable: "TOKEN_SECRETS", value: "k1:0123456789abcdef0123456789abcdef,k2:short" },
     { variable: "TOKEN_SECRETS", value: " , " },
-    { variable: "INGEST_TOKEN_TTL", value: "1d" },
     { variable: "INGEST_TOKEN_TTL", value: "15" },
+    { variable: "INGEST_TOKEN_TTL", value: "-5m" },
+    { variable: "INGEST_TOKEN_TTL", value: "5 parsecs" },
+    { variable: "INGEST_PROJECT_RATE", value: "0" },
+    { variable: "INGEST_PROJECT_RATE", value: "-10" },
+    { variable: "INGEST_PROJECT_RATE", value: "lots" },
+    { variable: "INGEST_ADDRESS_RATE", value: "Infinity" },
+    { variable: "INGEST_ADDRESS_RATE", value: "1e10" },
     { variable: "AUTH_SECRET", value: "too-short" },
     { variable: "NODE_ENV", value: "staging" },
     { variable: "ALLOW_GENERATED_SECRETS", value: "true" },
@@ -151,6 +165,8 @@ describe("parseConfig – INGEST_TOKEN_TTL clamped to 15 min..48 h", () => {
     { ttl: "48h", seconds: 172_800 },
     { ttl: "72h", seconds: 172_800 },
     { ttl: "90000m", seconds: 172_800 },
+    { ttl: "1d", seconds: 86_400 },
+    { ttl: "1.5h", seconds: 5_400 },
   ])("parseConfig – INGEST_TOKEN_TTL=$ttl → $seconds s", ({ ttl, seconds }) => {
     expect(parseConfig(env({ INGEST_TOKEN_TTL: ttl })).ingestTokenTtlSeconds).toBe(seconds);
   });
@@ -159,9 +175,15 @@ describe("parseConfig – INGEST_TOKEN_TTL clamped to 15 min..48 h", () => {
     { value: "90s", seconds: 90 },
     { value: " 15m ", seconds: 900 },
     { value: "24h", seconds: 86_400 },
+    { value: "1.5h", seconds: 5_400 },
+    { value: "2 days", seconds: 172_800 },
+    { value: "1500ms", seconds: 1 },
+    { value: "0s", seconds: 0 },
     { value: "24", seconds: null },
+    { value: "", seconds: null },
     { value: "-5m", seconds: null },
-    { value: "1.5h", seconds: null },
+    { value: "5 parsecs", seconds: null },
+    { value: "h", seconds: null },
   ])("parseDurationSeconds – '$value' → $seconds", ({ value, seconds }) => {
     expect(parseDurationSeconds(value)).toBe(seconds);
   });

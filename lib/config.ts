@@ -1,21 +1,28 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import ms from "ms";
 import { z } from "zod";
 
 // Environment is validated once, at first use, and fails with every problem listed.
 
-const durationPattern = /^(\d+)(s|m|h)$/;
-const durationUnits = { s: 1, m: 60, h: 3600 } as const;
 const minIngestTtl = 15 * 60;
 const maxIngestTtl = 48 * 3600;
 
-/** Parses "90s", "15m", "24h" into seconds. */
+/**
+ * Parses a duration in ms's syntax ("90s", "15m", "1.5h", "1d") into whole seconds; null for
+ * anything else. A bare number is refused: ms reads it as milliseconds, a reader as seconds.
+ */
 export function parseDurationSeconds(value: string): number | null {
-  const match = durationPattern.exec(value.trim());
-  if (!match) return null;
-  return Number(match[1]) * durationUnits[match[2] as keyof typeof durationUnits];
+  const text = value.trim();
+  if (!/[a-z]$/i.test(text)) return null;
+  const milliseconds = ms(text as ms.StringValue) as number | undefined;
+  return milliseconds !== undefined && Number.isFinite(milliseconds) && milliseconds >= 0 ? Math.floor(milliseconds / 1000) : null;
 }
+
+/** Events a second for an ingest limit: any positive number (a fraction is one event every few seconds). */
+const eventRateSchema = (fallback: number) =>
+  z.coerce.number({ error: "must be a number of events per second" }).positive("must be more than 0").max(1e9).default(fallback);
 
 const tokenSecretsSchema = z
   .string()
@@ -53,7 +60,9 @@ const envSchema = z.object({
   INGEST_TOKEN_TTL: z
     .string()
     .default("24h")
-    .refine((value) => parseDurationSeconds(value) !== null, "must look like 15m, 24h or 3600s"),
+    .refine((value) => parseDurationSeconds(value) !== null, "must be a duration with a unit, like 15m, 24h, 1d or 3600s"),
+  INGEST_PROJECT_RATE: eventRateSchema(10_000),
+  INGEST_ADDRESS_RATE: eventRateSchema(5_000),
   GEO_HEADER: z.string().min(1).default("CloudFront-Viewer-Country"),
   CLIENT_IP_HEADER: z.string().min(1).default("X-Forwarded-For"),
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
@@ -89,6 +98,10 @@ export type Config = {
   ingestBaseUrl: string;
   tokenSecrets: { kid: string; secret: string }[];
   ingestTokenTtlSeconds: number;
+  /** Events a second one project may send, whatever tokens and addresses they come with (lib/ingest/rate-limit.ts). */
+  ingestProjectRate: number;
+  /** Events a second one client address (clientIpHeader) may send, whatever tokens and projects. */
+  ingestAddressRate: number;
   geoHeader: string;
   /** The header the proxy in front of the app puts the client's address in (lib/client-address.ts). */
   clientIpHeader: string;
@@ -180,6 +193,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     ingestBaseUrl: (e.INGEST_BASE_URL ?? publicBaseUrl).replace(/\/+$/, ""),
     tokenSecrets,
     ingestTokenTtlSeconds: Math.min(maxIngestTtl, Math.max(minIngestTtl, ttl)),
+    ingestProjectRate: e.INGEST_PROJECT_RATE,
+    ingestAddressRate: e.INGEST_ADDRESS_RATE,
     geoHeader: e.GEO_HEADER,
     clientIpHeader: e.CLIENT_IP_HEADER,
     authSecret: e.AUTH_SECRET ?? generated!.authSecret,

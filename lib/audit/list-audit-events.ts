@@ -1,7 +1,8 @@
 import { and, desc, eq, lt } from "drizzle-orm";
 import { ValidationError } from "@/lib/api/errors";
+import { can } from "@/lib/auth/permissions";
 import type { Db } from "@/lib/db";
-import { auditEvents, users } from "@/lib/db/schema";
+import { auditEvents, users, type Role } from "@/lib/db/schema";
 import type { ListAuditEventsQuery } from "./schema";
 
 /** A cursor is the seq of the last event on a page, base64url-encoded so clients treat it as opaque. */
@@ -15,8 +16,42 @@ function decodeCursor(cursor: string): number {
   return Number(match[1]);
 }
 
+/** Who reads the trail: what an event shows depends on their role (redactAuditEvent). */
+export type AuditReader = { userId: string; role: Role };
+
+/** Stands in for another member's email when the reader may not see who else is on the project. */
+export const otherMemberLabel = "a project member";
+
+type AuditEventRow = {
+  id: string;
+  action: string;
+  targetType: string;
+  targetId: string;
+  actorId: string | null;
+  actorEmail: string | null;
+  data: Record<string, unknown> | null;
+  createdAt: Date;
+};
+
+/**
+ * An event as `reader` may see it. The trail records everything; what it shows follows the role
+ * table: a credential's apiKey needs credential.read (ProjectManager), another member's email
+ * needs member.read (ProjectManager); below that the email is "a project member" (the actor's id
+ * stays, so one actor's changes still group) while the reader's own email stays.
+ */
+export function redactAuditEvent({ actorId, actorEmail, data, ...event }: AuditEventRow, reader: AuditReader) {
+  const ownEvent = actorId === reader.userId;
+  const email = ownEvent || can(reader.role, "member.read") ? actorEmail : otherMemberLabel;
+  let shownData = data;
+  if (data && "apiKey" in data && !can(reader.role, "credential.read")) {
+    const { apiKey: _apiKey, ...rest } = data;
+    shownData = rest;
+  }
+  return { ...event, actor: actorId && actorEmail ? { id: actorId, email: email! } : null, data: shownData };
+}
+
 /** The project's audit trail, newest first, in pages that stay stable while new events arrive. */
-export async function listAuditEvents(db: Db, projectId: string, { limit, cursor }: ListAuditEventsQuery) {
+export async function listAuditEvents(db: Db, projectId: string, { limit, cursor }: ListAuditEventsQuery, reader: AuditReader) {
   const rows = await db
     .select({
       seq: auditEvents.seq,
@@ -38,10 +73,7 @@ export async function listAuditEvents(db: Db, projectId: string, { limit, cursor
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return {
-    items: page.map(({ seq: _seq, actorId, actorEmail, ...event }) => ({
-      ...event,
-      actor: actorId && actorEmail ? { id: actorId, email: actorEmail } : null,
-    })),
+    items: page.map(({ seq: _seq, ...event }) => redactAuditEvent(event, reader)),
     nextCursor: rows.length > limit && last ? encodeCursor(last.seq) : null,
   };
 }

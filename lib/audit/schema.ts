@@ -16,8 +16,16 @@ export const auditEventSchema = z.object({
   action: z.string().describe("e.g. share.disabled, credential.revoked"),
   targetType: z.string(),
   targetId: z.string(),
-  actor: z.object({ id: z.uuid(), email: z.string() }).nullable(),
-  data: z.record(z.string(), z.unknown()).nullable(),
+  actor: z
+    .object({
+      id: z.uuid(),
+      email: z.string().describe('The actor\'s email; "a project member" for another member when the caller is below ProjectManager'),
+    })
+    .nullable(),
+  data: z
+    .record(z.string(), z.unknown())
+    .nullable()
+    .describe("What changed; a credential's apiKey only for callers who may read credentials (ProjectManager and up)"),
   createdAt: z.iso.datetime(),
 });
 

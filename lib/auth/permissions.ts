@@ -17,6 +17,8 @@ export const minimumRole = {
   "template.delete": "ProjectManager",
   "credential.read": "ProjectManager",
   "credential.write": "ProjectManager",
+  /** Who else works on the project: other members' emails (in the audit log, for one). */
+  "member.read": "ProjectManager",
   "project.manage": "OrganizationAdmin",
   "member.manage": "OrganizationAdmin",
 } as const satisfies Record<string, Role>;

@@ -8,6 +8,7 @@ import { randomBase62, safeEqual, sha256Hex } from "@/lib/auth/secrets";
 import type { Db } from "@/lib/db";
 import { lastUsedIsDue, lastUsedWasDue } from "@/lib/db/last-used";
 import { apiCredentials } from "@/lib/db/schema";
+import { forgetActiveCredential } from "./active-credentials";
 import type { CreateCredentialInput } from "./schema";
 
 type CredentialRow = typeof apiCredentials.$inferSelect;
@@ -75,9 +76,12 @@ export async function authorizeCredential(db: Db, actor: Actor, credentialId: st
   return requireRole(access, action);
 }
 
-/** Idempotent: revoking a revoked credential returns it unchanged and writes no audit event. */
+/**
+ * Idempotent: revoking a revoked credential returns it unchanged and writes no audit event.
+ * Once committed, the embed sessions the credential minted stop working (active-credentials.ts).
+ */
 export async function revokeCredential(db: Db, actor: Actor, access: ProjectAccess, credentialId: string) {
-  return db.transaction(async (tx) => {
+  const credential = await db.transaction(async (tx) => {
     const [revoked] = await tx
       .update(apiCredentials)
       .set({ status: "revoked", revokedAt: new Date() })
@@ -104,6 +108,8 @@ export async function revokeCredential(db: Db, actor: Actor, access: ProjectAcce
     if (!current) throw new NotFoundError(`Credential ${credentialId} was not found.`);
     return presentCredential(current);
   });
+  forgetActiveCredential(credentialId);
+  return credential;
 }
 
 /**

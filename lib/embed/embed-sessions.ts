@@ -33,6 +33,7 @@ export async function createEmbedSession(db: Db, credential: Credential, input: 
   const { token, expiresAt } = await mintEmbedSessionToken({
     organizationId: share.organizationId,
     projectId: credential.projectId,
+    credentialId: credential.id,
     channel: input.channel,
     shareSlug: input.shareSlug,
     personalizationData: input.personalizationData,

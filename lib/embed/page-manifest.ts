@@ -1,5 +1,6 @@
 import { NotFoundError } from "@/lib/api/errors";
 import { getConfig } from "@/lib/config";
+import { isCredentialActive } from "@/lib/credentials/active-credentials";
 import type { Db } from "@/lib/db";
 import { findProjectPublicShare, findPublicShare, type PublicShare } from "@/lib/shares/public-share";
 import { loadLottie } from "@/lib/templates/load-lottie";
@@ -8,6 +9,7 @@ import { chaptersOf, type BindingManifest } from "@/lib/templates/manifest";
 import { getTemplateFiles, type TemplateFileRow } from "@/lib/templates/templates";
 import { verifyEmbedSessionToken, type EmbedSessionClaims } from "@/lib/tokens/embed-session-token";
 import { mintIngestToken } from "@/lib/tokens/ingest-token";
+import { TokenError } from "@/lib/tokens/tokens";
 import { signFileUrl } from "./file-url";
 import type { ManifestChapter, ManifestFileUrls, PageManifest } from "./protocol";
 
@@ -18,7 +20,10 @@ export type ManifestSource = { share: string } | { session: string };
 
 const unavailable = () => new NotFoundError("This video is not available.");
 
-/** The manifest for a share slug or an embed-session token; 404 for an unavailable share, 401 for a bad token. */
+/**
+ * The manifest for a share slug or an embed-session token; 404 for an unavailable share, 401 for
+ * a bad token or one whose credential has been revoked.
+ */
 export async function buildPageManifest(db: Db, source: ManifestSource): Promise<PageManifest> {
   if ("share" in source) {
     const share = await findPublicShare(db, source.share);
@@ -26,6 +31,10 @@ export async function buildPageManifest(db: Db, source: ManifestSource): Promise
     return manifestFor(db, share, null);
   }
   const session = await verifyEmbedSessionToken(source.session);
+  // Revoking the credential that minted a session ends it: the same 401 as any invalid token.
+  if (!(await isCredentialActive(db, session.projectId, session.credentialId))) {
+    throw new TokenError("invalid", `credential ${session.credentialId} is not active`);
+  }
   const share = await findSessionShare(db, session);
   if (!share) throw unavailable();
   return manifestFor(db, share, session);

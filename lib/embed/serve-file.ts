@@ -1,5 +1,6 @@
 import { Readable } from "node:stream";
 import { eq } from "drizzle-orm";
+import rangeParser from "range-parser";
 import { NotFoundError } from "@/lib/api/errors";
 import type { Db } from "@/lib/db";
 import { templateFiles } from "@/lib/db/schema";
@@ -9,23 +10,18 @@ import { fileUrlTtlSeconds, verifyFileUrl } from "./file-url";
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
- * One `bytes=` range of a file of `size` bytes (RFC 9110 §14.1.2), "unsatisfiable" for a range
- * that starts at or past the end, or null to serve the whole file (no header, several ranges,
- * or syntax this server does not read — a server may always ignore Range).
+ * The one byte range to serve of a file of `size` bytes (RFC 9110 §14), read by range-parser
+ * (express's parser): "unsatisfiable" when no range of the header fits the file (416), null to
+ * serve the whole file (no header, a unit other than bytes, bad syntax, or ranges that stay
+ * several after overlapping and adjacent ones are combined — a server may always ignore Range).
  */
 export function parseRange(header: string | null, size: number): ByteRange | "unsatisfiable" | null {
-  const match = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
-  if (!match || (match[1] === "" && match[2] === "")) return null;
-  if (match[1] === "") {
-    const suffix = Number(match[2]);
-    if (suffix === 0) return "unsatisfiable";
-    return { start: Math.max(0, size - suffix), end: size - 1 };
-  }
-  const start = Number(match[1]);
-  const end = match[2] === "" ? size - 1 : Math.min(Number(match[2]), size - 1);
-  if (match[2] !== "" && Number(match[2]) < start) return null;
-  if (start >= size) return "unsatisfiable";
-  return { start, end };
+  // Another unit is ignored even when its range could not be satisfied in bytes.
+  if (!header || !/^\s*bytes=/i.test(header)) return null;
+  const ranges = rangeParser(size, header, { combine: true });
+  if (ranges === -1) return "unsatisfiable";
+  if (ranges === -2 || ranges.length !== 1) return null;
+  return { start: ranges[0]!.start, end: ranges[0]!.end };
 }
 
 /**

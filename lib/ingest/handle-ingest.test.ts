@@ -64,7 +64,7 @@ describe("POST /analytics/v1/events – bearer ingest token (401)", () => {
     ],
     [
       "an embed-session token (typ embed+jwt)",
-      async (t) => ({ authorization: `Bearer ${(await mintEmbedSessionToken({ ...t, channel: "PROD" })).token}` }),
+      async (t) => ({ authorization: `Bearer ${(await mintEmbedSessionToken({ ...t, credentialId: randomUUID(), channel: "PROD" })).token}` }),
     ],
     [
       "an unsigned token (alg: none)",

@@ -11,13 +11,14 @@ import {
 } from "@/lib/api/errors";
 import { LRUCache } from "lru-cache";
 import { readTextWithLimit } from "@/lib/api/request";
+import { clientAddress } from "@/lib/client-address";
 import { getConfig } from "@/lib/config";
 import { processWide } from "@/lib/process-wide";
 import { isOriginAllowed } from "@/lib/tokens/origins";
 import { verifyIngestToken, type IngestTokenClaims } from "@/lib/tokens/ingest-token";
 import { countryFromHeader, enrichEvents } from "./enrich";
 import { GroupCommitWriter } from "./group-commit";
-import { createRateLimiter, ingestRateLimit } from "./rate-limit";
+import { createRateLimiter, ingestRateLimit, sharedIngestRateLimit, takeFromEach } from "./rate-limit";
 import { storeEventRows } from "./store-events";
 import { eventBatchLimits, validateEvent, validateEventBatch, type WireEvent } from "./validate-events";
 
@@ -50,8 +51,38 @@ export async function drainIngestWriter(): Promise<void> {
   await ingestWriter().drain();
 }
 
-/** Events per token, per process: a leaked or looping page cannot flood the project. */
-const rateLimiter = () => processWide("ingest.rate-limiter", () => createRateLimiter(ingestRateLimit));
+/**
+ * Events per token, per project and per client address, per process. Per token, a leaked or
+ * looping page cannot flood the project; but anyone may mint a fresh token for a public share
+ * from the manifest endpoint, so the project and the address have buckets of their own.
+ */
+const rateLimiters = () =>
+  processWide("ingest.rate-limiters", () => ({
+    token: createRateLimiter(ingestRateLimit),
+    project: createRateLimiter(sharedIngestRateLimit(getConfig().ingestProjectRate)),
+    address: createRateLimiter(sharedIngestRateLimit(getConfig().ingestAddressRate)),
+  }));
+
+const refusals = {
+  token: "Too many events for this token; retry later.",
+  project: "Too many events for this project; retry later.",
+  address: "Too many events from this address; retry later.",
+} as const;
+
+/** 429 with Retry-After (retryable, spec 7.1) unless every bucket the batch counts against can pay for it. */
+function requireWithinLimits(req: IngestRequest, token: string, claims: IngestTokenClaims, cost: number): void {
+  const limiters = rateLimiters();
+  const verdict = takeFromEach(
+    [
+      // A token's signature identifies it; the whole token would be a longer key for the same thing.
+      { name: "token", limiter: limiters.token, key: token.slice(token.lastIndexOf(".") + 1) },
+      { name: "project", limiter: limiters.project, key: claims.projectId },
+      { name: "address", limiter: limiters.address, key: clientAddress(req.header) },
+    ] as const,
+    cost,
+  );
+  if (!verdict.allowed) throw new TooManyRequestsError(refusals[verdict.limit], verdict.retryAfterSeconds);
+}
 
 function corsHeaders(origin: string | null): Record<string, string> {
   return origin ? { "Access-Control-Allow-Origin": origin, Vary: "Origin" } : { Vary: "Origin" };
@@ -101,9 +132,7 @@ function requireAllowedOrigin(req: IngestRequest, claims: IngestTokenClaims): vo
 }
 
 async function store(req: IngestRequest, token: string, claims: IngestTokenClaims, events: WireEvent[]) {
-  // A token's signature identifies it; the whole token would be a longer key for the same thing.
-  const verdict = rateLimiter().take(token.slice(token.lastIndexOf(".") + 1), events.length);
-  if (!verdict.allowed) throw new TooManyRequestsError("Too many events for this token; retry later.", verdict.retryAfterSeconds);
+  requireWithinLimits(req, token, claims, events.length);
   const rows = enrichEvents(events, {
     organizationId: claims.organizationId,
     projectId: claims.projectId,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createRateLimiter, ingestRateLimit, type RateLimitOptions } from "./rate-limit";
+import { createRateLimiter, ingestRateLimit, sharedIngestRateLimit, takeFromEach, type RateLimitOptions } from "./rate-limit";
 import { eventBatchLimits } from "./validate-events";
 
 // 10 tokens a second, 100 at once; times are milliseconds passed as `now`.
@@ -110,5 +110,73 @@ describe("createRateLimiter", () => {
     }
     expect(take("token", eventBatchLimits.maxEvents, 0)).toEqual({ allowed: false, retryAfterSeconds: 1 });
     expect(take("token", eventBatchLimits.maxEvents, 250)).toEqual({ allowed: true });
+  });
+});
+
+describe("check", () => {
+  it("check – answers as take would, spending nothing", () => {
+    const { check, take } = limiter();
+    expect(check("a", 100, 0)).toEqual({ allowed: true });
+    expect(check("a", 100, 0)).toEqual({ allowed: true });
+    take("a", 100, 0);
+    expect(check("a", 10, 0)).toEqual({ allowed: false, retryAfterSeconds: 1 });
+    expect(check("a", 10, 1_000)).toEqual({ allowed: true });
+    expect(take("a", 10, 1_000)).toEqual({ allowed: true });
+  });
+});
+
+describe("takeFromEach", () => {
+  const three = () => {
+    const token = limiter();
+    const project = limiter({ burst: 50 });
+    const address = limiter({ burst: 30 });
+    return (cost: number, keys: { token?: string; project?: string; address?: string } = {}, now = 0) =>
+      takeFromEach(
+        [
+          { name: "token", limiter: token, key: keys.token ?? "t" },
+          { name: "project", limiter: project, key: keys.project ?? "p" },
+          { name: "address", limiter: address, key: keys.address ?? "x" },
+        ] as const,
+        cost,
+        now,
+      );
+  };
+
+  it.each([
+    { name: "every bucket can pay", first: 20, then: 10, expected: { allowed: true } },
+    { name: "the address bucket cannot", first: 20, then: 11, expected: { allowed: false, limit: "address", retryAfterSeconds: 1 } },
+    { name: "neither the project's nor the address's (the project is named)", first: 25, then: 30, expected: { allowed: false, limit: "project", retryAfterSeconds: 1 } },
+  ])("takeFromEach – $name → $expected.allowed", ({ first, then, expected }) => {
+    const take = three();
+    expect(take(first)).toEqual({ allowed: true });
+    expect(take(then)).toEqual(expected);
+  });
+
+  it("takeFromEach – a refusal by one bucket spends nothing from the others", () => {
+    const take = three();
+    expect(take(30, { address: "x1" })).toEqual({ allowed: true });
+    expect(take(30, { address: "x2" })).toEqual({ allowed: false, limit: "project", retryAfterSeconds: 1 });
+    // x2 and the token kept what the refused request would have cost.
+    expect(take(30, { project: "q", address: "x2" })).toEqual({ allowed: true });
+    expect(take(40, { token: "t", project: "r", address: "x3" })).toEqual({ allowed: true });
+  });
+
+  it("takeFromEach – fresh tokens do not reset the project's or the address's bucket", () => {
+    const take = three();
+    expect(take(30, { token: "t1" })).toEqual({ allowed: true });
+    expect(take(1, { token: "t2" })).toEqual({ allowed: false, limit: "address", retryAfterSeconds: 1 });
+    expect(take(20, { token: "t3", address: "y" })).toEqual({ allowed: true });
+    expect(take(1, { token: "t4", address: "z" })).toEqual({ allowed: false, limit: "project", retryAfterSeconds: 1 });
+  });
+});
+
+describe("sharedIngestRateLimit", () => {
+  it.each([
+    { rate: 10_000, burst: 50_000 },
+    { rate: 5_000, burst: 25_000 },
+    { rate: 100, burst: eventBatchLimits.maxEvents },
+    { rate: 0.001, burst: eventBatchLimits.maxEvents },
+  ])("sharedIngestRateLimit($rate) → burst $burst: five seconds' worth, at least one full batch", ({ rate, burst }) => {
+    expect(sharedIngestRateLimit(rate)).toEqual({ ratePerSecond: rate, burst, maxKeys: 10_000 });
   });
 });

@@ -9,12 +9,14 @@ import { at, currentSecret, expectRejected, forgeToken, secrets, strangerSecret,
 
 const organizationId = randomUUID();
 const projectId = randomUUID();
+const credentialId = randomUUID();
 const hour = 3600;
 
 function embedPayload(lifetimeSeconds = hour, overrides: JWTPayload = {}): JWTPayload {
   return {
     organization_id: organizationId,
     project_id: projectId,
+    credential_id: credentialId,
     channel: "PROD",
     aud: "reelbind-embed",
     iat: t0Seconds,
@@ -32,6 +34,7 @@ describe("mintEmbedSessionToken / verifyEmbedSessionToken – round trip", () =>
       {
         organizationId,
         projectId,
+        credentialId,
         channel: "STAGING",
         shareSlug: "AbC123xyz",
         personalizationData,
@@ -45,6 +48,7 @@ describe("mintEmbedSessionToken / verifyEmbedSessionToken – round trip", () =>
     expect(await verifyEmbedSessionToken(token, { secrets, now: at(300) })).toEqual({
       organizationId,
       projectId,
+      credentialId,
       channel: "STAGING",
       shareSlug: "AbC123xyz",
       personalizationData,
@@ -54,7 +58,7 @@ describe("mintEmbedSessionToken / verifyEmbedSessionToken – round trip", () =>
   });
 
   it("mintEmbedSessionToken – shareSlug only → channel, data and origins undefined", async () => {
-    const { token } = await mintEmbedSessionToken({ organizationId, projectId, shareSlug: "slug1" }, { secrets, now: t0 });
+    const { token } = await mintEmbedSessionToken({ organizationId, projectId, credentialId, shareSlug: "slug1" }, { secrets, now: t0 });
     expect(await verifyEmbedSessionToken(token, { secrets, now: t0 })).toMatchObject({
       channel: undefined,
       shareSlug: "slug1",
@@ -64,19 +68,19 @@ describe("mintEmbedSessionToken / verifyEmbedSessionToken – round trip", () =>
   });
 
   it("mintEmbedSessionToken – no ttlSeconds → 1 hour", async () => {
-    const { token, expiresAt } = await mintEmbedSessionToken({ organizationId, projectId, channel: "PROD" }, { secrets, now: t0 });
+    const { token, expiresAt } = await mintEmbedSessionToken({ organizationId, projectId, credentialId, channel: "PROD" }, { secrets, now: t0 });
     const { iat, exp } = decodeJwt(token);
     expect([exp! - iat!, expiresAt]).toEqual([hour, at(hour)]);
   });
 
   it("mintEmbedSessionToken – ttlSeconds 24 h → accepted and verifies", async () => {
-    const { token } = await mintEmbedSessionToken({ organizationId, projectId, channel: "PROD", ttlSeconds: 24 * hour }, { secrets, now: t0 });
+    const { token } = await mintEmbedSessionToken({ organizationId, projectId, credentialId, channel: "PROD", ttlSeconds: 24 * hour }, { secrets, now: t0 });
     await expect(verifyEmbedSessionToken(token, { secrets, now: at(23 * hour) })).resolves.toMatchObject({ projectId });
   });
 
   it("mintEmbedSessionToken → mintIngestToken – the manifest's ingest token copies allowed_origins and enforces them", async () => {
     const session = await mintEmbedSessionToken(
-      { organizationId, projectId, channel: "PROD", allowedOrigins: ["https://shop.example"] },
+      { organizationId, projectId, credentialId, channel: "PROD", allowedOrigins: ["https://shop.example"] },
       { secrets, now: t0 },
     );
     const claims = await verifyEmbedSessionToken(session.token, { secrets, now: t0 });
@@ -92,18 +96,18 @@ describe("mintEmbedSessionToken / verifyEmbedSessionToken – round trip", () =>
 describe("mintEmbedSessionToken – invalid input → ZodError (422)", () => {
   it.each([
     ["neither channel nor shareSlug", { organizationId, projectId }],
-    ["unknown channel", { organizationId, projectId, channel: "QA" }],
-    ["shareSlug with a slash", { organizationId, projectId, shareSlug: "../x" }],
+    ["unknown channel", { organizationId, projectId, credentialId, channel: "QA" }],
+    ["shareSlug with a slash", { organizationId, projectId, credentialId, shareSlug: "../x" }],
     ["projectId not a uuid", { organizationId, projectId: "p", channel: "PROD" }],
-    ["personalizationData an array", { organizationId, projectId, channel: "PROD", personalizationData: ["a"] }],
+    ["personalizationData an array", { organizationId, projectId, credentialId, channel: "PROD", personalizationData: ["a"] }],
     [
       "personalizationData over 4 KB as JSON",
-      { organizationId, projectId, channel: "PROD", personalizationData: { note: "x".repeat(maxEmbedPersonalizationDataBytes) } },
+      { organizationId, projectId, credentialId, channel: "PROD", personalizationData: { note: "x".repeat(maxEmbedPersonalizationDataBytes) } },
     ],
-    ["allowed origin with a path", { organizationId, projectId, channel: "PROD", allowedOrigins: ["https://a.example/page"] }],
-    ["ttlSeconds 59", { organizationId, projectId, channel: "PROD", ttlSeconds: 59 }],
-    ["ttlSeconds 24 h + 1 s", { organizationId, projectId, channel: "PROD", ttlSeconds: 24 * hour + 1 }],
-    ["ttlSeconds 90.5", { organizationId, projectId, channel: "PROD", ttlSeconds: 90.5 }],
+    ["allowed origin with a path", { organizationId, projectId, credentialId, channel: "PROD", allowedOrigins: ["https://a.example/page"] }],
+    ["ttlSeconds 59", { organizationId, projectId, credentialId, channel: "PROD", ttlSeconds: 59 }],
+    ["ttlSeconds 24 h + 1 s", { organizationId, projectId, credentialId, channel: "PROD", ttlSeconds: 24 * hour + 1 }],
+    ["ttlSeconds 90.5", { organizationId, projectId, credentialId, channel: "PROD", ttlSeconds: 90.5 }],
   ])("mintEmbedSessionToken – %s", async (_case, input) => {
     await expect(mintEmbedSessionToken(input as never, { secrets, now: t0 })).rejects.toBeInstanceOf(ZodError);
   });
@@ -123,6 +127,8 @@ describe("verifyEmbedSessionToken – refused tokens", () => {
     ["25-hour token (exp - iat) with the right secret", () => forgeToken(embedHeader, embedPayload(25 * hour), currentSecret)],
     ["missing iat", () => forgeToken(embedHeader, embedPayload(hour, { iat: undefined }), currentSecret)],
     ["names no share", () => forgeToken(embedHeader, embedPayload(hour, { channel: undefined }), currentSecret)],
+    ["names no credential (minted before credential_id existed)", () => forgeToken(embedHeader, embedPayload(hour, { credential_id: undefined }), currentSecret)],
+    ["credential_id not a UUID", () => forgeToken(embedHeader, embedPayload(hour, { credential_id: "pk_abc" }), currentSecret)],
     ["channel not a channel", () => forgeToken(embedHeader, embedPayload(hour, { channel: "prod" }), currentSecret)],
     ["personalization_data a string", () => forgeToken(embedHeader, embedPayload(hour, { personalization_data: "{}" }), currentSecret)],
   ];
@@ -135,7 +141,7 @@ describe("verifyEmbedSessionToken – refused tokens", () => {
     ["at exp + 59 s (within the 60 s tolerance)", "accepted", hour + 59],
     ["at exp + 60 s", "expired", hour + 60],
   ] as const)("verifyEmbedSessionToken – %s → %s", async (_case, outcome, offset) => {
-    const { token } = await mintEmbedSessionToken({ organizationId, projectId, channel: "PROD" }, { secrets, now: t0 });
+    const { token } = await mintEmbedSessionToken({ organizationId, projectId, credentialId, channel: "PROD" }, { secrets, now: t0 });
     const verification = verifyEmbedSessionToken(token, { secrets, now: at(offset) });
     if (outcome === "accepted") await expect(verification).resolves.toMatchObject({ projectId });
     else await expectRejected(verification, "expired");

@@ -35,6 +35,8 @@ const mintEmbedSessionTokenInput = z
   .object({
     organizationId: z.uuid(),
     projectId: z.uuid(),
+    /** The API credential that minted the session: the session dies with it. */
+    credentialId: z.uuid(),
     channel: channelSchema.nullish(),
     shareSlug: shareSlugSchema.nullish(),
     personalizationData: personalizationDataSchema.nullish(),
@@ -57,6 +59,8 @@ const embedSessionClaims = z
   .object({
     organization_id: z.uuid(),
     project_id: z.uuid(),
+    // Required: a token minted before the claim existed names no credential to check (≤ 24 h).
+    credential_id: z.uuid(),
     channel: channelSchema.optional(),
     share_slug: shareSlugSchema.optional(),
     personalization_data: personalizationDataSchema.optional(),
@@ -67,6 +71,8 @@ const embedSessionClaims = z
 export type EmbedSessionClaims = {
   organizationId: string;
   projectId: string;
+  /** The API credential that minted the session; the manifest checks it is still active. */
+  credentialId: string;
   channel: Channel | undefined;
   shareSlug: string | undefined;
   personalizationData: Record<string, unknown> | undefined;
@@ -81,6 +87,7 @@ export async function mintEmbedSessionToken(input: MintEmbedSessionTokenInput, o
   const claims = {
     organization_id: parsed.organizationId,
     project_id: parsed.projectId,
+    credential_id: parsed.credentialId,
     ...(parsed.channel ? { channel: parsed.channel } : {}),
     ...(parsed.shareSlug ? { share_slug: parsed.shareSlug } : {}),
     ...(parsed.personalizationData ? { personalization_data: parsed.personalizationData } : {}),
@@ -95,6 +102,7 @@ export async function verifyEmbedSessionToken(token: string, options: TokenOptio
   return {
     organizationId: claims.organization_id,
     projectId: claims.project_id,
+    credentialId: claims.credential_id,
     channel: claims.channel,
     shareSlug: claims.share_slug,
     personalizationData: claims.personalization_data,

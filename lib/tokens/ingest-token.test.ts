@@ -189,7 +189,7 @@ describe("verifyIngestToken – refused tokens", () => {
     ["no typ header", () => forgeToken({ alg: "HS256", kid: currentSecret.kid }, ingestPayload(), currentSecret)],
     [
       "embed-session token (typ embed+jwt, aud reelbind-embed)",
-      async () => (await mintEmbedSessionToken({ organizationId, projectId, channel: "PROD" }, { secrets, now: t0 })).token,
+      async () => (await mintEmbedSessionToken({ organizationId, projectId, credentialId: randomUUID(), channel: "PROD" }, { secrets, now: t0 })).token,
     ],
     [
       "typ ingest+jwt but aud reelbind-embed",

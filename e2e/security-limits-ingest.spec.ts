@@ -1,0 +1,129 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import postgres from "postgres";
+import { startApp, type StartedApp } from "../lib/testing/start-app";
+import { cli } from "./security-limits-helpers";
+import { ctaClick, type Manifest } from "./wire-events";
+
+// Anyone may mint a fresh ingest token for a public share from the manifest endpoint, so the
+// per-token limit alone would reset at will: the project and the client address have limits of
+// their own. A second app instance with tiny limits (one event every 1,000 s, a burst of one
+// full batch of 500), on a fresh DATA_DIR (and its own database when the suite runs on
+// PostgreSQL), so nothing refills while the test runs.
+
+const fullBatch = 500;
+let app: StartedApp | undefined;
+let dataDir = "";
+let database: { url: string; drop: () => Promise<void> } | undefined;
+
+/** A fresh database on the suite's PostgreSQL server, or none on PGlite. */
+async function createDatabase(): Promise<typeof database> {
+  const serverUrl = process.env.E2E_DATABASE_URL;
+  if (!serverUrl) return undefined;
+  const name = `reelbind_limits_${Date.now()}_${process.pid}`;
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database "${name}"`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      await admin.unsafe(`drop database if exists "${name}" with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+test.beforeAll(async () => {
+  test.setTimeout(300_000);
+  dataDir = mkdtempSync(path.join(tmpdir(), "reelbind-limits-"));
+  database = await createDatabase();
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, INGEST_PROJECT_RATE: "0.001", INGEST_ADDRESS_RATE: "0.001" };
+  delete env.TOKEN_SECRETS;
+  delete env.AUTH_SECRET;
+  delete env.DATABASE_URL;
+  delete env.PUBLIC_BASE_URL;
+  delete env.INGEST_BASE_URL;
+  if (database) env.DATABASE_URL = database.url;
+  app = await startApp(env, 240_000);
+});
+
+test.afterAll(async () => {
+  test.setTimeout(60_000);
+  if (app) await Promise.race([app.stop(), new Promise((resolve) => setTimeout(resolve, 20_000))]);
+  if (app && app.child.exitCode === null && app.child.signalCode === null) process.kill(-app.child.pid!, "SIGKILL");
+  await database?.drop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function pageManifest(slug: string): Promise<Manifest> {
+  const response = await fetch(`${app!.baseUrl}/api/embed/manifest?share=${slug}`, { signal: AbortSignal.timeout(30_000) });
+  expect(response.status, await response.clone().text()).toBe(200);
+  return (await response.json()) as Manifest;
+}
+
+async function sendBatch(manifest: Manifest, address: string, n: number) {
+  const response = await fetch(`${manifest.ingest.url}/analytics/v1/events`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${manifest.ingest.token}`, "Content-Type": "application/json", "X-Forwarded-For": address },
+    body: JSON.stringify({ sent_at: new Date().toISOString(), events: Array.from({ length: n }, () => ctaClick(manifest)) }),
+    signal: AbortSignal.timeout(30_000),
+  });
+  return { status: response.status, retryAfter: response.headers.get("retry-after"), body: (await response.json()) as { accepted?: number; detail?: string } };
+}
+
+/** A second project of the instance's demo organization with a share of its own; its slug. */
+async function secondShare(): Promise<string> {
+  const organizationId = /Organization:.*\(([0-9a-f-]{36})\)/.exec(app!.output())![1]!;
+  const cliEnv = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: database?.url ?? "" };
+  const project = await cli<{ id: string }>(cliEnv, "project", "create", "--org", organizationId, "--name", "Limits second project");
+  const auth = { Authorization: `Bearer ${app!.token}` };
+  const form = new FormData();
+  form.set("kind", "LottieStandalone");
+  form.set("name", "Lights");
+  form.set("templateJson", new Blob([readFileSync("lib/testing/fixtures/lottie/lights.json")], { type: "application/json" }), "lights.json");
+  const uploaded = await fetch(`${app!.baseUrl}/api/Projects/${project.id}/templates/upload`, { method: "POST", headers: auth, body: form });
+  expect(uploaded.status, await uploaded.clone().text()).toBe(201);
+  const credential = await fetch(`${app!.baseUrl}/api/credentials`, {
+    method: "POST",
+    headers: { ...auth, "Content-Type": "application/json" },
+    body: JSON.stringify({ projectId: project.id }),
+  });
+  expect(credential.status).toBe(201);
+  const { id } = (await credential.json()) as { id: string };
+  const share = await fetch(`${app!.baseUrl}/api/Projects/${project.id}/public-video-shares/DEV`, {
+    method: "PUT",
+    headers: { ...auth, "Content-Type": "application/json" },
+    body: JSON.stringify({ publicTitle: "Limits", apiCredentialId: id }),
+  });
+  expect(share.status, await share.clone().text()).toBe(201);
+  return ((await share.json()) as { slug: string }).slug;
+}
+
+test("POST /analytics/v1/events – fresh tokens from the manifest endpoint → the per-project, then the per-address limit still answers 429 with Retry-After", async () => {
+  test.setTimeout(180_000);
+  const demoSlug = new URL(app!.shareUrl).pathname.split("/").pop()!;
+  const manifests = await Promise.all(Array.from({ length: 3 }, () => pageManifest(demoSlug)));
+  expect(new Set(manifests.map((manifest) => manifest.ingest.token)).size).toBe(3);
+
+  // Per project: the burst from one client, then each fresh token from a fresh address is refused.
+  expect(await sendBatch(manifests[0]!, "203.0.113.1", fullBatch)).toMatchObject({ status: 202, body: { accepted: fullBatch } });
+  for (const [i, manifest] of manifests.slice(1).entries()) {
+    const refused = await sendBatch(manifest, `203.0.113.${2 + i}`, 1);
+    expect(refused).toMatchObject({ status: 429, body: { detail: "Too many events for this project; retry later." } });
+    expect(Number(refused.retryAfter)).toBeGreaterThanOrEqual(1);
+  }
+
+  // Per address: 203.0.113.1 spent its burst above; fresh tokens of another project are refused
+  // from it, while another client is served with the same project.
+  const otherSlug = await secondShare();
+  const others = await Promise.all(Array.from({ length: 3 }, () => pageManifest(otherSlug)));
+  for (const manifest of others.slice(0, 2)) {
+    const refused = await sendBatch(manifest, "203.0.113.1", 1);
+    expect(refused).toMatchObject({ status: 429, body: { detail: "Too many events from this address; retry later." } });
+    expect(Number(refused.retryAfter)).toBeGreaterThanOrEqual(1);
+  }
+  expect(await sendBatch(others[2]!, "203.0.113.9", 1)).toMatchObject({ status: 202, body: { accepted: 1 } });
+});
