@@ -6,7 +6,7 @@ import { mintNonce, pagePolicy } from "./page-policy";
 const scriptSrc = (policy: string) => policy.split("; ").find((directive) => directive.startsWith("script-src "))!;
 
 describe("pagePolicy", () => {
-  it("pagePolicy – script-src is the nonce and 'strict-dynamic', never 'unsafe-inline'", () => {
+  it("pagePolicy – scripts: the nonce and 'strict-dynamic' only", () => {
     expect(scriptSrc(pagePolicy({ nonce: "abc=", dev: false }))).toBe("script-src 'self' 'nonce-abc=' 'strict-dynamic'");
   });
 
