@@ -1,6 +1,9 @@
 import type { Metadata } from "next";
 import "./globals.css";
 
+// Per request like every page: its scripts carry the response's CSP nonce (proxy.ts).
+export const dynamic = "force-dynamic";
+
 export const metadata: Metadata = { title: "Not found · Reelbind" };
 
 // Unmatched URLs: the app has several root layouts (console, landing page), so none of them owns this page.

@@ -11,7 +11,7 @@ import { register } from "tsx/esm/api";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const stampFile = path.join(root, ".next", "reelbind-build-stamp");
-const sourceEntries = ["app", "components", "lib", "public", "drizzle", "instrumentation.ts", "next.config.ts", "postcss.config.mjs", "package-lock.json", "tsconfig.json"];
+const sourceEntries = ["app", "components", "lib", "public", "drizzle", "instrumentation.ts", "proxy.ts", "next.config.ts", "postcss.config.mjs", "package-lock.json", "tsconfig.json"];
 const generatedEntries = new Set([path.join("public", "sdk"), path.join("public", "player")]);
 const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
 
@@ -30,8 +30,6 @@ function sourceFingerprint() {
     }
   };
   sourceEntries.forEach(visit);
-  // next.config.ts writes INGEST_BASE_URL's origin into the CSP at build time.
-  hash.update(`INGEST_BASE_URL=${process.env.INGEST_BASE_URL ?? ""}\n`);
   return hash.digest("hex");
 }
 

@@ -1,6 +1,10 @@
 import type { Metadata } from "next";
 import "../globals.css";
 
+// Rendered per request, every page under it: the CSP nonce (proxy.ts) is per response, and a
+// page prerendered at build time would carry scripts without it, which the browser refuses.
+export const dynamic = "force-dynamic";
+
 export const metadata: Metadata = {
   title: { default: "Reelbind", template: "%s · Reelbind" },
   description: "Self-hosted personalized video",

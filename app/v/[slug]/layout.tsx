@@ -1,6 +1,9 @@
 import "../../globals.css";
 import { loadShare } from "./load-share";
 
+// Per request, for the share and for the CSP nonce (proxy.ts) Next puts on every script.
+export const dynamic = "force-dynamic";
+
 type Props = { children: React.ReactNode; params: Promise<{ slug: string }> };
 
 // The landing page is its own root layout so that <html lang> follows the share's locale.

@@ -1,0 +1,56 @@
+import { NextResponse, type NextRequest } from "next/server";
+import { BadRequestError, problemResponse } from "@/lib/api/errors";
+import { isWellEncodedPath } from "@/lib/security/path-encoding";
+import { mintNonce, pagePolicy } from "@/lib/security/page-policy";
+
+// Runs before routing, for the two things no route can do for itself (docs/decisions.md,
+// "Guard rails before the console"): a path whose percent-encoding does not decode never
+// reaches Next's parameter decoding (a bare 500), and every page gets a CSP with a nonce of
+// its own, which Next reads from the request's CSP header and puts on each of its scripts.
+
+/** The API and ingest answer problem+json; the player iframe and the demo page set their own CSP. */
+const problemPaths = /^\/(api|analytics)\//;
+const ownPolicyPaths = /^\/(embed$|embed\/|demo\/)/;
+
+function answerMalformedPath(request: NextRequest): Response {
+  if (problemPaths.test(request.nextUrl.pathname)) {
+    return problemResponse(new BadRequestError("The path has a percent-escape that is not UTF-8."));
+  }
+  // No page has a name that does not decode: the 404 page, under the page policy like any page.
+  return withPagePolicy(request, (init) => NextResponse.rewrite(new URL("/_not-found", request.url), init));
+}
+
+type ResponseInit = { request: { headers: Headers } };
+
+function withPagePolicy(request: NextRequest, respond: (init: ResponseInit) => NextResponse): NextResponse {
+  const policy = pagePolicy({ nonce: mintNonce(), ingestBaseUrl: process.env.INGEST_BASE_URL, dev: process.env.NODE_ENV !== "production" });
+  const headers = new Headers(request.headers);
+  headers.set("Content-Security-Policy", policy);
+  const response = respond({ request: { headers } });
+  response.headers.set("Content-Security-Policy", policy);
+  return response;
+}
+
+export function proxy(request: NextRequest) {
+  const { pathname } = request.nextUrl;
+  if (!isWellEncodedPath(pathname)) return answerMalformedPath(request);
+  if (problemPaths.test(pathname) || ownPolicyPaths.test(pathname)) return NextResponse.next();
+  return withPagePolicy(request, (init) => NextResponse.next(init));
+}
+
+export const config = {
+  matcher: [
+    // Pages (the nonce). Route prefetches are RSC payloads, not documents: no policy to carry.
+    {
+      source: "/((?!api/|analytics/|embed$|embed/|demo/|_next/static|_next/image|favicon.ico).*)",
+      missing: [
+        { type: "header", key: "next-router-prefetch" },
+        { type: "header", key: "purpose", value: "prefetch" },
+      ],
+    },
+    // Any path with an escape that may not decode: a non-ASCII byte, or "%" without two hex
+    // digits. Narrow on purpose: the proxy buffers a request body (template uploads are up to
+    // 250 MB), so it must not run for the API's ordinary paths.
+    "/(.*%(?:[89a-fA-F][0-9a-fA-F]|(?![0-9a-fA-F]{2})).*)",
+  ],
+};
