@@ -1,12 +1,25 @@
 "use client";
 
-import { signIn } from "next-auth/react";
-import { useRouter, useSearchParams } from "next/navigation";
+import { getCsrfToken } from "next-auth/react";
+import { useRouter } from "next/navigation";
 import { useState } from "react";
 
-export function SignInForm() {
+type Props = {
+  /** Where to go after signing in: a same-origin path, already checked by the login page. */
+  callbackPath: string;
+};
+
+function waitText(retryAfterSeconds: number): string {
+  const minutes = Math.ceil(retryAfterSeconds / 60);
+  return retryAfterSeconds < 60 ? `${retryAfterSeconds} seconds` : `${minutes} minute${minutes === 1 ? "" : "s"}`;
+}
+
+/**
+ * Posts to next-auth's credentials callback itself rather than through signIn(), which cannot
+ * tell a refused password from a 429 (it reads only the JSON body, never the status or Retry-After).
+ */
+export function SignInForm({ callbackPath }: Props) {
   const router = useRouter();
-  const searchParams = useSearchParams();
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
 
@@ -15,18 +28,35 @@ export function SignInForm() {
     const form = new FormData(event.currentTarget);
     setPending(true);
     setError(null);
-    const result = await signIn("credentials", {
-      email: String(form.get("email")),
-      password: String(form.get("password")),
-      redirect: false,
-    });
-    setPending(false);
-    if (!result?.ok) {
-      setError("Email or password is incorrect.");
+    try {
+      const response = await fetch("/api/auth/callback/credentials", {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({
+          email: String(form.get("email")),
+          password: String(form.get("password")),
+          csrfToken: (await getCsrfToken()) ?? "",
+          callbackUrl: callbackPath,
+          json: "true",
+        }),
+      });
+      if (response.status === 429) {
+        const retryAfter = Number(response.headers.get("Retry-After"));
+        setError(`Too many sign-in attempts. Try again in ${waitText(Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : 60)}.`);
+        return;
+      }
+      const { url } = (await response.json().catch(() => ({}))) as { url?: string };
+      if (!response.ok || !url || new URL(url, window.location.href).searchParams.has("error")) {
+        setError("Email or password is incorrect.");
+        return;
+      }
+    } catch {
+      setError("Could not reach the server. Try again.");
       return;
+    } finally {
+      setPending(false);
     }
-    const next = searchParams.get("callbackUrl");
-    router.replace(next?.startsWith("/") && !next.startsWith("//") ? next : "/projects");
+    router.replace(callbackPath);
     router.refresh();
   }
 

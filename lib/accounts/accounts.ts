@@ -1,6 +1,7 @@
-import { asc, eq, inArray, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
 import { NotFoundError } from "@/lib/api/errors";
 import { parseInput } from "@/lib/api/request";
+import { revokeUserConsoleSessions } from "@/lib/auth/console-sessions";
 import { highestRole } from "@/lib/auth/permissions";
 import { generatePersonalAccessToken, hashPassword, sha256Hex } from "@/lib/auth/secrets";
 import type { Db } from "@/lib/db";
@@ -11,6 +12,9 @@ import {
   createProjectInput,
   createTokenInput,
   createUserInput,
+  disableUserInput,
+  removeMemberInput,
+  setPasswordInput,
 } from "./schema";
 
 // Verbs behind the CLI and the bootstrap: organizations, projects, users, memberships, tokens.
@@ -78,6 +82,51 @@ export async function addMember(db: Db, input: unknown) {
     .onConflictDoUpdate({ target: [memberships.userId, scopeColumn], targetWhere: scopeWhere, set: { role: member.role } })
     .returning();
   return row!;
+}
+
+/**
+ * Disables the user: sign-in is refused, their console sessions end at once and their tokens stop
+ * authenticating. Idempotent (the first disabledAt is kept).
+ */
+export async function disableUser(db: Db, input: unknown) {
+  const { userId } = parseInput(disableUserInput, input);
+  return db.transaction(async (tx) => {
+    const [user] = await tx
+      .update(users)
+      .set({ disabledAt: sql`coalesce(${users.disabledAt}, now())` })
+      .where(eq(users.id, userId))
+      .returning({ id: users.id, email: users.email, disabledAt: users.disabledAt });
+    if (!user) throw new NotFoundError(`User ${userId} was not found.`);
+    await revokeUserConsoleSessions(tx, userId);
+    return user;
+  });
+}
+
+/** Sets a new sign-in password; every console session of the user ends in the same transaction. */
+export async function setUserPassword(db: Db, input: unknown) {
+  const { userId, password } = parseInput(setPasswordInput, input);
+  const passwordHash = await hashPassword(password);
+  return db.transaction(async (tx) => {
+    const [user] = await tx.update(users).set({ passwordHash }).where(eq(users.id, userId)).returning({ id: users.id, email: users.email });
+    if (!user) throw new NotFoundError(`User ${userId} was not found.`);
+    await revokeUserConsoleSessions(tx, userId);
+    return user;
+  });
+}
+
+/**
+ * Removes the user's membership on an organization or a project. Their console sessions end too:
+ * a page already open must not keep showing what they may no longer see.
+ */
+export async function removeMember(db: Db, input: unknown) {
+  const member = parseInput(removeMemberInput, input);
+  const scope = member.organizationId ? eq(memberships.organizationId, member.organizationId) : eq(memberships.projectId, member.projectId!);
+  return db.transaction(async (tx) => {
+    const [row] = await tx.delete(memberships).where(and(eq(memberships.userId, member.userId), scope)).returning();
+    if (!row) throw new NotFoundError(`User ${member.userId} has no membership on ${member.organizationId ?? member.projectId}.`);
+    await revokeUserConsoleSessions(tx, member.userId);
+    return row;
+  });
 }
 
 /** Creates a personal access token; the plain token is returned once, only its SHA-256 is stored. */

@@ -21,6 +21,20 @@ export const addMemberInput = z
   .refine((input) => (input.organizationId === undefined) !== (input.projectId === undefined), {
     message: "give exactly one of organization or project",
   });
+export const disableUserInput = z.strictObject({ userId: z.uuid({ error: "must be a user id (UUID)" }) });
+export const setPasswordInput = z.strictObject({
+  userId: z.uuid({ error: "must be a user id (UUID)" }),
+  password: z.string().min(8, "must be at least 8 characters").max(256),
+});
+export const removeMemberInput = z
+  .strictObject({
+    userId: z.uuid({ error: "must be a user id (UUID)" }),
+    organizationId: z.uuid().optional(),
+    projectId: z.uuid().optional(),
+  })
+  .refine((input) => (input.organizationId === undefined) !== (input.projectId === undefined), {
+    message: "give exactly one of organization or project",
+  });
 export const createTokenInput = z.strictObject({
   userId: z.uuid({ error: "must be a user id (UUID)" }),
   name: z.string().trim().min(1).max(120).optional(),

@@ -6,6 +6,7 @@ import { getDb } from "@/lib/db";
 import { personalAccessTokens } from "@/lib/db/schema";
 import { apiRequest, createTestMember, createTestProject } from "@/lib/testing/factories";
 import { authenticate } from "./authenticate";
+import { revokeConsoleSession, startConsoleSession } from "./console-sessions";
 import { sha256Hex } from "./secrets";
 
 let member: Awaited<ReturnType<typeof createTestMember>>;
@@ -41,8 +42,8 @@ describe("authenticate – personal access token", () => {
 });
 
 describe("authenticate – console session cookie", () => {
-  const sessionCookie = async (sub: string, secret = getConfig().authSecret) =>
-    `next-auth.session-token=${await encode({ token: { sub, email: "x@example.com" }, secret })}`;
+  const sessionCookie = async (sub: string, secret = getConfig().authSecret, sid?: string) =>
+    `next-auth.session-token=${await encode({ token: { sub, sid: sid ?? (await startConsoleSession(await getDb(), member.user.id)), email: "x@example.com" }, secret })}`;
 
   it("a session cookie signed with AUTH_SECRET → the user, via session", async () => {
     const request = apiRequest("GET", "/api/x", { headers: { cookie: await sessionCookie(member.user.id) } });
@@ -53,6 +54,15 @@ describe("authenticate – console session cookie", () => {
     { name: "signed with another secret", cookie: () => sessionCookie(member.user.id, "another-secret-0123456789abcdef0123456789") },
     { name: "for a user that does not exist", cookie: () => sessionCookie("00000000-0000-4000-8000-000000000000") },
     { name: "garbage", cookie: async () => "next-auth.session-token=not-a-jwt" },
+    { name: "without a session id (issued before sessions were recorded)", cookie: async () => `next-auth.session-token=${await encode({ token: { sub: member.user.id }, secret: getConfig().authSecret })}` },
+    {
+      name: "whose session was revoked",
+      cookie: async () => {
+        const sid = await startConsoleSession(await getDb(), member.user.id);
+        await revokeConsoleSession(await getDb(), sid);
+        return sessionCookie(member.user.id, undefined, sid);
+      },
+    },
   ])("a session cookie $name → 401", async ({ cookie }) => {
     const request = apiRequest("GET", "/api/x", { headers: { cookie: await cookie() } });
     await expect(authenticate(await getDb(), request)).rejects.toMatchObject({ status: 401 });

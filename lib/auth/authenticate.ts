@@ -1,23 +1,20 @@
 import { and, eq, isNull } from "drizzle-orm";
-import { decode } from "next-auth/jwt";
 import { NextRequest } from "next/server";
 import { UnauthorizedError } from "@/lib/api/errors";
-import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { lastUsedIsDue, lastUsedWasDue } from "@/lib/db/last-used";
 import { personalAccessTokens, users } from "@/lib/db/schema";
+import { consoleUserFromSessionToken, sessionCookieNames } from "./console-sessions";
 import { sha256Hex } from "./secrets";
 
 export type Actor = { userId: string; email: string; via: "token" | "session" };
-
-const sessionCookieNames = ["__Secure-next-auth.session-token", "next-auth.session-token"];
 
 async function actorFromBearer(db: Db, token: string): Promise<Actor> {
   const [row] = await db
     .select({ tokenId: personalAccessTokens.id, lastUsedAt: personalAccessTokens.lastUsedAt, userId: users.id, email: users.email })
     .from(personalAccessTokens)
     .innerJoin(users, eq(users.id, personalAccessTokens.userId))
-    .where(and(eq(personalAccessTokens.tokenHash, sha256Hex(token)), isNull(personalAccessTokens.revokedAt)))
+    .where(and(eq(personalAccessTokens.tokenHash, sha256Hex(token)), isNull(personalAccessTokens.revokedAt), isNull(users.disabledAt)))
     .limit(1);
   if (!row) throw new UnauthorizedError("The bearer token is invalid or revoked.");
 
@@ -33,11 +30,7 @@ async function actorFromBearer(db: Db, token: string): Promise<Actor> {
 
 async function actorFromSessionCookie(db: Db, req: Request): Promise<Actor | null> {
   const cookies = new NextRequest(req).cookies;
-  const cookie = sessionCookieNames.map((name) => cookies.get(name)?.value).find(Boolean);
-  if (!cookie) return null;
-  const session = await decode({ token: cookie, secret: getConfig().authSecret }).catch(() => null);
-  if (!session?.sub) return null;
-  const [user] = await db.select({ id: users.id, email: users.email }).from(users).where(eq(users.id, session.sub));
+  const user = await consoleUserFromSessionToken(db, sessionCookieNames.map((name) => cookies.get(name)?.value).find(Boolean));
   return user ? { userId: user.id, email: user.email, via: "session" } : null;
 }
 

@@ -1,5 +1,15 @@
 import { parseArgs } from "node:util";
-import { addMember, createOrganization, createPersonalAccessToken, createProject, createUser, resolveUserId } from "@/lib/accounts/accounts";
+import {
+  addMember,
+  createOrganization,
+  createPersonalAccessToken,
+  createProject,
+  createUser,
+  disableUser,
+  removeMember,
+  resolveUserId,
+  setUserPassword,
+} from "@/lib/accounts/accounts";
 import { ValidationError } from "@/lib/api/errors";
 import { generatePassword } from "@/lib/auth/secrets";
 import { bootstrapDemo } from "@/lib/bootstrap/bootstrap";
@@ -10,7 +20,10 @@ export const usage = `Usage: reelbind <command> [options]   (every command print
   org create --name N
   project create --org ORG --name N
   user create --email E [--password P] [--name N]
+  user set-password --user U [--password P]     (generates and prints one when omitted; ends the user's console sessions)
+  user disable --user U                         (no sign-in; console sessions and tokens stop working)
   member add --user U (--org ORG | --project P) --role Viewer|Editor|ProjectManager|OrganizationAdmin
+  member remove --user U (--org ORG | --project P)   (ends the user's console sessions)
   token create --user U [--name N]
   bootstrap
 
@@ -27,7 +40,17 @@ const optionSpec = {
   role: { type: "string" },
 } as const;
 
-const commands = ["org create", "project create", "user create", "member add", "token create", "bootstrap"];
+const commands = [
+  "org create",
+  "project create",
+  "user create",
+  "user set-password",
+  "user disable",
+  "member add",
+  "member remove",
+  "token create",
+  "bootstrap",
+];
 
 /** A parsed command line, plain JSON so it can travel to a running server unchanged. */
 export type CliCommand = { command: string; options: Record<string, string | undefined> };
@@ -63,6 +86,18 @@ export async function runCommand(db: Db, { command, options }: CliCommand): Prom
       const password = options.password ?? generated;
       const user = await createUser(db, { email: required(options, "email"), name: options.name, password });
       return generated ? { ...user, password: generated } : user;
+    }
+    case "user set-password": {
+      const userId = await resolveUserId(db, required(options, "user"));
+      const generated = options.password ? undefined : generatePassword();
+      const user = await setUserPassword(db, { userId, password: options.password ?? generated });
+      return generated ? { ...user, password: generated } : user;
+    }
+    case "user disable":
+      return disableUser(db, { userId: await resolveUserId(db, required(options, "user")) });
+    case "member remove": {
+      const userId = await resolveUserId(db, required(options, "user"));
+      return removeMember(db, { userId, organizationId: options.org, projectId: options.project });
     }
     case "member add": {
       const userId = await resolveUserId(db, required(options, "user"));

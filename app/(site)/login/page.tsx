@@ -1,16 +1,20 @@
 import type { Metadata } from "next";
-import { Suspense } from "react";
 import { SignInForm } from "@/components/sign-in-form";
+import { safeCallbackPath } from "@/lib/auth/callback-url";
+import { getConfig } from "@/lib/config";
 
 export const metadata: Metadata = { title: "Sign in" };
 
-export default function LoginPage() {
+type Props = { searchParams: Promise<{ callbackUrl?: string | string[] }> };
+
+// The callbackUrl is checked here, on the server, against PUBLIC_BASE_URL: the form only ever gets a same-origin path.
+export default async function LoginPage({ searchParams }: Props) {
+  const { callbackUrl } = await searchParams;
+  const callbackPath = safeCallbackPath(Array.isArray(callbackUrl) ? callbackUrl[0] : callbackUrl, getConfig().publicBaseUrl);
   return (
     <main className="mx-auto mt-24 max-w-sm rounded-xl bg-white p-8 shadow-sm ring-1 ring-slate-200">
       <h1 className="mb-6 text-2xl font-semibold">Sign in to Reelbind</h1>
-      <Suspense>
-        <SignInForm />
-      </Suspense>
+      <SignInForm callbackPath={callbackPath} />
     </main>
   );
 }

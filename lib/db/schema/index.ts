@@ -12,3 +12,5 @@ export * from "./template-files";
 export * from "./idempotency-keys";
 export * from "./audit-events";
 export * from "./analytics-events";
+export * from "./console-sessions";
+export * from "./rate-limits";

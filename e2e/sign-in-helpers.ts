@@ -1,0 +1,53 @@
+import { execFile } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { promisify } from "node:util";
+import { cliEnv, env } from "./owned-project";
+
+// Accounts of the sign-in security specs' own, made through the CLI (never the demo admin, whom
+// other specs sign in as), and sign-in over HTTP the way the console's form does it.
+
+export async function cli<T>(...args: string[]): Promise<T> {
+  const { stdout } = await promisify(execFile)(process.execPath, ["bin/reelbind.mjs", ...args], { env: cliEnv(), timeout: 60_000 });
+  return JSON.parse(stdout) as T;
+}
+
+export type OwnUser = { id: string; email: string; password: string };
+
+/** A fresh user with a password; with `role`, a member of a fresh project. */
+export async function createUserWithPassword(label: string, role?: "Viewer"): Promise<OwnUser & { projectId?: string; orgId?: string }> {
+  const run = randomUUID();
+  const email = `${label}-${run}@example.com`;
+  const password = `pw-${randomUUID()}`;
+  const user = await cli<{ id: string }>("user", "create", "--email", email, "--password", password);
+  if (!role) return { id: user.id, email, password };
+  const org = await cli<{ id: string }>("org", "create", "--name", `${label} ${run}`);
+  const project = await cli<{ id: string }>("project", "create", "--org", org.id, "--name", `${label} e2e`);
+  await cli("member", "add", "--user", email, "--project", project.id, "--role", role);
+  return { id: user.id, email, password, projectId: project.id, orgId: org.id };
+}
+
+/** A client address of the test's own, so that its attempts never count against other specs'. */
+export const ownAddress = () => `198.51.100.${Math.floor(Math.random() * 250) + 1}-${randomUUID().slice(0, 8)}`;
+
+export type SignInResult = { status: number; headers: Headers; body: string; sessionCookie: string | null };
+
+/**
+ * POST /api/auth/callback/credentials as the sign-in form sends it (CSRF token and its cookie
+ * from GET /api/auth/csrf, json=true). `sessionCookie` is "name=value" of the session cookie set.
+ */
+export async function signInOverHttp(input: { email: string; password: string; address?: string; callbackUrl?: string }): Promise<SignInResult> {
+  const base = env("E2E_BASE_URL");
+  const addressHeader: Record<string, string> = input.address ? { "X-Forwarded-For": input.address } : {};
+  const csrf = await fetch(`${base}/api/auth/csrf`, { headers: addressHeader, signal: AbortSignal.timeout(30_000) });
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const csrfCookie = csrf.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const response = await fetch(`${base}/api/auth/callback/credentials`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { ...addressHeader, cookie: csrfCookie, "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ email: input.email, password: input.password, csrfToken, callbackUrl: input.callbackUrl ?? "/projects", json: "true" }),
+    signal: AbortSignal.timeout(30_000),
+  });
+  const sessionCookie = response.headers.getSetCookie().map((c) => c.split(";")[0]!).find((c) => /session-token=./.test(c)) ?? null;
+  return { status: response.status, headers: response.headers, body: await response.text(), sessionCookie };
+}

@@ -1,0 +1,66 @@
+import { and, eq, isNotNull, isNull, lt } from "drizzle-orm";
+import { decode } from "next-auth/jwt";
+import { getConfig } from "@/lib/config";
+import type { Db } from "@/lib/db";
+import { consoleSessions, users } from "@/lib/db/schema";
+
+// A console session is a row per sign-in; the JWT cookie carries its id (`sid`). The cookie
+// alone proves nothing once the row is revoked or the user disabled.
+
+export type ConsoleUser = { id: string; email: string };
+
+export const sessionCookieNames = ["__Secure-next-auth.session-token", "next-auth.session-token"];
+
+/** How long revoked rows are kept: past the JWT's lifetime they cannot matter any more. */
+const revokedRetentionMs = 12 * 3600 * 1000;
+
+/** Records a sign-in and returns the session id to put in the JWT; drops the user's long-dead rows. */
+export async function startConsoleSession(db: Db, userId: string): Promise<string> {
+  return db.transaction(async (tx) => {
+    const cutoff = new Date(Date.now() - revokedRetentionMs);
+    await tx
+      .delete(consoleSessions)
+      .where(and(eq(consoleSessions.userId, userId), isNotNull(consoleSessions.revokedAt), lt(consoleSessions.revokedAt, cutoff)));
+    const [row] = await tx.insert(consoleSessions).values({ userId }).returning({ id: consoleSessions.id });
+    return row!.id;
+  });
+}
+
+/** The user of a live session: the row exists, is not revoked, belongs to `userId`, and the user is not disabled. */
+export async function findConsoleSessionUser(db: Db, sessionId: unknown, userId: unknown): Promise<ConsoleUser | null> {
+  if (typeof sessionId !== "string" || typeof userId !== "string" || !isUuid(sessionId) || !isUuid(userId)) return null;
+  const [row] = await db
+    .select({ id: users.id, email: users.email })
+    .from(consoleSessions)
+    .innerJoin(users, eq(users.id, consoleSessions.userId))
+    .where(and(eq(consoleSessions.id, sessionId), eq(consoleSessions.userId, userId), isNull(consoleSessions.revokedAt), isNull(users.disabledAt)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** The user behind a session cookie's value, or null for a bad, expired, revoked or disabled one. */
+export async function consoleUserFromSessionToken(db: Db, token: string | undefined): Promise<ConsoleUser | null> {
+  if (!token) return null;
+  const jwt = await decode({ token, secret: getConfig().authSecret }).catch(() => null);
+  return jwt ? findConsoleSessionUser(db, jwt.sid, jwt.sub) : null;
+}
+
+export async function revokeConsoleSession(db: Db, sessionId: unknown): Promise<void> {
+  if (typeof sessionId !== "string" || !isUuid(sessionId)) return;
+  await db
+    .update(consoleSessions)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(consoleSessions.id, sessionId), isNull(consoleSessions.revokedAt)));
+}
+
+/** Ends every session of the user; call inside the transaction that makes the change requiring it. */
+export async function revokeUserConsoleSessions(db: Db, userId: string): Promise<void> {
+  await db
+    .update(consoleSessions)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(consoleSessions.userId, userId), isNull(consoleSessions.revokedAt)));
+}
+
+function isUuid(value: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+}
