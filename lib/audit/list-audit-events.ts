@@ -1,5 +1,6 @@
 import { and, desc, eq, lt } from "drizzle-orm";
 import { ValidationError } from "@/lib/api/errors";
+import type { ProjectAccess } from "@/lib/auth/project-access";
 import type { Db } from "@/lib/db";
 import { auditEvents, users } from "@/lib/db/schema";
 import type { ListAuditEventsQuery } from "./schema";
@@ -16,7 +17,7 @@ function decodeCursor(cursor: string): number {
 }
 
 /** The project's audit trail, newest first, in pages that stay stable while new events arrive. */
-export async function listAuditEvents(db: Db, projectId: string, { limit, cursor }: ListAuditEventsQuery) {
+export async function listAuditEvents(db: Db, { project }: ProjectAccess, { limit, cursor }: ListAuditEventsQuery) {
   const rows = await db
     .select({
       seq: auditEvents.seq,
@@ -31,7 +32,7 @@ export async function listAuditEvents(db: Db, projectId: string, { limit, cursor
     })
     .from(auditEvents)
     .leftJoin(users, eq(users.id, auditEvents.actorUserId))
-    .where(and(eq(auditEvents.projectId, projectId), cursor ? lt(auditEvents.seq, decodeCursor(cursor)) : undefined))
+    .where(and(eq(auditEvents.projectId, project.id), cursor ? lt(auditEvents.seq, decodeCursor(cursor)) : undefined))
     .orderBy(desc(auditEvents.seq))
     .limit(limit + 1);
 
