@@ -79,6 +79,16 @@ test("POST …/public-video-shares/DEV/disable and /restore – a same-origin JS
   expect(disabled).toMatchObject({ status: 200, body: { status: "Disabled" } });
   expect((await devShare(request)).status).toBe("Disabled");
   expect(await call(`${base}/restore`)).toMatchObject({ status: 200, body: { status: "Enabled" } });
+  // A body the handler reads after the cookie was read: the session must not take it over.
+  const put = await page.evaluate(
+    async ({ url, credentialId }) => {
+      const body = JSON.stringify({ publicTitle: "Renamed from the console", apiCredentialId: credentialId });
+      const response = await fetch(url, { method: "PUT", headers: { "Content-Type": "application/json" }, body });
+      return { status: response.status, body: (await response.json()) as { publicTitle: string } };
+    },
+    { url: base, credentialId: setup.credentialId },
+  );
+  expect(put).toMatchObject({ status: 200, body: { publicTitle: "Renamed from the console" } });
 });
 
 test("POST …/public-video-shares/DEV/disable and /restore – a bearer call without Origin is unaffected", async ({ request }) => {

@@ -1,6 +1,6 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { decode } from "next-auth/jwt";
-import { NextRequest } from "next/server";
+import { RequestCookies } from "next/dist/server/web/spec-extension/cookies";
 import { UnauthorizedError } from "@/lib/api/errors";
 import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db";
@@ -32,7 +32,8 @@ async function actorFromBearer(db: Db, token: string): Promise<Actor> {
 }
 
 async function actorFromSessionCookie(db: Db, req: Request): Promise<Actor | null> {
-  const cookies = new NextRequest(req).cookies;
+  // From the headers alone: new NextRequest(req) would take over the body the handler still has to read.
+  const cookies = new RequestCookies(req.headers);
   const cookie = sessionCookieNames.map((name) => cookies.get(name)?.value).find(Boolean);
   if (!cookie) return null;
   const session = await decode({ token: cookie, secret: getConfig().authSecret }).catch(() => null);
