@@ -1,3 +1,4 @@
+import type { ProjectAccess } from "@/lib/auth/project-access";
 import type { Db } from "@/lib/db";
 import { getBreakdown } from "./queries/get-breakdown";
 import { getDaily } from "./queries/get-daily";
@@ -11,8 +12,8 @@ import type { AnalyticsFilter } from "./sql";
  * in one read-only repeatable-read transaction, so events arriving meanwhile cannot make the
  * summary and the breakdowns disagree.
  */
-export async function getProjectAnalytics(db: Db, projectId: string, query: AnalyticsQuery): Promise<ProjectAnalytics> {
-  const filter: AnalyticsFilter = { ...query, projectId };
+export async function getProjectAnalytics(db: Db, { project }: ProjectAccess, query: AnalyticsQuery): Promise<ProjectAnalytics> {
+  const filter: AnalyticsFilter = { ...query, projectId: project.id };
   return db.transaction(
     async (tx) => ({
       window: { from: query.from.toISOString(), to: query.to.toISOString() },

@@ -3,7 +3,8 @@ import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, type Db } from "@/lib/db";
 import { insertEventRows, type EventRow } from "@/lib/ingest/store-events";
-import { createTestProject } from "@/lib/testing/factories";
+import { authorizeProject } from "@/lib/auth/project-access";
+import { createTestMember, createTestProject } from "@/lib/testing/factories";
 import { sessionRows, viewerHash, type SessionSpec, type Step, type Tenant } from "./analytics-test-helpers";
 import { maxBreakdownKeys, type BreakdownDimension } from "./definitions";
 import { getProjectAnalytics } from "./get-project-analytics";
@@ -22,10 +23,19 @@ beforeAll(async () => {
   db = await getDb();
 });
 
+const seededOrganizations = new Map<string, string>();
+
+/** The project as getProjectAnalytics takes it: authorized for a member of its organization. */
+async function accessTo(projectId: string) {
+  const { user } = await createTestMember("Viewer", { organizationId: seededOrganizations.get(projectId)! });
+  return authorizeProject(db, { userId: user.id, email: user.email, via: "token" }, projectId, "analytics.read");
+}
+
 async function seededProject(build: (tenant: Tenant) => EventRow[]) {
   const { organization, project } = await createTestProject();
   const rows = build({ organizationId: organization.id, projectId: project.id });
   expect((await insertEventRows(db, rows)).size).toBe(rows.length);
+  seededOrganizations.set(project.id, organization.id);
   return project.id;
 }
 
@@ -251,7 +261,7 @@ describe("getProjectAnalytics – all reports agree", () => {
         );
       }).flat(),
     );
-    const { summary, breakdowns } = await getProjectAnalytics(db, projectId, filterFor(projectId));
+    const { summary, breakdowns } = await getProjectAnalytics(db, await accessTo(projectId), filterFor(projectId));
     expect(summary.sessions).toBe(24);
     expect(summary.plays).toBe(24);
     for (const rows of Object.values(breakdowns)) {

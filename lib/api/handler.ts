@@ -2,26 +2,55 @@ import { authenticate, type Actor } from "@/lib/auth/authenticate";
 import type { Action } from "@/lib/auth/permissions";
 import { authorizeProject, type ProjectAccess } from "@/lib/auth/project-access";
 import { getDb, type Db } from "@/lib/db";
+import { authenticateCredential } from "@/lib/embed/embed-sessions";
 import { errorResponse } from "./errors";
+import { requireSameOrigin } from "./same-origin";
+
+// Every route handler has one of these shapes; none catches its own errors. Each wrapper
+// does its kind of authentication (none, a credential, an actor, an actor with a role on the
+// project), parses the params and maps whatever is thrown to problem+json.
 
 type RouteContext<P> = { params: Promise<P> };
-type Route<P> = (req: Request, context: RouteContext<P>) => Promise<Response>;
+type Route<P> = (req: Request, context?: RouteContext<P>) => Promise<Response>;
+type Credential = Awaited<ReturnType<typeof authenticateCredential>>;
 
-export type ActorContext<P> = { req: Request; params: P; actor: Actor; db: Db };
-export type ProjectContext<P> = ActorContext<P> & ProjectAccess;
+export type PublicContext<P> = { req: Request; params: P };
+export type CredentialContext<P> = PublicContext<P> & { db: Db; credential: Credential };
+export type ActorContext<P> = PublicContext<P> & { actor: Actor; db: Db };
+/** `access` is the tenant scope the project's verbs take; project and role are read from it. */
+export type ProjectContext<P> = ActorContext<P> & ProjectAccess & { access: ProjectAccess };
 
-/** Authenticates the caller and maps every thrown error to problem+json. */
-export function withActor<P = Record<string, never>>(handler: (ctx: ActorContext<P>) => Promise<Response>): Route<P> {
+/** No authentication (public documents, signed URLs, health): parses the params and maps errors. */
+export function withPublic<P = Record<string, never>>(handler: (ctx: PublicContext<P>) => Promise<Response> | Response): Route<P> {
   return async (req, context) => {
     try {
-      const db = await getDb();
-      const actor = await authenticate(db, req);
       const params = (await context?.params) ?? ({} as P);
-      return await handler({ req, params, actor, db });
+      return await handler({ req, params });
     } catch (error) {
       return errorResponse(error);
     }
   };
+}
+
+/** A customer site's server, authenticated by its API credential (HTTP Basic apiKey:apiSecret). */
+export function withCredential<P = Record<string, never>>(handler: (ctx: CredentialContext<P>) => Promise<Response>): Route<P> {
+  return withPublic<P>(async (ctx) => {
+    const db = await getDb();
+    return handler({ ...ctx, db, credential: await authenticateCredential(db, ctx.req) });
+  });
+}
+
+/**
+ * Authenticates the caller (bearer token or console session). A session is a cookie the
+ * browser sends on its own, so its unsafe calls must also come from the app's origin (CSRF).
+ */
+export function withActor<P = Record<string, never>>(handler: (ctx: ActorContext<P>) => Promise<Response>): Route<P> {
+  return withPublic<P>(async (ctx) => {
+    const db = await getDb();
+    const actor = await authenticate(db, ctx.req);
+    if (actor.via === "session") requireSameOrigin(ctx.req);
+    return handler({ ...ctx, actor, db });
+  });
 }
 
 /** For routes under /api/Projects/{projectId}: authenticates, then requires the action's role on that project. */
@@ -31,6 +60,6 @@ export function withProjectRole<P extends { projectId: string }>(
 ): Route<P> {
   return withActor<P>(async (ctx) => {
     const access = await authorizeProject(ctx.db, ctx.actor, ctx.params.projectId, action);
-    return handler({ ...ctx, ...access });
+    return handler({ ...ctx, ...access, access });
   });
 }

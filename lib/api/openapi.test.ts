@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { GET } from "@/app/api/openapi.json/route";
 
+const openApiRequest = new Request("http://localhost/api/openapi.json");
+
 type Document = {
   openapi: string;
   paths: Record<string, Record<string, { parameters: { name: string; in: string; required: boolean }[]; requestBody?: { content: Record<string, { schema: { additionalProperties?: boolean; required?: string[] } }> } }>>;
@@ -8,7 +10,7 @@ type Document = {
 
 describe("GET /api/openapi.json", () => {
   it("describes the credential endpoints from the handlers' own zod schemas", async () => {
-    const response = GET();
+    const response = await GET(openApiRequest);
     expect(response.status).toBe(200);
     const document = (await response.json()) as Document;
     expect(document.openapi).toBe("3.1.0");
@@ -27,7 +29,7 @@ describe("GET /api/openapi.json", () => {
   });
 
   it("describes the share endpoints: a strict PUT body and a channel that is one of three", async () => {
-    const document = (await GET().json()) as Document;
+    const document = (await (await GET(openApiRequest)).json()) as Document;
     const shares = "/api/Projects/{projectId}/public-video-shares";
     expect(Object.keys(document.paths)).toEqual(
       expect.arrayContaining([shares, `${shares}/{channel}`, `${shares}/{channel}/disable`, `${shares}/{channel}/restore`, `${shares}/{channel}/rotate-slug`, "/api/Projects/{projectId}/audit-events"]),

@@ -7,8 +7,11 @@ import {
   zodFieldErrors,
   type FieldError,
 } from "./errors";
+import { readJsonText } from "./json-text";
 
 const maxJsonBodyBytes = 1024 * 1024;
+/** Deeper than any body of this API needs (personalizationData included); checked before parsing. */
+const maxJsonBodyDepth = 32;
 
 /** Reads a JSON body: 415 unless application/json, 400 when malformed, 422 with every failing path. */
 export async function readJsonBody<S extends z.ZodType>(req: Request, schema: S): Promise<z.infer<S>> {
@@ -17,12 +20,12 @@ export async function readJsonBody<S extends z.ZodType>(req: Request, schema: S)
     throw new UnsupportedMediaTypeError("The request body must be JSON (Content-Type: application/json).");
   }
   const text = await readTextWithLimit(req, maxJsonBodyBytes);
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch (error) {
-    throw new BadRequestError(`The body is not valid JSON: ${(error as Error).message}`);
+  const parsed = readJsonText(text, { maxChars: maxJsonBodyBytes, maxDepth: maxJsonBodyDepth });
+  if (!parsed.ok) {
+    const detail = `The body ${parsed.message}`;
+    throw parsed.reason === "invalid_json" ? new BadRequestError(detail) : new ValidationError([{ path: "", message: parsed.message }], detail);
   }
+  const body = parsed.value;
   const unstorable = findUnstorableJson(body);
   if (unstorable.length > 0) throw new ValidationError(unstorable);
   return parseInput(schema, body);
@@ -33,6 +36,7 @@ const maxReportedPaths = 10;
 /**
  * Strings PostgreSQL cannot store (NUL, unpaired UTF-16 surrogates) and `__proto__` keys,
  * which would vanish when copied into a plain object. Found anywhere in a parsed JSON body.
+ * Recursive: only for values readJsonText let through, whose depth is bounded.
  */
 export function findUnstorableJson(value: unknown, path: string[] = [], found: FieldError[] = []): FieldError[] {
   if (found.length >= maxReportedPaths) return found;

@@ -1,6 +1,7 @@
 import { and, desc, eq, lt } from "drizzle-orm";
 import { ValidationError } from "@/lib/api/errors";
 import { can } from "@/lib/auth/permissions";
+import type { ProjectAccess } from "@/lib/auth/project-access";
 import type { Db } from "@/lib/db";
 import { auditEvents, users, type Role } from "@/lib/db/schema";
 import type { ListAuditEventsQuery } from "./schema";
@@ -51,7 +52,7 @@ export function redactAuditEvent({ actorId, actorEmail, data, ...event }: AuditE
 }
 
 /** The project's audit trail, newest first, in pages that stay stable while new events arrive. */
-export async function listAuditEvents(db: Db, projectId: string, { limit, cursor }: ListAuditEventsQuery, reader: AuditReader) {
+export async function listAuditEvents(db: Db, { project }: ProjectAccess, { limit, cursor }: ListAuditEventsQuery, reader: AuditReader) {
   const rows = await db
     .select({
       seq: auditEvents.seq,
@@ -66,7 +67,7 @@ export async function listAuditEvents(db: Db, projectId: string, { limit, cursor
     })
     .from(auditEvents)
     .leftJoin(users, eq(users.id, auditEvents.actorUserId))
-    .where(and(eq(auditEvents.projectId, projectId), cursor ? lt(auditEvents.seq, decodeCursor(cursor)) : undefined))
+    .where(and(eq(auditEvents.projectId, project.id), cursor ? lt(auditEvents.seq, decodeCursor(cursor)) : undefined))
     .orderBy(desc(auditEvents.seq))
     .limit(limit + 1);
 

@@ -1,5 +1,5 @@
 import { and, eq, isNull } from "drizzle-orm";
-import { NextRequest } from "next/server";
+import { RequestCookies } from "next/dist/server/web/spec-extension/cookies";
 import { UnauthorizedError } from "@/lib/api/errors";
 import type { Db } from "@/lib/db";
 import { lastUsedIsDue, lastUsedWasDue } from "@/lib/db/last-used";
@@ -29,7 +29,8 @@ async function actorFromBearer(db: Db, token: string): Promise<Actor> {
 }
 
 async function actorFromSessionCookie(db: Db, req: Request): Promise<Actor | null> {
-  const cookies = new NextRequest(req).cookies;
+  // From the headers alone: new NextRequest(req) would take over the body the handler still has to read.
+  const cookies = new RequestCookies(req.headers);
   const user = await consoleUserFromSessionToken(db, sessionCookieNames.map((name) => cookies.get(name)?.value).find(Boolean));
   return user ? { userId: user.id, email: user.email, via: "session" } : null;
 }

@@ -6,9 +6,17 @@ import { memberships, projects, type Role } from "@/lib/db/schema";
 import type { Actor } from "./authenticate";
 import { can, highestRole, minimumRole, type Action } from "./permissions";
 
+declare const authorized: unique symbol;
+
+/**
+ * Proof that an actor may act on one project, and the tenant scope of every verb that reads or
+ * writes a project's rows. Only this module makes one (the brand cannot be written elsewhere),
+ * so a verb cannot be handed a project id that was never authorized.
+ */
 export type ProjectAccess = {
-  project: { id: string; organizationId: string; name: string };
-  role: Role;
+  readonly project: { id: string; organizationId: string; name: string };
+  readonly role: Role;
+  readonly [authorized]: true;
 };
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -41,7 +49,7 @@ export async function findProjectAccess(db: Db, actor: Actor, projectId: string)
     .limit(1);
   const row = rows[0];
   const role = row ? highestRole([row.orgRole, row.projectRole]) : null;
-  return row && role ? { project: row.project, role } : null;
+  return row && role ? ({ project: row.project, role } as ProjectAccess) : null;
 }
 
 /**

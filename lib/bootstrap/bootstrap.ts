@@ -10,7 +10,7 @@ import {
   findUserByEmail,
 } from "@/lib/accounts/accounts";
 import type { Actor } from "@/lib/auth/authenticate";
-import type { ProjectAccess } from "@/lib/auth/project-access";
+import { authorizeProject, type ProjectAccess } from "@/lib/auth/project-access";
 import { generatePassword, sha256Hex, verifyPassword } from "@/lib/auth/secrets";
 import { createCredential } from "@/lib/credentials/credentials";
 import { getConfig } from "@/lib/config";
@@ -75,7 +75,7 @@ const demoTemplateDir = path.join(process.cwd(), "lib/bootstrap/demo-template");
 
 /** Uploads and deploys the weather-card demo template, unless the project already has a Production one. */
 async function ensureDemoTemplate(db: Db, actor: Actor, access: ProjectAccess) {
-  const [production] = await listTemplates(db, access.project.id, "Production");
+  const [production] = await listTemplates(db, access, "Production");
   if (production) return production;
   const file = (name: string) => new Uint8Array(readFileSync(path.join(demoTemplateDir, name)));
   const template = await importTemplate(db, actor, access, { name: "Weather card", version: "1.0", kind: "LottieStandalone" }, [
@@ -133,7 +133,8 @@ export async function bootstrapDemo(db: Db, { adminEmail = demoAdminEmail } = {}
     delete secrets.apiSecret;
   }
   const actor = { userId: admin.id, email: admin.email, via: "token" as const };
-  const access = { project, role: "OrganizationAdmin" as const };
+  // The admin is the demo organization's OrganizationAdmin: the one way to a ProjectAccess.
+  const access = await authorizeProject(db, actor, project.id, "credential.write");
   if (!credential) {
     const created = await createCredential(db, actor, access, { projectId: project.id, name: "Demo credential" });
     secrets.apiSecret = created.apiSecret;
@@ -142,7 +143,7 @@ export async function bootstrapDemo(db: Db, { adminEmail = demoAdminEmail } = {}
 
   const template = await ensureDemoTemplate(db, actor, access);
   const share =
-    (await listShares(db, project.id)).find((s) => s.channel === "PROD") ??
+    (await listShares(db, access)).find((s) => s.channel === "PROD") ??
     (await putShare(db, actor, access, "PROD", { ...demoShare, apiCredentialId: credential.id })).share;
 
   writeSecrets(secrets);

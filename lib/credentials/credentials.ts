@@ -27,11 +27,11 @@ export function presentCredential(row: CredentialRow) {
   };
 }
 
-export async function listCredentials(db: Db, projectId: string) {
+export async function listCredentials(db: Db, { project }: ProjectAccess) {
   const rows = await db
     .select()
     .from(apiCredentials)
-    .where(eq(apiCredentials.projectId, projectId))
+    .where(eq(apiCredentials.projectId, project.id))
     .orderBy(desc(apiCredentials.createdAt), desc(apiCredentials.id));
   return rows.map(presentCredential);
 }

@@ -50,11 +50,11 @@ export function presentShare(row: ShareRow) {
 export type Share = ReturnType<typeof presentShare>;
 
 /** The project's shares in channel order (DEV, STAGING, PROD). */
-export async function listShares(db: Db, projectId: string): Promise<Share[]> {
+export async function listShares(db: Db, { project }: ProjectAccess): Promise<Share[]> {
   const rows = await db
     .select()
     .from(publicVideoShares)
-    .where(eq(publicVideoShares.projectId, projectId))
+    .where(eq(publicVideoShares.projectId, project.id))
     .orderBy(asc(publicVideoShares.channel));
   return rows.map(presentShare);
 }

@@ -1,4 +1,14 @@
 import { ValidationError } from "@/lib/api/errors";
+import {
+  JsonTextError,
+  jsonNestingExceeds,
+  parseJsonText as parseSharedJsonText,
+  readJsonText,
+  type JsonTextErrorReason,
+  type JsonTextLimits,
+} from "@/lib/api/json-text";
+
+export { JsonTextError, jsonNestingExceeds, type JsonTextErrorReason };
 
 // Lottie (Bodymovin) JSON: a guarded parser, a shape check and the helpers that list what a
 // binding can target. Pure and free of Node APIs: the browser player uses it too.
@@ -12,18 +22,6 @@ export const lottieJsonLimits = { maxChars: 32 * 1024 * 1024, maxDepth: 64 } as 
 
 /** The largest width or height accepted for an animation, in pixels. */
 export const maxLottieDimension = 8192;
-
-export type JsonTextErrorReason = "too_large" | "too_deep" | "invalid_json";
-
-/** Text that is not acceptable JSON, or too big or too deeply nested to be parsed safely. */
-export class JsonTextError extends ValidationError {
-  constructor(
-    readonly reason: JsonTextErrorReason,
-    message: string,
-  ) {
-    super([{ path: "", message }], message);
-  }
-}
 
 /**
  * templateJson is not an acceptable Lottie animation (422). `errors` names the member
@@ -80,63 +78,22 @@ export type Lottie = {
   [key: string]: unknown;
 };
 
-/**
- * JSON.parse behind the size and nesting limits, checked on the raw text first so a JSON bomb
- * never reaches the parser. A leading byte-order mark is ignored.
- */
-export function parseJsonText(text: string, limits: { maxChars?: number; maxDepth?: number } = {}): unknown {
-  const maxChars = limits.maxChars ?? lottieJsonLimits.maxChars;
-  const maxDepth = limits.maxDepth ?? lottieJsonLimits.maxDepth;
-  if (text.length > maxChars) throw new JsonTextError("too_large", `is ${text.length} characters long; the limit is ${maxChars}`);
-  const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const offset = jsonNestingExceeds(source, maxDepth);
-  if (offset !== null) {
-    throw new JsonTextError("too_deep", `nests arrays and objects deeper than ${maxDepth} levels (at character ${offset})`);
-  }
-  try {
-    return JSON.parse(source);
-  } catch (error) {
-    throw new JsonTextError("invalid_json", `is not valid JSON: ${(error as Error).message}`);
-  }
+const withLottieDefaults = (limits: Partial<JsonTextLimits>): JsonTextLimits => ({
+  maxChars: limits.maxChars ?? lottieJsonLimits.maxChars,
+  maxDepth: limits.maxDepth ?? lottieJsonLimits.maxDepth,
+});
+
+/** parseJsonText (lib/api/json-text.ts) with the animation's limits unless others are given. */
+export function parseJsonText(text: string, limits: Partial<JsonTextLimits> = {}): unknown {
+  return parseSharedJsonText(text, withLottieDefaults(limits));
 }
 
 /** Parses templateJson text into an animation, or throws LottieJsonError. */
-export function parseLottieJson(text: string, limits: { maxChars?: number; maxDepth?: number } = {}): Lottie {
-  let value: unknown;
-  try {
-    value = parseJsonText(text, limits);
-  } catch (error) {
-    // Thrown by parseJsonText of this same module instance, never through a process-wide object.
-    // eslint-disable-next-line no-restricted-syntax
-    if (error instanceof JsonTextError) throw new LottieJsonError(error.reason, "", error.message);
-    throw error;
-  }
-  assertLottieShape(value);
-  return value;
-}
-
-/**
- * The offset of the first bracket that opens level maxDepth + 1, or null. One pass, no
- * recursion; brackets inside strings do not count. (V8's JSON.parse copes with any depth, but
- * JSON.stringify, structuredClone and recursive walkers overflow the stack on it.)
- */
-export function jsonNestingExceeds(text: string, maxDepth: number): number | null {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) {
-      inString = true;
-    } else if (c === 0x7b || c === 0x5b) {
-      if (++depth > maxDepth) return i;
-    } else if (c === 0x7d || c === 0x5d) {
-      depth--;
-    }
-  }
-  return null;
+export function parseLottieJson(text: string, limits: Partial<JsonTextLimits> = {}): Lottie {
+  const result = readJsonText(text, withLottieDefaults(limits));
+  if (!result.ok) throw new LottieJsonError(result.reason, "", result.message);
+  assertLottieShape(result.value);
+  return result.value;
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>

@@ -1,17 +1,16 @@
 import Ajv2020 from "ajv/dist/2020";
 import { ValidationError, type FieldError } from "@/lib/api/errors";
+import { readJsonText } from "@/lib/api/json-text";
 import { describeSchemaErrors, type ErrorWording } from "@/lib/api/schema-errors";
 import manifestSchema from "./binding-manifest-v1.json";
 import { bindingFieldsOf } from "./bindings";
 import {
-  JsonTextError,
   lottieLayerTypes,
   listImageAssets,
   listLayers,
   listMarkers,
   listSlots,
   listTextLayers,
-  parseJsonText,
   slotText,
   type Lottie,
 } from "./lottie";
@@ -60,16 +59,9 @@ export function validateManifest(json: unknown, lottie: Lottie): ManifestValidat
  * ValidationError whose paths start with "manifestJson".
  */
 export function parseManifestJson(text: string, lottie: Lottie): BindingManifest {
-  let json: unknown;
-  try {
-    json = parseJsonText(text, manifestJsonLimits);
-  } catch (error) {
-    // Thrown by the parseJsonText imported with this class, never through a process-wide object.
-    // eslint-disable-next-line no-restricted-syntax
-    if (error instanceof JsonTextError) throw new ValidationError([{ path: "manifestJson", message: error.message }]);
-    throw error;
-  }
-  const result = validateManifest(json, lottie);
+  const parsed = readJsonText(text, manifestJsonLimits);
+  if (!parsed.ok) throw new ValidationError([{ path: "manifestJson", message: parsed.message }]);
+  const result = validateManifest(parsed.value, lottie);
   if (!result.ok) {
     throw new ValidationError(result.errors.map((e) => ({ ...e, path: e.path ? `manifestJson.${e.path}` : "manifestJson" })));
   }

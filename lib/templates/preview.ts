@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "
 import path from "node:path";
 import { ConflictError } from "@/lib/api/errors";
 import { getConfig } from "@/lib/config";
+import type { ProjectAccess } from "@/lib/auth/project-access";
 import type { Db } from "@/lib/db";
 import { renderPreviewPng } from "@/lib/render/preview-renderer";
 import { getBlobStore } from "@/lib/storage";
@@ -58,13 +59,16 @@ function canonicalJson(data: Record<string, string>): string {
  * Renders the template with the data applied (a PNG at the manifest's posterFrame, else
  * mid-animation), caches it by (template, data), and returns a signed URL to it.
  */
-export async function previewTemplate(db: Db, projectId: string, templateId: string, data: Record<string, string>) {
-  const { name, meta } = await renderPreview(db, projectId, templateId, data);
+export async function previewTemplate(db: Db, { project }: ProjectAccess, templateId: string, data: Record<string, string>) {
+  const { name, meta } = await renderPreview(db, project.id, templateId, data);
   const { url, expiresAt } = signPreviewUrl(name);
   return { url, expiresAt, ...meta };
 }
 
-/** The rendered (or cached) preview's cache name and metadata; readCachedPreview(name) gives the PNG. */
+/**
+ * The rendered (or cached) preview's cache name and metadata; readCachedPreview(name) gives the PNG.
+ * Takes a bare project id: the share poster calls it for a public share, with no actor.
+ */
 export async function renderPreview(db: Db, projectId: string, templateId: string, data: Record<string, string>) {
   const template = await getTemplateRowOrThrow(db, { projectId, templateId });
   const name = createHash("sha256").update(`${template.id}\n${canonicalJson(data)}`).digest("hex");

@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray } from "drizzle-orm";
 import { NotFoundError } from "@/lib/api/errors";
-import { isUuid } from "@/lib/auth/project-access";
+import { isUuid, type ProjectAccess } from "@/lib/auth/project-access";
 import type { Db } from "@/lib/db";
 import { templateFiles, templates } from "@/lib/db/schema";
 import type { FileRole } from "./schema";
@@ -61,11 +61,11 @@ async function filesOf(db: Db, templateIds: string[]): Promise<Map<string, Templ
 }
 
 /** The project's templates, newest first, optionally of one status. */
-export async function listTemplates(db: Db, projectId: string, status?: TemplateRow["status"]): Promise<Template[]> {
+export async function listTemplates(db: Db, { project }: ProjectAccess, status?: TemplateRow["status"]): Promise<Template[]> {
   const rows = await db
     .select()
     .from(templates)
-    .where(and(eq(templates.projectId, projectId), status ? eq(templates.status, status) : undefined))
+    .where(and(eq(templates.projectId, project.id), status ? eq(templates.status, status) : undefined))
     .orderBy(desc(templates.createdAt), desc(templates.id));
   const files = await filesOf(db, rows.map((row) => row.id));
   return rows.map((row) => presentTemplate(row, files.get(row.id)!));
@@ -84,8 +84,9 @@ export async function getTemplateRowOrThrow(db: Db, { projectId, templateId }: T
   return row;
 }
 
-export async function getTemplateOrThrow(db: Db, scope: TemplateScope): Promise<Template> {
-  const row = await getTemplateRowOrThrow(db, scope);
+/** The template within the authorized project, or a 404. */
+export async function getTemplateOrThrow(db: Db, { project }: ProjectAccess, templateId: string): Promise<Template> {
+  const row = await getTemplateRowOrThrow(db, { projectId: project.id, templateId });
   return presentTemplate(row, (await filesOf(db, [row.id])).get(row.id)!);
 }
 

@@ -8,8 +8,8 @@ import { createCredentialBody, listCredentialsQuery } from "@/lib/credentials/sc
 // GET /api/credentials?projectId= – the project's credentials, without secrets
 export const GET = withActor(async ({ req, actor, db }) => {
   const { projectId } = parseInput(listCredentialsQuery, searchParamsObject(req));
-  await authorizeProject(db, actor, projectId, "credential.read");
-  return json({ items: await listCredentials(db, projectId) });
+  const access = await authorizeProject(db, actor, projectId, "credential.read");
+  return json({ items: await listCredentials(db, access) });
 });
 
 // POST /api/credentials – create a key/secret pair; the secret is in this response only

@@ -1,17 +1,13 @@
 import { sql } from "drizzle-orm";
-import { errorResponse } from "@/lib/api/errors";
+import { withPublic } from "@/lib/api/handler";
 import { json } from "@/lib/api/responses";
 import { getDb, getDbDriver } from "@/lib/db";
 
 export const dynamic = "force-dynamic";
 
 // GET /api/health – readiness: 200 when the database answers, 503 when it does not
-export async function GET(): Promise<Response> {
-  try {
-    const db = await getDb();
-    await db.execute(sql`select 1`);
-    return json({ status: "ok", database: await getDbDriver() });
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+export const GET = withPublic(async () => {
+  const db = await getDb();
+  await db.execute(sql`select 1`);
+  return json({ status: "ok", database: await getDbDriver() });
+});

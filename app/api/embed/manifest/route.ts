@@ -1,4 +1,4 @@
-import { errorResponse } from "@/lib/api/errors";
+import { withPublic } from "@/lib/api/handler";
 import { parseInput, searchParamsObject } from "@/lib/api/request";
 import { json } from "@/lib/api/responses";
 import { getDb } from "@/lib/db";
@@ -6,12 +6,8 @@ import { buildPageManifest } from "@/lib/embed/page-manifest";
 import { manifestQuery } from "@/lib/embed/schema";
 
 // GET /api/embed/manifest?share={slug} | ?session={token} – the page manifest the player plays (public; a fresh ingest token each time)
-export async function GET(req: Request) {
-  try {
-    const query = parseInput(manifestQuery, searchParamsObject(req));
-    const source = query.share !== undefined ? { share: query.share } : { session: query.session! };
-    return json(await buildPageManifest(await getDb(), source), 200, { "Cache-Control": "no-store" });
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+export const GET = withPublic(async ({ req }) => {
+  const query = parseInput(manifestQuery, searchParamsObject(req));
+  const source = query.share !== undefined ? { share: query.share } : { session: query.session! };
+  return json(await buildPageManifest(await getDb(), source), 200, { "Cache-Control": "no-store" });
+});

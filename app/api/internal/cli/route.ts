@@ -1,4 +1,5 @@
-import { errorResponse, UnauthorizedError } from "@/lib/api/errors";
+import { UnauthorizedError } from "@/lib/api/errors";
+import { withPublic } from "@/lib/api/handler";
 import { readJsonBody } from "@/lib/api/request";
 import { json } from "@/lib/api/responses";
 import { safeEqual } from "@/lib/auth/secrets";
@@ -14,16 +15,13 @@ const cliCommand = z.strictObject({
 });
 
 // POST /api/internal/cli – runs a `reelbind` command for the CLI while this server owns the embedded database
-export async function POST(req: Request): Promise<Response> {
-  try {
-    const channel = readAdminChannel(getConfig().dataDir);
-    const presented = req.headers.get(adminSecretHeader);
-    if (!channel || channel.pid !== process.pid || !presented || !safeEqual(presented, channel.secret)) {
-      throw new UnauthorizedError("The admin channel needs the secret from DATA_DIR.");
-    }
-    const command = await readJsonBody(req, cliCommand);
-    return json(await runCommand(await getDb(), command));
-  } catch (error) {
-    return errorResponse(error);
+// (withPublic: its authorization is the admin channel's secret, checked here before anything else)
+export const POST = withPublic(async ({ req }) => {
+  const channel = readAdminChannel(getConfig().dataDir);
+  const presented = req.headers.get(adminSecretHeader);
+  if (!channel || channel.pid !== process.pid || !presented || !safeEqual(presented, channel.secret)) {
+    throw new UnauthorizedError("The admin channel needs the secret from DATA_DIR.");
   }
-}
+  const command = await readJsonBody(req, cliCommand);
+  return json(await runCommand(await getDb(), command));
+});

@@ -1,22 +1,17 @@
-import { errorResponse, NotFoundError } from "@/lib/api/errors";
+import { NotFoundError } from "@/lib/api/errors";
+import { withPublic } from "@/lib/api/handler";
 import { readCachedPreview } from "@/lib/templates/preview";
 import { verifyPreviewUrl } from "@/lib/templates/preview-url";
 
-type Context = { params: Promise<{ file: string }> };
-
 // GET /api/previews/{name}.png?expires=&signature= – a rendered preview; the signed URL is the authorization
-export async function GET(req: Request, { params }: Context) {
-  try {
-    const name = (await params).file.replace(/\.png$/, "");
-    const url = new URL(req.url);
-    const notFound = new NotFoundError("This preview URL is unknown or has expired; request a new preview.");
-    if (!verifyPreviewUrl(name, url.searchParams.get("expires"), url.searchParams.get("signature"))) throw notFound;
-    const png = await readCachedPreview(name);
-    if (!png) throw notFound;
-    return new Response(new Uint8Array(png), {
-      headers: { "Content-Type": "image/png", "Cache-Control": "private, max-age=900", "X-Content-Type-Options": "nosniff" },
-    });
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+export const GET = withPublic<{ file: string }>(async ({ req, params }) => {
+  const name = params.file.replace(/\.png$/, "");
+  const url = new URL(req.url);
+  const notFound = new NotFoundError("This preview URL is unknown or has expired; request a new preview.");
+  if (!verifyPreviewUrl(name, url.searchParams.get("expires"), url.searchParams.get("signature"))) throw notFound;
+  const png = await readCachedPreview(name);
+  if (!png) throw notFound;
+  return new Response(new Uint8Array(png), {
+    headers: { "Content-Type": "image/png", "Cache-Control": "private, max-age=900", "X-Content-Type-Options": "nosniff" },
+  });
+});

@@ -5,7 +5,7 @@ import { getProjectAnalytics } from "@/lib/analytics/get-project-analytics";
 import { analyticsQuery } from "@/lib/analytics/schema";
 
 // GET /api/Projects/{projectId}/analytics?from=&to=&channel=&templateId= – summary, quartile funnel and breakdowns over a window
-export const GET = withProjectRole("analytics.read", async ({ req, db, project }) => {
+export const GET = withProjectRole("analytics.read", async ({ req, db, access }) => {
   const query = parseInput(analyticsQuery, searchParamsObject(req));
-  return json(await getProjectAnalytics(db, project.id, query));
+  return json(await getProjectAnalytics(db, access, query));
 });

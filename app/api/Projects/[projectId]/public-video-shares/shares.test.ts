@@ -3,6 +3,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { createProject } from "@/lib/accounts/accounts";
+import { authorizeProject } from "@/lib/auth/project-access";
 import { revokeCredential as revokeCredentialVerb } from "@/lib/credentials/credentials";
 import { getDb } from "@/lib/db";
 import { auditEvents, publicVideoShares, shareSlugs, type Role } from "@/lib/db/schema";
@@ -670,12 +671,8 @@ describe("findPublicShare", () => {
     expect(await findPublicShare(db, viaVerb.slug)).not.toBeNull();
 
     await revokeCredential(admin.token, credentialId);
-    await revokeCredentialVerb(
-      db,
-      { userId: admin.user.id, email: "admin@test.example", via: "token" },
-      { project: { id: projectId, organizationId: home.organization.id, name: "Shares" }, role: "OrganizationAdmin" },
-      otherCredential,
-    );
+    const actor = { userId: admin.user.id, email: "admin@test.example", via: "token" } as const;
+    await revokeCredentialVerb(db, actor, await authorizeProject(db, actor, projectId, "credential.write"), otherCredential);
 
     expect(await findPublicShare(db, viaRoute.slug)).toBeNull();
     expect(await findPublicShare(db, viaVerb.slug)).toBeNull();

@@ -5,7 +5,7 @@ import { listTemplatesQuery } from "@/lib/templates/schema";
 import { listTemplates } from "@/lib/templates/templates";
 
 // GET /api/Projects/{projectId}/templates?status= – the project's templates, newest first
-export const GET = withProjectRole("template.read", async ({ req, db, project }) => {
+export const GET = withProjectRole("template.read", async ({ req, db, access }) => {
   const { status } = parseInput(listTemplatesQuery, searchParamsObject(req));
-  return json({ items: await listTemplates(db, project.id, status) });
+  return json({ items: await listTemplates(db, access, status) });
 });

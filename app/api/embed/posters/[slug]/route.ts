@@ -1,24 +1,19 @@
-import { errorResponse, NotFoundError } from "@/lib/api/errors";
+import { NotFoundError } from "@/lib/api/errors";
+import { withPublic } from "@/lib/api/handler";
 import { getDb } from "@/lib/db";
 import { findSharePoster } from "@/lib/embed/share-poster";
 
-type Context = { params: Promise<{ slug: string }> };
-
 // GET /api/embed/posters/{slug} – the share's poster: shown until the player's first frame, and as its Open Graph image
-export async function GET(_req: Request, { params }: Context) {
-  try {
-    const poster = await findSharePoster(await getDb(), (await params).slug);
-    if (!poster) throw new NotFoundError("This share has no poster.");
-    return new Response(new Uint8Array(poster.body), {
-      headers: {
-        "Content-Type": poster.contentType,
-        // Short: a deploy or a data change gives the share another poster.
-        "Cache-Control": "public, max-age=300",
-        "X-Content-Type-Options": "nosniff",
-        "Content-Security-Policy": "default-src 'none'; sandbox",
-      },
-    });
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+export const GET = withPublic<{ slug: string }>(async ({ params }) => {
+  const poster = await findSharePoster(await getDb(), params.slug);
+  if (!poster) throw new NotFoundError("This share has no poster.");
+  return new Response(new Uint8Array(poster.body), {
+    headers: {
+      "Content-Type": poster.contentType,
+      // Short: a deploy or a data change gives the share another poster.
+      "Cache-Control": "public, max-age=300",
+      "X-Content-Type-Options": "nosniff",
+      "Content-Security-Policy": "default-src 'none'; sandbox",
+    },
+  });
+});

@@ -5,5 +5,5 @@ import { setShareStatus } from "@/lib/shares/shares";
 
 // POST …/public-video-shares/{channel}/disable – viewers get the 404 page; a no-op when already disabled
 export const POST = withProjectRole<{ projectId: string; channel: string }>("share.write", async (ctx) => {
-  return json(await setShareStatus(ctx.db, ctx.actor, ctx, parseChannel(ctx.params.channel), "Disabled"));
+  return json(await setShareStatus(ctx.db, ctx.actor, ctx.access, parseChannel(ctx.params.channel), "Disabled"));
 });
