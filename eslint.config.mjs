@@ -19,7 +19,7 @@ export default defineConfig([
       "no-restricted-syntax": [
         "error",
         {
-          selector: "BinaryExpression[operator='instanceof'][right.name=/Error$|Exception$/]",
+          selector: "BinaryExpression[operator='instanceof'][right.name=/.+Error$|Exception$/]",
           message: "Tell errors apart by code (isAppError, hasErrorCode in lib/error-code.ts): Next bundles a module once per route, so classes are duplicated.",
         },
       ],
