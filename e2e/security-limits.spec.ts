@@ -9,7 +9,7 @@ type Credential = { id: string; apiKey: string; apiSecret: string };
 type AuditPage = { items: { action: string; actor: { id: string; email: string } | null; data: Record<string, unknown> | null }[] };
 
 // Each test makes its users and projects through the CLI: seconds each on a loaded machine.
-test.describe.configure({ timeout: 180_000 });
+test.describe.configure({ timeout: 300_000 });
 
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 
