@@ -20,9 +20,10 @@ function answerMalformedPath(request: NextRequest): Response {
   return withPagePolicy(request, (init) => NextResponse.rewrite(new URL("/_not-found", request.url), init));
 }
 
-type ResponseInit = { request: { headers: Headers } };
+/** What NextResponse.next() and rewrite() take to hand the request on with other headers. */
+type ForwardInit = { request: { headers: Headers } };
 
-function withPagePolicy(request: NextRequest, respond: (init: ResponseInit) => NextResponse): NextResponse {
+function withPagePolicy(request: NextRequest, respond: (init: ForwardInit) => NextResponse): NextResponse {
   const policy = pagePolicy({ nonce: mintNonce(), ingestBaseUrl: process.env.INGEST_BASE_URL, dev: process.env.NODE_ENV !== "production" });
   const headers = new Headers(request.headers);
   headers.set("Content-Security-Policy", policy);
@@ -49,8 +50,9 @@ export const config = {
       ],
     },
     // Any path with an escape that may not decode: a non-ASCII byte, or "%" without two hex
-    // digits. Narrow on purpose: the proxy buffers a request body (template uploads are up to
-    // 250 MB), so it must not run for the API's ordinary paths.
+    // digits (escapes of ASCII bytes always decode). Narrow on purpose: Next copies a request's
+    // body for the proxy and cuts it at 10 MB, so the proxy must not run for the API's ordinary
+    // paths (a template upload is up to 250 MB).
     "/(.*%(?:[89a-fA-F][0-9a-fA-F]|(?![0-9a-fA-F]{2})).*)",
   ],
 };

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { env } from "./owned-project";
 
 // Pages run only the scripts the server put there: script-src is a per-response nonce with
@@ -30,8 +30,21 @@ function scriptTagNonces(html: string): (string | null)[] {
   return [...html.matchAll(/<script\b[^>]*>/gi)].map((tag) => /\snonce="([^"]*)"/.exec(tag[0])?.[1] ?? null);
 }
 
-const shareUrl = () => env("E2E_SHARE_URL");
-const shareSlug = () => new URL(shareUrl()).pathname.split("/").pop()!;
+/**
+ * The demo PROD share's landing page as it is now: the start banner printed E2E_SHARE_URL, but
+ * another spec (landing-page.spec.ts) rotates that share's slug.
+ */
+async function shareUrl(request: APIRequestContext): Promise<string> {
+  const response = await request.get(`/api/Projects/${env("E2E_PROJECT_ID")}/public-video-shares`, {
+    headers: { Authorization: `Bearer ${env("E2E_API_TOKEN")}` },
+  });
+  expect(response.status()).toBe(200);
+  const { items } = (await response.json()) as { items: { channel: string; url: string; status: string }[] };
+  const share = items.find((item) => item.channel === "PROD" && item.status === "Enabled");
+  expect(share, "the demo project has an enabled PROD share").toBeDefined();
+  return share!.url;
+}
+const shareSlug = async (request: APIRequestContext) => new URL(await shareUrl(request)).pathname.split("/").pop()!;
 
 async function signIn(page: Page) {
   await page.goto("/login");
@@ -80,9 +93,9 @@ async function openWithInjection(page: Page, url: string): Promise<Injected> {
   });
 }
 
-const pages: { name: string; url: () => string; signedIn: boolean }[] = [
-  { name: "GET /login", url: () => "/login", signedIn: false },
-  { name: "GET /projects (signed in)", url: () => "/projects", signedIn: true },
+const pages: { name: string; url: (request: APIRequestContext) => Promise<string>; signedIn: boolean }[] = [
+  { name: "GET /login", url: async () => "/login", signedIn: false },
+  { name: "GET /projects (signed in)", url: async () => "/projects", signedIn: true },
   { name: "GET /v/:slug (the landing page)", url: shareUrl, signedIn: false },
 ];
 
@@ -93,8 +106,8 @@ for (const { name, url, signedIn } of pages) {
     });
 
     test(`${name} – script-src is a fresh nonce with 'strict-dynamic', no 'unsafe-inline'`, async ({ page }) => {
-      const first = await page.request.get(url(), { maxRedirects: 0 });
-      const second = await page.request.get(url(), { maxRedirects: 0 });
+      const first = await page.request.get(await url(page.request), { maxRedirects: 0 });
+      const second = await page.request.get(await url(page.request), { maxRedirects: 0 });
       expect(first.status()).toBe(200);
       expect(second.status()).toBe(200);
       const nonce = scriptNonce(first.headers()["content-security-policy"] ?? "");
@@ -102,7 +115,7 @@ for (const { name, url, signedIn } of pages) {
     });
 
     test(`${name} – every <script> of the document carries the response's nonce`, async ({ page }) => {
-      const response = await page.request.get(url(), { maxRedirects: 0 });
+      const response = await page.request.get(await url(page.request), { maxRedirects: 0 });
       const nonce = scriptNonce(response.headers()["content-security-policy"] ?? "");
       const tags = scriptTagNonces(await response.text());
       expect(tags.length).toBeGreaterThan(0);
@@ -110,7 +123,7 @@ for (const { name, url, signedIn } of pages) {
     });
 
     test(`${name} – keeps the other directives and security headers`, async ({ page }) => {
-      const response = await page.request.get(url(), { maxRedirects: 0 });
+      const response = await page.request.get(await url(page.request), { maxRedirects: 0 });
       const headers = response.headers();
       const policy = directives(headers["content-security-policy"] ?? "");
       expect(policy.get("default-src")).toEqual(["'self'"]);
@@ -126,7 +139,7 @@ for (const { name, url, signedIn } of pages) {
     });
 
     test(`${name} – in Chromium, an injected inline script and event handler do not run`, async ({ page }) => {
-      const injected = await openWithInjection(page, url());
+      const injected = await openWithInjection(page, await url(page.request));
       expect(injected.scriptRan).toBe(false);
       expect(injected.handlerRan).toBe(false);
       expect(injected.violations.sort()).toEqual(["script-src-attr", "script-src-elem"]);
@@ -142,14 +155,14 @@ test("GET /login – the sign-in form still works under the nonce policy", async
 });
 
 // The iframe document and the demo page are framed by, or frame, other sites: their policies are their own.
-const ownPolicies: { name: string; url: () => string }[] = [
-  { name: "GET /embed/:slug (the player iframe)", url: () => `/embed/${shareSlug()}` },
-  { name: "GET /demo/embed (the demo customer page)", url: () => `/demo/embed?share=${shareSlug()}` },
+const ownPolicies: { name: string; url: (request: APIRequestContext) => Promise<string> }[] = [
+  { name: "GET /embed/:slug (the player iframe)", url: async (request) => `/embed/${await shareSlug(request)}` },
+  { name: "GET /demo/embed (the demo customer page)", url: async (request) => `/demo/embed?share=${await shareSlug(request)}` },
 ];
 
 for (const { name, url } of ownPolicies) {
   test(`${name} – its own CSP allows no inline script`, async ({ request }) => {
-    const response = await request.get(url());
+    const response = await request.get(await url(request));
     expect(response.status()).toBe(200);
     const policy = directives(response.headers()["content-security-policy"] ?? "");
     expect(policy.get("script-src")).toBeDefined();
