@@ -2,6 +2,9 @@ import { expect, test } from "@playwright/test";
 import { env } from "./owned-project";
 import { createUserWithPassword, signInOverHttp, type OwnUser } from "./sign-in-helpers";
 
+// Bounds, not expectations: each CLI call (60 s) and request (30 s) is bounded too; the machine may be loaded.
+test.describe.configure({ timeout: 300_000 });
+
 // Finding 1: a callbackUrl that starts with "/" but that the URL parser reads as another host
 // (a backslash or a tab after the slash) sent the signed-in user away. Only same-origin
 // targets are kept; everything else goes to the default /projects.
@@ -35,7 +38,7 @@ for (const target of targets) {
     await page.getByLabel("Email").fill(user.email);
     await page.getByLabel("Password").fill(user.password);
     await page.getByRole("button", { name: "Sign in" }).click();
-    await page.waitForURL((url) => url.origin !== base().origin || url.pathname !== "/login", { timeout: 30_000 });
+    await page.waitForURL((url) => url.origin !== base().origin || url.pathname !== "/login", { timeout: 120_000 });
     const landed = new URL(page.url());
     expect(landed.origin).toBe(base().origin);
     expect(`${landed.pathname}${landed.search}`).toBe(target.expected);

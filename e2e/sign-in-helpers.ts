@@ -18,9 +18,9 @@ export async function createUserWithPassword(label: string, role?: "Viewer"): Pr
   const run = randomUUID();
   const email = `${label}-${run}@example.com`;
   const password = `pw-${randomUUID()}`;
-  const user = await cli<{ id: string }>("user", "create", "--email", email, "--password", password);
-  if (!role) return { id: user.id, email, password };
-  const org = await cli<{ id: string }>("org", "create", "--name", `${label} ${run}`);
+  const createUser = cli<{ id: string }>("user", "create", "--email", email, "--password", password);
+  if (!role) return { id: (await createUser).id, email, password };
+  const [user, org] = await Promise.all([createUser, cli<{ id: string }>("org", "create", "--name", `${label} ${run}`)]);
   const project = await cli<{ id: string }>("project", "create", "--org", org.id, "--name", `${label} e2e`);
   await cli("member", "add", "--user", email, "--project", project.id, "--role", role);
   return { id: user.id, email, password, projectId: project.id, orgId: org.id };

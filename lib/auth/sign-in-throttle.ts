@@ -1,4 +1,5 @@
-import { RateLimiterDrizzle, type RateLimiterRes } from "rate-limiter-flexible";
+import path from "node:path";
+import type { RateLimiterDrizzle, RateLimiterRes } from "rate-limiter-flexible";
 import { BadRequestError, TooManyRequestsError } from "@/lib/api/errors";
 import type { Db } from "@/lib/db";
 import { rateLimits } from "@/lib/db/schema";
@@ -16,6 +17,16 @@ export const signInLimits = {
 
 export type SignInAttempt = { email: string; address: string };
 
+/**
+ * rate-limiter-flexible loaded by Node itself, not through the bundler: RateLimiterDrizzle finds
+ * drizzle-orm with a computed import(), which Next's bundler replaces by a throw ("expression is
+ * too dynamic"). (Listing the package in next.config.ts serverExternalPackages does the same.)
+ */
+function loadRateLimiterFlexible(): typeof import("rate-limiter-flexible") {
+  const { createRequire } = process.getBuiltinModule("node:module");
+  return createRequire(path.join(process.cwd(), "package.json"))("rate-limiter-flexible");
+}
+
 type Limiters = { account: RateLimiterDrizzle; address: RateLimiterDrizzle };
 
 // One pair per connection: the limiters hold the database they count in.
@@ -24,6 +35,7 @@ const limitersByDb = new WeakMap<Db, Limiters>();
 function limitersFor(db: Db): Limiters {
   let limiters = limitersByDb.get(db);
   if (!limiters) {
+    const { RateLimiterDrizzle } = loadRateLimiterFlexible();
     const make = (keyPrefix: string, limit: { points: number; duration: number }) =>
       new RateLimiterDrizzle({ storeClient: db, schema: rateLimits, keyPrefix, ...limit });
     limiters = { account: make("sign-in-account", signInLimits.account), address: make("sign-in-address", signInLimits.address) };
