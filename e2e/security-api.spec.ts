@@ -157,3 +157,12 @@ test("unsafe methods with the session cookie – refused unless same-origin, on 
   });
   expect(upload.status(), await upload.text()).toBe(201);
 });
+
+test("GET /embed/{slug} and GET /embed – the player document routes answer as before behind withPublic", async ({ request }) => {
+  const player = await request.get(`/embed/${setup.share.slug}`);
+  expect(player.status()).toBe(200);
+  expect(player.headers()["content-type"]).toMatch(/^text\/html/);
+  const nameless = await request.get("/embed");
+  expect(nameless.status()).toBe(400);
+  expect(nameless.headers()["content-type"]).toMatch(/^text\/html/);
+});

@@ -1,8 +1,5 @@
+import { withPublic } from "@/lib/api/handler";
 import { servePlayerPage } from "@/lib/embed/serve-player";
 
-type Context = { params: Promise<{ slug: string }> };
-
-// GET /embed/{slug} – the player iframe for a share
-export async function GET(_req: Request, { params }: Context) {
-  return servePlayerPage({ share: (await params).slug });
-}
+// GET /embed/{slug} – the player iframe for a share (servePlayerPage answers its own errors as a page)
+export const GET = withPublic<{ slug: string }>(({ params }) => servePlayerPage({ share: params.slug }));
