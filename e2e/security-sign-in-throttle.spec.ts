@@ -103,7 +103,7 @@ test("GET /login – the form says so when the account's attempts are used up", 
     await page.getByLabel("Email").fill(user.email);
     await page.getByLabel("Password").fill(user.password);
     await page.getByRole("button", { name: "Sign in" }).click();
-    await expect(page.getByRole("alert")).toContainText(/Too many sign-in attempts\. Try again in \d+ (minutes?|seconds)\./);
+    await expect(page.locator("#sign-in-error")).toHaveText(/Too many sign-in attempts\. Try again in \d+ (minutes?|seconds)\./);
     await expect(page).toHaveURL(/\/login/);
   } finally {
     await context.close();
