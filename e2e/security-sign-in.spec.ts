@@ -33,7 +33,7 @@ const targets: { name: string; callbackUrl: () => string; expected: string }[] =
 for (const target of targets) {
   test(`GET /login?callbackUrl=… then sign in through the form – ${target.name} → ${target.expected}`, async ({ page }) => {
     // Should the browser be sent away, the foreign host answers here instead of the network.
-    await page.route(/evil\.example/, (route) => route.fulfill({ status: 200, contentType: "text/html", body: "<h1>evil</h1>" }));
+    await page.route((url) => url.hostname === "evil.example", (route) => route.fulfill({ status: 200, contentType: "text/html", body: "<h1>evil</h1>" }));
     await page.goto(`/login?callbackUrl=${encodeURIComponent(target.callbackUrl())}`);
     await page.getByLabel("Email").fill(user.email);
     await page.getByLabel("Password").fill(user.password);
