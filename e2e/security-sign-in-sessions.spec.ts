@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { env } from "./owned-project";
 import { cli, createUserWithPassword, ownAddress, signInOverHttp } from "./sign-in-helpers";
 
-// Bounds, not expectations: each CLI call (60 s) and request (30 s) is bounded too; the machine may be loaded.
+// Bounds, not expectations: each CLI call (180 s) and request (30 s) is bounded too; the machine may be loaded.
 test.describe.configure({ timeout: 300_000 });
 
 // Finding 4: signing out only deleted the cookie in the browser; a copy of it kept working for

@@ -7,7 +7,7 @@ import { cliEnv, env } from "./owned-project";
 // other specs sign in as), and sign-in over HTTP the way the console's form does it.
 
 export async function cli<T>(...args: string[]): Promise<T> {
-  const { stdout } = await promisify(execFile)(process.execPath, ["bin/reelbind.mjs", ...args], { env: cliEnv(), timeout: 60_000 });
+  const { stdout } = await promisify(execFile)(process.execPath, ["bin/reelbind.mjs", ...args], { env: cliEnv(), timeout: 180_000 });
   return JSON.parse(stdout) as T;
 }
 
