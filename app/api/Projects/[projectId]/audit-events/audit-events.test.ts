@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { createProject } from "@/lib/accounts/accounts";
+import { otherMemberLabel } from "@/lib/audit/list-audit-events";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import type { auditEventPageSchema } from "@/lib/audit/schema";
 import { getDb, type Db } from "@/lib/db";
@@ -157,9 +158,15 @@ describe("GET /api/Projects/:id/audit-events", () => {
     expect(items.find((e) => e.action === "credential.revoked")?.targetType).toBe("api_credential");
   });
 
-  it("GET /api/Projects/:id/audit-events – a Viewer reads the same list", async () => {
+  it("GET /api/Projects/:id/audit-events – a Viewer reads the same events, without other members' emails and apiKeys", async () => {
     const viewer = await createTestMember("Viewer", { projectId: home.project.id });
-    expect(await allEvents(viewer.token, home.project.id)).toEqual(await allEvents(manager.token, home.project.id));
+    const asViewer = await allEvents(viewer.token, home.project.id);
+    const asManager = await allEvents(manager.token, home.project.id);
+    expect(asViewer.map((event) => [event.id, event.action, event.actor?.id])).toEqual(asManager.map((event) => [event.id, event.action, event.actor?.id]));
+    for (const event of asViewer) {
+      expect(event.actor?.email).toBe(otherMemberLabel);
+      expect(event.data ?? {}).not.toHaveProperty("apiKey");
+    }
   });
 
   it("GET /api/Projects/:id/audit-events – events of other projects never appear, whoever asks", async () => {
