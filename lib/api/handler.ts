@@ -18,7 +18,7 @@ export type PublicContext<P> = { req: Request; params: P };
 export type CredentialContext<P> = PublicContext<P> & { db: Db; credential: Credential };
 export type ActorContext<P> = PublicContext<P> & { actor: Actor; db: Db };
 /** `access` is the tenant scope the project's verbs take; project and role are read from it. */
-export type ProjectContext<P> = ActorContext<P> & ProjectAccess & { access: ProjectAccess };
+export type ProjectContext<P> = ActorContext<P> & { access: ProjectAccess };
 
 /** No authentication (public documents, signed URLs, health): parses the params and maps errors. */
 export function withPublic<P = Record<string, never>>(handler: (ctx: PublicContext<P>) => Promise<Response> | Response): Route<P> {
@@ -60,6 +60,6 @@ export function withProjectRole<P extends { projectId: string }>(
 ): Route<P> {
   return withActor<P>(async (ctx) => {
     const access = await authorizeProject(ctx.db, ctx.actor, ctx.params.projectId, action);
-    return handler({ ...ctx, ...access, access });
+    return handler({ ...ctx, access });
   });
 }
