@@ -1,3 +1,4 @@
+import diagnosticsChannel from "node:diagnostics_channel";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -128,10 +129,12 @@ async function outageRound(cluster: PrivatePostgres, dataDir: string, round: num
     await traffic;
 
     // SIGTERM with 50 large batches in flight: each must be answered, and every 202 stored. The
-    // client first opens its 50 connections (kept alive), so that every batch goes on a
-    // connection the server has accepted: one still in the kernel's queue when the server
-    // stops listening is reset, which no server can answer.
-    await Promise.all(Array.from({ length: 50 }, () => fetch(`${base}/api/health`).then((response) => response.arrayBuffer())));
+    // signal goes once the client has written every batch's request headers (its body follows
+    // on the same tick), while the server is busy with the first ones: most of their new
+    // connections still wait in the kernel's accept queue, and must be answered too.
+    let requestsWritten = 0;
+    const countWritten = () => requestsWritten++;
+    diagnosticsChannel.subscribe("undici:client:sendHeaders", countWritten);
     const inFlight = Array.from({ length: 50 }, () => Array.from({ length: 200 }, () => ctaClick(manifest)));
     const answers = inFlight.map((events) =>
       sendBatch(manifest, events).then((status) => {
@@ -139,10 +142,8 @@ async function outageRound(cluster: PrivatePostgres, dataDir: string, round: num
         if (status === 202) acknowledged.push(...events.map((event) => event.event_id));
       }),
     );
-    // Long enough for every connection to be accepted (the server then answers what it has
-    // accepted; a connection still in the kernel's queue when it stops listening is reset),
-    // short enough that most batches are still being stored.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    for (let waited = 0; requestsWritten < inFlight.length && waited < 5_000; waited += 5) await new Promise((resolve) => setTimeout(resolve, 5));
+    diagnosticsChannel.unsubscribe("undici:client:sendHeaders", countWritten);
     figures.answeredBeforeSigterm = Object.values(figures.inFlight).reduce((sum, n) => sum + n, 0);
     const stopping = Date.now();
     figures.exitCode = await Promise.race([app.stop(), new Promise<null>((resolve) => setTimeout(() => resolve(null), shutdownBoundMs + 5_000))]);

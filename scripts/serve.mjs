@@ -13,6 +13,7 @@ import http from "node:http";
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { setTimeout as delay } from "node:timers/promises";
 import next from "next";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -21,6 +22,8 @@ const port = Number(process.env.PORT ?? 3000);
 const shutdownBoundMs = 10_000;
 /** After SIGTERM, connections are closed once no request has been in flight for this long. */
 const quietMs = 250;
+/** After SIGTERM the server keeps listening until it is quiet, but no longer than this. */
+const listenAfterSignalMs = 3_000;
 /** What a 503 page tells the browser (and a CDN) about when to try again. */
 const retryAfterSeconds = "5";
 
@@ -76,11 +79,18 @@ async function shutdown(signal) {
   }, shutdownBoundMs);
   bound.unref();
 
-  // Stop accepting, but keep open connections: http.Server#close would also drop those that
-  // carry a request not yet parsed (a client's request sent just before the signal). Their
-  // requests are answered; once none has been in flight for a moment, the rest are closed.
+  // Answer what reached the server before the signal, then stop accepting and close the
+  // connections once no request has been in flight for a moment.
+  // - The listening socket stays open until then (at most listenAfterSignalMs): a busy event
+  //   loop leaves connections the kernel completed in its queue for hundreds of milliseconds,
+  //   and closing the socket would reset them. Each request answered after the signal says
+  //   Connection: close.
+  // - http.Server#close is not used: it would also drop connections whose request is not yet
+  //   parsed.
+  const listenUntil = Date.now() + listenAfterSignalMs;
+  while ((inFlight.size > 0 || Date.now() - lastRequestAt < quietMs) && Date.now() < listenUntil) await delay(20);
   const closed = new Promise((resolve) => net.Server.prototype.close.call(server, resolve));
-  while (inFlight.size > 0 || Date.now() - lastRequestAt < quietMs) await new Promise((resolve) => setTimeout(resolve, 20));
+  while (inFlight.size > 0 || Date.now() - lastRequestAt < quietMs) await delay(20);
   server.closeAllConnections();
   await closed;
 
