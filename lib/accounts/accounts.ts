@@ -142,6 +142,12 @@ export async function createPersonalAccessToken(db: Db, input: unknown) {
   return { id: row!.id, token, name: name ?? null, createdAt: row!.createdAt };
 }
 
+export async function getOrganizationName(db: Db, organizationId: string): Promise<string> {
+  const [org] = await db.select({ name: organizations.name }).from(organizations).where(eq(organizations.id, organizationId));
+  if (!org) throw new NotFoundError(`Organization ${organizationId} was not found.`);
+  return org.name;
+}
+
 /** Projects the user can open, with the effective role on each (org membership covers all its projects). */
 export async function listProjectsForUser(db: Db, userId: string) {
   const userMemberships = await db.select().from(memberships).where(eq(memberships.userId, userId));

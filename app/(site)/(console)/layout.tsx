@@ -1,28 +1,38 @@
 import Link from "next/link";
-import { redirect } from "next/navigation";
-import { getConsoleUser } from "@/lib/auth/next-auth";
+import { ConsoleProviders } from "@/components/console/query-provider";
 import { SignOutButton } from "@/components/sign-out-button";
-
-export const dynamic = "force-dynamic";
+import { requireConsoleActor } from "@/lib/console/page-access";
 
 // Every console page needs a signed-in user; pages and API handlers still check access themselves.
 export default async function ConsoleLayout({ children }: { children: React.ReactNode }) {
-  const user = await getConsoleUser();
-  if (!user) redirect("/login");
+  const { actor } = await requireConsoleActor();
   return (
-    <div>
+    <ConsoleProviders>
+      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
+        Skip to content
+      </a>
       <header className="border-b border-slate-200 bg-white">
-        <div className="mx-auto flex max-w-5xl items-center justify-between px-6 py-3">
-          <Link href="/projects" className="text-lg font-semibold">
-            Reelbind
-          </Link>
-          <div className="flex items-center gap-4 text-sm text-slate-600">
-            <span>{user.email}</span>
+        <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-2 px-4 py-3 sm:px-6">
+          <nav aria-label="Console" className="flex items-center gap-4 text-sm">
+            <Link href="/projects" className="text-lg font-semibold text-slate-900">
+              Reelbind
+            </Link>
+            <Link href="/projects" className="text-slate-600 hover:text-slate-900">
+              Projects
+            </Link>
+            <Link href="/account/tokens" className="text-slate-600 hover:text-slate-900">
+              Access tokens
+            </Link>
+          </nav>
+          <div className="flex min-w-0 items-center gap-3 text-sm text-slate-600">
+            <span className="truncate">{actor.email}</span>
             <SignOutButton />
           </div>
         </div>
       </header>
-      <main className="mx-auto max-w-5xl px-6 py-8">{children}</main>
-    </div>
+      <main id="main" className="mx-auto max-w-6xl px-4 py-6 sm:px-6 sm:py-8">
+        {children}
+      </main>
+    </ConsoleProviders>
   );
 }

@@ -1,0 +1,5 @@
+import { LoadingState } from "@/components/console/states";
+
+export default function ConsoleLoading() {
+  return <LoadingState />;
+}

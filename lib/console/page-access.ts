@@ -1,0 +1,35 @@
+import { notFound, redirect } from "next/navigation";
+import type { z } from "zod";
+import type { Actor } from "@/lib/auth/authenticate";
+import { getConsoleUser } from "@/lib/auth/next-auth";
+import { findProjectAccess, type ProjectAccess } from "@/lib/auth/project-access";
+import { getDb, type Db } from "@/lib/db";
+import { loadPageData } from "@/lib/server/request-context";
+
+// What a console page (a server component) starts with: the signed-in user as an Actor, the
+// same the API's verbs take, and for project pages the authorized ProjectAccess. Anonymous
+// users go to sign-in; a project the user cannot see is a 404, as in the API.
+
+export type ConsolePage = { actor: Actor; db: Db };
+export type ProjectPage = ConsolePage & { access: ProjectAccess };
+
+export async function requireConsoleActor(callbackPath?: string): Promise<ConsolePage> {
+  const user = await loadPageData(getConsoleUser);
+  if (!user) redirect(callbackPath ? `/login?callbackUrl=${encodeURIComponent(callbackPath)}` : "/login");
+  return { actor: { userId: user.id, email: user.email, via: "session" }, db: await loadPageData(getDb) };
+}
+
+export async function requireProjectPage(projectId: string): Promise<ProjectPage> {
+  const page = await requireConsoleActor(`/projects/${projectId}`);
+  const access = await loadPageData(() => findProjectAccess(page.db, page.actor, projectId));
+  if (!access) notFound();
+  return { ...page, access };
+}
+
+/**
+ * A verb's result as the API sends it (dates as ISO strings, checked against the API's response
+ * schema), for a client component's first data: the same shape its react-query hook fetches.
+ */
+export function asApiJson<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+  return schema.parse(JSON.parse(JSON.stringify(value)));
+}

@@ -1,0 +1,14 @@
+// The react-query keys of every console resource, in one place: a mutation invalidates what it
+// changed by these (and the project's audit log, which every change writes to).
+
+export const queryKeys = {
+  projects: () => ["projects"] as const,
+  project: (projectId: string) => ["projects", projectId] as const,
+  templates: (projectId: string) => ["projects", projectId, "templates"] as const,
+  template: (projectId: string, templateId: string) => ["projects", projectId, "templates", templateId] as const,
+  shares: (projectId: string) => ["projects", projectId, "shares"] as const,
+  credentials: (projectId: string) => ["projects", projectId, "credentials"] as const,
+  audit: (projectId: string) => ["projects", projectId, "audit"] as const,
+  organizationMembers: (organizationId: string) => ["organizations", organizationId, "members"] as const,
+  personalAccessTokens: () => ["me", "tokens"] as const,
+};
