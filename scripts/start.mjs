@@ -1,76 +1,20 @@
 #!/usr/bin/env node
-// `npm start`: builds the app when the sources changed since the last build, then serves it
-// (scripts/serve.mjs). Migrations and the demo bootstrap run inside the server at start
-// (instrumentation.ts).
-import { spawn, spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+// `npm start`: prepares the app (scripts/prepare-start.mjs: configuration check, bundles, a build
+// when the sources changed) in a child process, then serves it in this one (scripts/serve.mjs).
+// The build's tools (tsx, esbuild and its service process) end with that child instead of
+// staying beside the server for its whole life. Migrations and the demo bootstrap run inside
+// the server at start (instrumentation.ts).
+import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { register } from "tsx/esm/api";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const stampFile = path.join(root, ".next", "reelbind-build-stamp");
-const sourceEntries = ["app", "components", "lib", "public", "drizzle", "instrumentation.ts", "proxy.ts", "next.config.ts", "postcss.config.mjs", "package-lock.json", "tsconfig.json"];
-const generatedEntries = new Set([path.join("public", "sdk"), path.join("public", "player")]);
-const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
+const scripts = path.dirname(fileURLToPath(import.meta.url));
+process.chdir(path.resolve(scripts, "..")); // the migrations and DATA_DIR's default are relative to the project
 
-/** A fingerprint of every source file's path, size and modification time. */
-function sourceFingerprint() {
-  const hash = createHash("sha256");
-  const visit = (entry) => {
-    const full = path.join(root, entry);
-    if (!existsSync(full)) return;
-    const stat = statSync(full);
-    if (generatedEntries.has(entry)) return;
-    if (stat.isDirectory()) {
-      for (const child of readdirSync(full).sort()) visit(path.join(entry, child));
-    } else {
-      hash.update(`${entry}:${stat.size}:${stat.mtimeMs}\n`);
-    }
-  };
-  sourceEntries.forEach(visit);
-  return hash.digest("hex");
-}
+const prepare = spawnSync(process.execPath, [path.join(scripts, "prepare-start.mjs")], { stdio: "inherit" });
+if (prepare.status !== 0) process.exit(prepare.status ?? 1);
 
-// Check the configuration before spending a minute on a build; the server checks it again at start.
-const serverEnv = {
-  ...process.env,
-  NODE_ENV: "production",
-  NEXT_TELEMETRY_DISABLED: "1",
-  ALLOW_GENERATED_SECRETS: process.env.ALLOW_GENERATED_SECRETS ?? "1",
-};
-register({ tsconfig: path.join(root, "tsconfig.json") });
-const { parseConfig } = await import("../lib/config.ts");
-try {
-  parseConfig(serverEnv);
-} catch (error) {
-  if (error?.code !== "CONFIG_INVALID") throw error;
-  console.error(error.message);
-  process.exit(1);
-}
-
-// The browser bundles are outputs of lib/ (left out of the fingerprint); building them takes a second.
-const { buildBrowserBundles } = await import("./build-browser.mjs");
-await buildBrowserBundles({ quiet: true });
-
-const fingerprint = sourceFingerprint();
-const built = existsSync(stampFile) && readFileSync(stampFile, "utf8") === fingerprint;
-if (!built) {
-  console.log("Building Reelbind (first start or sources changed)…");
-  const build = spawnSync(process.execPath, [nextBin, "build"], {
-    cwd: root,
-    stdio: "inherit",
-    env: serverEnv,
-  });
-  if (build.status !== 0) process.exit(build.status ?? 1);
-  writeFileSync(stampFile, fingerprint);
-}
-
-const server = spawn(process.execPath, [path.join(root, "scripts", "serve.mjs")], {
-  cwd: root,
-  stdio: "inherit",
-  env: serverEnv,
-});
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
-server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+process.env.NODE_ENV = "production";
+process.env.NEXT_TELEMETRY_DISABLED = "1";
+process.env.ALLOW_GENERATED_SECRETS ??= "1";
+await import("./serve.mjs");

@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
@@ -80,6 +80,37 @@ function connectWithoutDelay(options: SocketOptions): net.Socket {
     : net.connect({ host: options.host[0], port: options.port[0]!, noDelay: true });
 }
 
+/**
+ * PGlite's settings: PostgreSQL's own defaults but 16 MB of shared buffers instead of 128 MB.
+ * The embedded database is one installation's, small and single-process; the buffers are most
+ * of the memory it keeps (docs/benchmarks.md, "Memory at rest").
+ */
+async function pgliteOptions() {
+  const { PGlite } = await import("@electric-sql/pglite");
+  return { startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"] };
+}
+
+const pgliteDir = (dataDir: string) => path.join(dataDir, "pglite");
+
+/**
+ * Creates DATA_DIR's embedded database when it does not exist yet, and closes it. `npm start`
+ * runs this in its preparing process: creating a cluster (initdb) leaves PGlite's memory at
+ * several hundred MB that the process never gives back, and the server should not carry it.
+ */
+export async function createPgliteClusterIfMissing(dataDir: string): Promise<boolean> {
+  if (existsSync(pgliteDir(dataDir))) return false;
+  const { PGlite } = await import("@electric-sql/pglite");
+  mkdirSync(dataDir, { recursive: true });
+  const releaseLock = acquireDataDirLock(dataDir);
+  try {
+    const client = await PGlite.create(pgliteDir(dataDir), await pgliteOptions());
+    await client.close();
+  } finally {
+    releaseLock();
+  }
+  return true;
+}
+
 async function openPglite(dataDir: string): Promise<Connection> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
@@ -87,7 +118,7 @@ async function openPglite(dataDir: string): Promise<Connection> {
 
   mkdirSync(dataDir, { recursive: true });
   const releaseLock = acquireDataDirLock(dataDir);
-  const client = await PGlite.create(path.join(dataDir, "pglite"));
+  const client = await PGlite.create(pgliteDir(dataDir), await pgliteOptions());
   const db = drizzle({ client, schema });
   await migrate(db, { migrationsFolder });
   return {
