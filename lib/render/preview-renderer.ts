@@ -122,10 +122,31 @@ function heapBytes(ck: CanvasKit): number {
 
 /** After a render: a runtime whose heap grew too large is dropped; the next render starts a new one. */
 function retireIfFull(current: Runtime, settled: Promise<Runtime>) {
-  if (current.retired || heapBytes(current.ck) <= recycleHeapBytes) return;
+  if (heapBytes(current.ck) > recycleHeapBytes) retire(current, settled);
+}
+
+function retire(current: Runtime, settled: Promise<Runtime>) {
+  if (current.retired) return;
   current.retired = true;
   clearCaches(current);
   if (runtime === settled) runtime = null;
+}
+
+/**
+ * A CanvasKit nobody rendered with for this long is dropped too: its WASM heap (tens to hundreds
+ * of MB) goes back once collected, and previews are rare next to the rest of the server's work.
+ * Starting it again costs ~0.3 s on the next preview.
+ */
+const idleReleaseMs = 60_000;
+let idleTimer: NodeJS.Timeout | null = null;
+
+function releaseWhenIdle(current: Runtime, settled: Promise<Runtime>) {
+  if (idleTimer) clearTimeout(idleTimer);
+  idleTimer = setTimeout(() => {
+    idleTimer = null;
+    retire(current, settled);
+  }, idleReleaseMs);
+  idleTimer.unref();
 }
 
 function clearCaches(current: Runtime) {
@@ -166,6 +187,7 @@ export async function renderPreviewPixels(input: RenderPreviewInput): Promise<Re
     return renderWith(current, input);
   } finally {
     retireIfFull(current, settled);
+    releaseWhenIdle(current, settled);
   }
 }
 
