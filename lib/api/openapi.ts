@@ -5,6 +5,17 @@ import {
   credentialSchema,
   listCredentialsQuery,
 } from "@/lib/credentials/schema";
+import {
+  changeMemberRoleBody,
+  createdPersonalAccessTokenSchema,
+  createOwnTokenBody,
+  createProjectBody,
+  invitedMemberSchema,
+  inviteMemberBody,
+  memberSchema,
+  meSchema,
+  personalAccessTokenSchema,
+} from "@/lib/accounts/schema";
 import { analyticsQueryParams, projectAnalyticsSchema } from "@/lib/analytics/schema";
 import { auditEventPageSchema, listAuditEventsQuery } from "@/lib/audit/schema";
 import type { Role } from "@/lib/db/schema";
@@ -25,11 +36,15 @@ const problemSchema = z.object({
 });
 
 type Operation = {
-  method: "get" | "post" | "put" | "delete";
+  method: "get" | "post" | "put" | "patch" | "delete";
   path: string;
   summary: string;
-  /** The minimum role for bearer-token calls; "credential": HTTP Basic apiKey:apiSecret; "public": no authentication. */
-  role: Role | "credential" | "public";
+  /**
+   * The minimum role for bearer-token calls (on the project, or on the organization for
+   * /api/organizations/…); "user": any authenticated user, about themselves; "credential": HTTP
+   * Basic apiKey:apiSecret; "public": no authentication.
+   */
+  role: Role | "user" | "credential" | "public";
   query?: z.ZodObject;
   body?: z.ZodType;
   /** multipart/form-data instead of a JSON body. */
@@ -181,6 +196,73 @@ const operations: Operation[] = [
     responses: { 200: { description: "The revoked credential", schema: credentialSchema } },
   },
   {
+    method: "get",
+    path: "/api/me",
+    summary: "The caller: their organizations (role null when they belong only through a project) and their projects with the effective role",
+    role: "user",
+    responses: { 200: { description: "The caller", schema: meSchema } },
+  },
+  {
+    method: "get",
+    path: "/api/me/tokens",
+    summary: "The caller's personal access tokens (never the token itself)",
+    role: "user",
+    responses: { 200: { description: "The tokens", schema: listOf(personalAccessTokenSchema) } },
+  },
+  {
+    method: "post",
+    path: "/api/me/tokens",
+    summary: "Create a personal access token for the caller; the token is returned only here",
+    role: "user",
+    body: createOwnTokenBody,
+    responses: { 201: { description: "The new token", schema: createdPersonalAccessTokenSchema } },
+  },
+  {
+    method: "post",
+    path: "/api/me/tokens/{id}/revoke",
+    summary: "Revoke one of the caller's tokens (idempotent); it stops authenticating at once",
+    role: "user",
+    responses: { 200: { description: "The revoked token", schema: personalAccessTokenSchema } },
+  },
+  {
+    method: "post",
+    path: "/api/organizations/{orgId}/projects",
+    summary: "Create a project in the organization",
+    role: "OrganizationAdmin",
+    body: createProjectBody,
+    responses: { 201: { description: "The new project" } },
+  },
+  {
+    method: "get",
+    path: "/api/organizations/{orgId}/members",
+    summary: "Memberships on the organization and on each of its projects",
+    role: "OrganizationAdmin",
+    responses: { 200: { description: "The members", schema: listOf(memberSchema) } },
+  },
+  {
+    method: "post",
+    path: "/api/organizations/{orgId}/members",
+    summary: "Invite by email: adds an existing user, or creates one with a one-time password returned only here; 409 if already a member on that scope",
+    role: "OrganizationAdmin",
+    body: inviteMemberBody,
+    responses: { 201: { description: "The membership, and the new user's one-time password", schema: invitedMemberSchema } },
+  },
+  {
+    method: "patch",
+    path: "/api/organizations/{orgId}/members/{membershipId}",
+    summary: "Change a membership's role; 409 for the organization's last OrganizationAdmin",
+    role: "OrganizationAdmin",
+    body: changeMemberRoleBody,
+    responses: { 200: { description: "The membership", schema: memberSchema } },
+  },
+  {
+    method: "delete",
+    path: "/api/organizations/{orgId}/members/{membershipId}",
+    summary: "Remove a membership (the user's console sessions end); 409 for the organization's last OrganizationAdmin",
+    role: "OrganizationAdmin",
+    responses: { 204: { description: "Removed" } },
+  },
+  {
     method: "post",
     path: "/api/embed-sessions",
     summary: "Mint an embed-session token for a customer site (pass it to the SDK)",
@@ -201,6 +283,7 @@ const operations: Operation[] = [
 function describeAccess(role: Operation["role"]) {
   if (role === "credential") return { description: "Authenticated with an API credential: HTTP Basic apiKey:apiSecret.", security: [{ apiCredential: [] }] };
   if (role === "public") return { description: "Public: no authentication.", security: [] };
+  if (role === "user") return { description: "Any authenticated user; about the caller only." };
   return { description: `Minimum role: ${role}.` };
 }
 
@@ -245,7 +328,7 @@ export function buildOpenApiDocument(serverUrl: string) {
     Object.assign(responses, {
       400: problemResponse("Malformed JSON"),
       ...(op.role === "public" ? {} : { 401: problemResponse(op.role === "credential" ? "Missing, wrong or revoked API credential" : "Missing or invalid bearer token") }),
-      ...(op.role === "public" || op.role === "credential" ? {} : { 403: problemResponse(`Role below ${op.role}`) }),
+      ...(op.role === "public" || op.role === "credential" || op.role === "user" ? {} : { 403: problemResponse(`Role below ${op.role}`) }),
       404: problemResponse("Not found, or no access to the project"),
       422: problemResponse("Validation failed; errors lists each path"),
     });

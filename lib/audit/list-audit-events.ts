@@ -52,7 +52,7 @@ export function redactAuditEvent({ actorId, actorEmail, data, ...event }: AuditE
 }
 
 /** The project's audit trail, newest first, in pages that stay stable while new events arrive. */
-export async function listAuditEvents(db: Db, { project }: ProjectAccess, { limit, cursor }: ListAuditEventsQuery, reader: AuditReader) {
+export async function listAuditEvents(db: Db, { project }: ProjectAccess, { limit, cursor, actor, action }: ListAuditEventsQuery, reader: AuditReader) {
   const rows = await db
     .select({
       seq: auditEvents.seq,
@@ -67,7 +67,14 @@ export async function listAuditEvents(db: Db, { project }: ProjectAccess, { limi
     })
     .from(auditEvents)
     .leftJoin(users, eq(users.id, auditEvents.actorUserId))
-    .where(and(eq(auditEvents.projectId, project.id), cursor ? lt(auditEvents.seq, decodeCursor(cursor)) : undefined))
+    .where(
+      and(
+        eq(auditEvents.projectId, project.id),
+        cursor ? lt(auditEvents.seq, decodeCursor(cursor)) : undefined,
+        actor ? eq(auditEvents.actorUserId, actor) : undefined,
+        action ? eq(auditEvents.action, action) : undefined,
+      ),
+    )
     .orderBy(desc(auditEvents.seq))
     .limit(limit + 1);
 

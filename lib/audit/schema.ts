@@ -6,6 +6,13 @@ export const listAuditEventsQuery = z.strictObject({
     .string()
     .regex(/^[A-Za-z0-9_-]{1,200}$/, { error: "must be the nextCursor of a previous page" })
     .optional(),
+  actor: z.uuid({ error: "must be a user id (UUID)" }).optional().describe("Only events by this user"),
+  action: z
+    .string()
+    .regex(/^[a-z][a-z_]*(\.[a-z][a-z_]*)*$/, { error: "must be an action name such as share.disabled" })
+    .max(64)
+    .optional()
+    .describe("Only events with this action, e.g. share.disabled"),
 });
 
 export type ListAuditEventsQuery = z.infer<typeof listAuditEventsQuery>;

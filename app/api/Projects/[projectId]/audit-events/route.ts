@@ -4,7 +4,7 @@ import { json } from "@/lib/api/responses";
 import { listAuditEvents } from "@/lib/audit/list-audit-events";
 import { listAuditEventsQuery } from "@/lib/audit/schema";
 
-// GET /api/Projects/{projectId}/audit-events?limit=&cursor= – who did what, newest first
+// GET /api/Projects/{projectId}/audit-events?limit=&cursor=&actor=&action= – who did what, newest first
 export const GET = withProjectRole("audit.read", async ({ req, db, access, actor }) => {
   const query = parseInput(listAuditEventsQuery, searchParamsObject(req));
   return json(await listAuditEvents(db, access, query, { userId: actor.userId, role: access.role }));

@@ -1,0 +1,6 @@
+import { revokeOwnToken } from "@/lib/accounts/personal-access-tokens";
+import { withActor } from "@/lib/api/handler";
+import { json } from "@/lib/api/responses";
+
+// POST /api/me/tokens/{id}/revoke – the token stops authenticating at once (idempotent)
+export const POST = withActor<{ id: string }>(async ({ params, actor, db }) => json(await revokeOwnToken(db, actor, params.id)));

@@ -1,0 +1,11 @@
+import { createOwnToken, listOwnTokens } from "@/lib/accounts/personal-access-tokens";
+import { createOwnTokenBody } from "@/lib/accounts/schema";
+import { withActor } from "@/lib/api/handler";
+import { readJsonBody } from "@/lib/api/request";
+import { json } from "@/lib/api/responses";
+
+// GET /api/me/tokens – the caller's personal access tokens (never the token itself)
+export const GET = withActor(async ({ actor, db }) => json({ items: await listOwnTokens(db, actor) }));
+
+// POST /api/me/tokens – a new token for the caller; the token is in this response only
+export const POST = withActor(async ({ req, actor, db }) => json(await createOwnToken(db, actor, await readJsonBody(req, createOwnTokenBody)), 201));
