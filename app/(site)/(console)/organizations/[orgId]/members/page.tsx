@@ -1,0 +1,45 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { MembersManager } from "@/components/console/accounts/members-manager";
+import { RoleNote } from "@/components/console/states";
+import { listProjectsForUser } from "@/lib/accounts/accounts";
+import { authorizeOrganization, listOrganizationMembers } from "@/lib/accounts/organizations";
+import { memberSchema } from "@/lib/accounts/schema";
+import { isAppError } from "@/lib/api/errors";
+import { asApiJson, requireConsoleActor } from "@/lib/console/page-access";
+import { loadPageData } from "@/lib/server/request-context";
+
+export const metadata: Metadata = { title: "Members" };
+
+export default async function MembersPage({ params }: { params: Promise<{ orgId: string }> }) {
+  const { orgId } = await params;
+  const { actor, db } = await requireConsoleActor(`/organizations/${orgId}/members`);
+  const access = await loadPageData(() => authorizeOrganization(db, actor, orgId, "member.manage")).catch((error: unknown) => {
+    if (isAppError(error, "not_found")) notFound();
+    if (isAppError(error, "forbidden")) return null;
+    throw error;
+  });
+  if (!access) {
+    return (
+      <section className="space-y-4">
+        <h1 className="text-2xl font-semibold">Members</h1>
+        <RoleNote>Only an OrganizationAdmin of this organization can see and manage its members.</RoleNote>
+      </section>
+    );
+  }
+  const [members, projects] = await loadPageData(() => Promise.all([listOrganizationMembers(db, access), listProjectsForUser(db, actor.userId)]));
+  return (
+    <section className="space-y-6">
+      <div>
+        <p className="text-sm text-slate-500">{access.organization.name}</p>
+        <h1 className="text-2xl font-semibold">Members</h1>
+      </div>
+      <MembersManager
+        organizationId={orgId}
+        currentUserId={actor.userId}
+        projects={projects.filter((project) => project.organizationId === orgId).map(({ id, name }) => ({ id, name }))}
+        initialMembers={asApiJson(memberSchema.array(), members)}
+      />
+    </section>
+  );
+}

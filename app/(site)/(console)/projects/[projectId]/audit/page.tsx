@@ -1,0 +1,20 @@
+import type { Metadata } from "next";
+import { AuditLog } from "@/components/console/accounts/audit-log";
+import { listAuditEvents } from "@/lib/audit/list-audit-events";
+import { auditEventPageSchema } from "@/lib/audit/schema";
+import { asApiJson, requireProjectPage } from "@/lib/console/page-access";
+import { loadPageData } from "@/lib/server/request-context";
+
+export const metadata: Metadata = { title: "Audit log" };
+
+export default async function AuditPage({ params }: { params: Promise<{ projectId: string }> }) {
+  const { projectId } = await params;
+  const { actor, db, access } = await requireProjectPage(projectId);
+  const firstPage = await loadPageData(() => listAuditEvents(db, access, { limit: 25 }, { userId: actor.userId, role: access.role }));
+  return (
+    <section className="space-y-4">
+      <h1 className="text-2xl font-semibold">Audit log</h1>
+      <AuditLog projectId={projectId} firstPage={asApiJson(auditEventPageSchema, firstPage)} />
+    </section>
+  );
+}

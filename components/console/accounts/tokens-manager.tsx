@@ -1,0 +1,142 @@
+"use client";
+
+import { useState } from "react";
+import { Badge } from "@/components/console/badge";
+import { Button } from "@/components/console/button";
+import { CopyButton } from "@/components/console/copy-button";
+import { ConfirmDialog, Dialog } from "@/components/console/dialog";
+import { Field, inputClass } from "@/components/console/field";
+import { EmptyState, ErrorState } from "@/components/console/states";
+import { useToast } from "@/components/console/toast";
+import { ApiProblem, problemMessage } from "@/lib/console/api-client";
+import { formatDateTime } from "@/lib/console/format";
+import { useCreateToken, useRevokeToken, useTokens, type CreatedToken, type TokenJson } from "@/lib/console/hooks/tokens";
+
+export function TokensManager({ initialTokens }: { initialTokens: TokenJson[] }) {
+  const tokens = useTokens(initialTokens);
+  const [revoking, setRevoking] = useState<TokenJson | null>(null);
+  const list = tokens.data ?? initialTokens;
+  return (
+    <div className="space-y-4">
+      <div className="flex justify-end">
+        <CreateTokenButton />
+      </div>
+      {tokens.error ? <ErrorState message={problemMessage(tokens.error)} retry={() => void tokens.refetch()} /> : null}
+      {list.length === 0 ? (
+        <EmptyState title="No tokens yet">Create one to call the API from a script or CI.</EmptyState>
+      ) : (
+        <ul className="divide-y divide-slate-200 rounded-lg bg-white ring-1 ring-slate-200" aria-label="Tokens">
+          {list.map((token) => (
+            <li key={token.id} className="flex flex-col gap-2 px-4 py-3 sm:flex-row sm:items-center sm:justify-between">
+              <div>
+                <p className="font-medium">
+                  {token.name ?? "Unnamed token"} <Badge tone={token.status === "Active" ? "green" : "slate"}>{token.status}</Badge>
+                </p>
+                <p className="text-sm text-slate-500">
+                  Created {formatDateTime(token.createdAt)} · last used {token.lastUsedAt ? formatDateTime(token.lastUsedAt) : "never"}
+                </p>
+              </div>
+              {token.status === "Active" ? (
+                <Button intent="ghost" onClick={() => setRevoking(token)}>
+                  Revoke
+                </Button>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+      {revoking ? <RevokeDialog token={revoking} onClose={() => setRevoking(null)} /> : null}
+    </div>
+  );
+}
+
+function RevokeDialog({ token, onClose }: { token: TokenJson; onClose: () => void }) {
+  const revoke = useRevokeToken();
+  const toast = useToast();
+  return (
+    <ConfirmDialog
+      open
+      onClose={onClose}
+      danger
+      title={`Revoke ${token.name ?? "this token"}?`}
+      description="Scripts that use it get 401 from now on. This cannot be undone."
+      confirmLabel="Revoke token"
+      busy={revoke.isPending}
+      error={revoke.error ? problemMessage(revoke.error) : null}
+      onConfirm={() =>
+        revoke.mutate(token.id, {
+          onSuccess: () => {
+            toast.success("Token revoked.");
+            onClose();
+          },
+        })
+      }
+    />
+  );
+}
+
+function CreateTokenButton() {
+  const [open, setOpen] = useState(false);
+  const [name, setName] = useState("");
+  const [created, setCreated] = useState<CreatedToken | null>(null);
+  const create = useCreateToken();
+  const error = create.error instanceof ApiProblem ? create.error : null;
+  const close = () => {
+    setOpen(false);
+    setCreated(null);
+    setName("");
+    create.reset();
+  };
+  return (
+    <>
+      <Button intent="primary" onClick={() => setOpen(true)}>
+        New token
+      </Button>
+      <Dialog
+        open={open}
+        onClose={close}
+        title={created ? "Copy your new token" : "New personal access token"}
+        actions={
+          created ? (
+            <Button intent="primary" onClick={close}>
+              I have copied it
+            </Button>
+          ) : (
+            <>
+              <Button onClick={close}>Cancel</Button>
+              <Button intent="primary" type="submit" form="create-token" busy={create.isPending}>
+                Create token
+              </Button>
+            </>
+          )
+        }
+      >
+        {created ? (
+          <div className="space-y-2 rounded-md bg-amber-50 p-3 text-sm ring-1 ring-amber-200">
+            <p className="font-medium text-amber-900">This is the only time the token is shown.</p>
+            <div className="flex flex-wrap items-center gap-2">
+              <code data-testid="new-token" className="break-all rounded bg-white px-2 py-1 font-mono ring-1 ring-slate-200">
+                {created.token}
+              </code>
+              <CopyButton value={created.token} />
+            </div>
+            <p className="text-amber-900">Store it in your secret manager; Reelbind keeps only its hash.</p>
+          </div>
+        ) : (
+          <form
+            id="create-token"
+            noValidate
+            onSubmit={(event) => {
+              event.preventDefault();
+              create.mutate({ name }, { onSuccess: setCreated });
+            }}
+          >
+            <Field label="Name" hint="What it is for, e.g. “CI deploys”." error={error?.fieldError("name") ?? (create.error ? problemMessage(create.error) : null)} counter={`${name.length} / 120`}>
+              {(control) => <input {...control} className={inputClass} value={name} maxLength={120} autoFocus onChange={(event) => setName(event.target.value)} />}
+            </Field>
+          </form>
+        )}
+      </Dialog>
+    </>
+  );
+}

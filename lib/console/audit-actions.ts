@@ -1,0 +1,23 @@
+// The audit log's actions as the console names them (the API's names stay the filter values).
+
+export const auditActionLabels: Record<string, string> = {
+  "template.uploaded": "Template uploaded",
+  "template.deployed": "Template deployed",
+  "template.archived": "Template archived",
+  "template.deleted": "Template deleted",
+  "share.created": "Share created",
+  "share.updated": "Share updated",
+  "share.disabled": "Share disabled",
+  "share.restored": "Share restored",
+  "share.slug_rotated": "Share link rotated",
+  "credential.created": "API credential created",
+  "credential.revoked": "API credential revoked",
+  "project.created": "Project created",
+  "member.added": "Member added",
+  "member.role_changed": "Member role changed",
+  "member.removed": "Member removed",
+};
+
+export function auditActionLabel(action: string): string {
+  return auditActionLabels[action] ?? action;
+}

@@ -1,0 +1,80 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { z } from "zod";
+import type { invitedMemberSchema, memberSchema, meSchema } from "@/lib/accounts/schema";
+import { apiRequest } from "@/lib/console/api-client";
+import { queryKeys } from "@/lib/console/query-keys";
+import type { Role } from "@/lib/db/schema";
+
+// Organizations for the console's client components: the signed-in user's organizations and
+// projects (/api/me), new projects, and members. Reads and changes go through the REST API.
+
+export type Me = z.infer<typeof meSchema>;
+export type MemberJson = z.infer<typeof memberSchema>;
+export type InvitedMember = z.infer<typeof invitedMemberSchema>;
+type CreatedProject = { id: string; name: string; organizationId: string };
+
+const membersPath = (organizationId: string) => `/api/organizations/${encodeURIComponent(organizationId)}/members`;
+
+export function useMe(initialData?: Me) {
+  return useQuery({ queryKey: queryKeys.projects(), queryFn: ({ signal }) => apiRequest<Me>("/api/me", { signal }), initialData });
+}
+
+export function useCreateProject(organizationId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { name: string }) =>
+      apiRequest<CreatedProject>(`/api/organizations/${encodeURIComponent(organizationId)}/projects`, { method: "POST", json: input }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.projects() }),
+  });
+}
+
+export function useMembers(organizationId: string, initialData?: MemberJson[]) {
+  return useQuery({
+    queryKey: queryKeys.organizationMembers(organizationId),
+    queryFn: ({ signal }) => apiRequest<{ items: MemberJson[] }>(membersPath(organizationId), { signal }).then((page) => page.items),
+    initialData,
+  });
+}
+
+function useMembersChange<Input, Result>(organizationId: string, call: (input: Input) => Promise<Result>, optimistic?: (members: MemberJson[], input: Input) => MemberJson[]) {
+  const client = useQueryClient();
+  const key = queryKeys.organizationMembers(organizationId);
+  return useMutation({
+    mutationFn: call,
+    onMutate: async (input: Input) => {
+      if (!optimistic) return undefined;
+      await client.cancelQueries({ queryKey: key });
+      const before = client.getQueryData<MemberJson[]>(key);
+      if (before) client.setQueryData(key, optimistic(before, input));
+      return before;
+    },
+    onError: (_error, _input, before) => {
+      if (before) client.setQueryData(key, before);
+    },
+    onSettled: () => Promise.all([client.invalidateQueries({ queryKey: key }), client.invalidateQueries({ queryKey: queryKeys.projects() })]),
+  });
+}
+
+export function useInviteMember(organizationId: string) {
+  return useMembersChange(organizationId, (input: { email: string; role: Role; projectId?: string }) =>
+    apiRequest<InvitedMember>(membersPath(organizationId), { method: "POST", json: input }),
+  );
+}
+
+export function useChangeMemberRole(organizationId: string) {
+  return useMembersChange(
+    organizationId,
+    ({ membershipId, role }: { membershipId: string; role: Role }) =>
+      apiRequest<MemberJson>(`${membersPath(organizationId)}/${encodeURIComponent(membershipId)}`, { method: "PATCH", json: { role } }),
+    (members, { membershipId, role }) => members.map((member) => (member.id === membershipId ? { ...member, role } : member)),
+  );
+}
+
+export function useRemoveMember(organizationId: string) {
+  return useMembersChange(
+    organizationId,
+    ({ membershipId }: { membershipId: string }) =>
+      apiRequest<void>(`${membersPath(organizationId)}/${encodeURIComponent(membershipId)}`, { method: "DELETE" }),
+    (members, { membershipId }) => members.filter((member) => member.id !== membershipId),
+  );
+}

@@ -1,0 +1,44 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { z } from "zod";
+import type { createdPersonalAccessTokenSchema, personalAccessTokenSchema } from "@/lib/accounts/schema";
+import { apiRequest } from "@/lib/console/api-client";
+import { queryKeys } from "@/lib/console/query-keys";
+
+// The signed-in user's personal access tokens, through /api/me/tokens.
+
+export type TokenJson = z.infer<typeof personalAccessTokenSchema>;
+export type CreatedToken = z.infer<typeof createdPersonalAccessTokenSchema>;
+
+export function useTokens(initialData?: TokenJson[]) {
+  return useQuery({
+    queryKey: queryKeys.personalAccessTokens(),
+    queryFn: ({ signal }) => apiRequest<{ items: TokenJson[] }>("/api/me/tokens", { signal }).then((page) => page.items),
+    initialData,
+  });
+}
+
+export function useCreateToken() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { name: string }) => apiRequest<CreatedToken>("/api/me/tokens", { method: "POST", json: input }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.personalAccessTokens() }),
+  });
+}
+
+export function useRevokeToken() {
+  const client = useQueryClient();
+  const key = queryKeys.personalAccessTokens();
+  return useMutation({
+    mutationFn: (tokenId: string) => apiRequest<TokenJson>(`/api/me/tokens/${encodeURIComponent(tokenId)}/revoke`, { method: "POST" }),
+    onMutate: async (tokenId) => {
+      await client.cancelQueries({ queryKey: key });
+      const before = client.getQueryData<TokenJson[]>(key);
+      if (before) client.setQueryData(key, before.map((token) => (token.id === tokenId ? { ...token, status: "Revoked" as const } : token)));
+      return before;
+    },
+    onError: (_error, _id, before) => {
+      if (before) client.setQueryData(key, before);
+    },
+    onSettled: () => client.invalidateQueries({ queryKey: key }),
+  });
+}
