@@ -1,0 +1,161 @@
+import { randomUUID } from "node:crypto";
+import { expect, test } from "@playwright/test";
+import { expectAccessible, screenshots, signIn } from "./console-helpers";
+import { env } from "./owned-project";
+import { cli } from "./sign-in-helpers";
+
+// Organizations, members, personal access tokens and the audit log in the console, as an
+// OrganizationAdmin and as the Viewer they invite, against the built app.
+
+type Created = { id: string };
+
+test.describe.configure({ mode: "serial" });
+
+const run = randomUUID().slice(0, 8);
+const admin = { email: `org-admin-${run}@example.com`, password: `pw-${randomUUID()}` };
+let orgId: string;
+
+test.beforeAll(async () => {
+  const [org, user] = await Promise.all([cli<Created>("org", "create", "--name", `Acme ${run}`), cli<Created>("user", "create", "--email", admin.email, "--password", admin.password)]);
+  orgId = org.id;
+  await cli("member", "add", "--user", user.id, "--org", orgId, "--role", "OrganizationAdmin");
+});
+
+test("an OrganizationAdmin creates a project, invites a Viewer who signs in with the one-time password, changes the role; the last admin stays", async ({ page, browser }) => {
+  await signIn(page, admin);
+  await expect(page.getByRole("heading", { name: `Acme ${run}` })).toBeVisible();
+  await expect(page.getByText("No projects yet")).toBeVisible();
+  await expectAccessible(page);
+
+  // Create a project: an empty name is refused next to the field, then it is created.
+  await page.getByRole("button", { name: "New project" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Create project" }).click();
+  await expect(page.getByRole("dialog").getByText("must not be empty")).toBeVisible();
+  await page.getByRole("dialog").getByLabel("Name").fill("Spring campaign");
+  await page.getByRole("dialog").getByRole("button", { name: "Create project" }).click();
+  await expect(page.getByRole("link", { name: /Spring campaign/ })).toBeVisible();
+  await expect(page.getByRole("status")).toContainText("Project Spring campaign created.");
+  await screenshots(page, "projects");
+
+  // Invite a new Viewer on that project.
+  await page.getByRole("link", { name: "Members" }).click();
+  await expect(page.getByRole("heading", { name: "Members" })).toBeVisible();
+  await expectAccessible(page);
+  const viewerEmail = `viewer-${run}@example.com`;
+  await page.getByRole("button", { name: "Invite member" }).click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByLabel("Email").fill(viewerEmail);
+  await dialog.getByLabel("Role").selectOption("Viewer");
+  await dialog.getByLabel("On").selectOption({ label: "Project: Spring campaign" });
+  await dialog.getByRole("button", { name: "Invite" }).click();
+  const password = (await dialog.getByTestId("one-time-password").textContent())!;
+  expect(password.length).toBeGreaterThanOrEqual(12);
+  await screenshots(page, "members-invited");
+  await dialog.getByRole("button", { name: "Done" }).click();
+  await expect(page.getByTestId("one-time-password")).toHaveCount(0);
+  const viewerRow = page.getByRole("listitem").filter({ hasText: viewerEmail });
+  await expect(viewerRow).toContainText("Project: Spring campaign");
+
+  // Inviting the same email on the same scope again is refused with the server's message.
+  await page.getByRole("button", { name: "Invite member" }).click();
+  await dialog.getByLabel("Email").fill(viewerEmail);
+  await dialog.getByLabel("On").selectOption({ label: "Project: Spring campaign" });
+  await dialog.getByRole("button", { name: "Invite" }).click();
+  await expect(dialog.getByText(/already a member of that project/)).toBeVisible();
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+
+  // The admin is the last one: role and removal are disabled with the reason, and the API refuses too.
+  const adminRow = page.getByRole("listitem").filter({ hasText: admin.email });
+  await expect(adminRow.getByLabel(`Role of ${admin.email}`)).toBeDisabled();
+  await expect(adminRow.getByRole("button", { name: /Remove/ })).toHaveAttribute("title", /last OrganizationAdmin/);
+  const members = (await (await page.request.get(`/api/organizations/${orgId}/members`)).json()) as { items: { id: string; email: string }[] };
+  const adminMembership = members.items.find((member) => member.email === admin.email)!;
+  const refused = await page.request.patch(`/api/organizations/${orgId}/members/${adminMembership.id}`, { data: { role: "Viewer" } });
+  expect(refused.status()).toBe(409);
+  await screenshots(page, "members");
+
+  // The Viewer signs in with the one-time password and sees the project, without admin controls.
+  const viewerContext = await browser.newContext();
+  const viewerPage = await viewerContext.newPage();
+  await signIn(viewerPage, { email: viewerEmail, password });
+  await expect(viewerPage.getByRole("link", { name: /Spring campaign/ })).toContainText("Viewer");
+  await expect(viewerPage.getByRole("button", { name: "New project" })).toHaveCount(0);
+  await expect(viewerPage.getByRole("link", { name: "Members" })).toHaveCount(0);
+  expect((await viewerPage.request.get(`/api/organizations/${orgId}/members`)).status()).toBe(403);
+  expect((await viewerPage.request.post(`/api/organizations/${orgId}/projects`, { data: { name: "Nope" } })).status()).toBe(403);
+  await viewerPage.goto(`/organizations/${orgId}/members`);
+  await expect(viewerPage.getByText("Only an OrganizationAdmin")).toBeVisible();
+
+  // The admin makes them an Editor; the Viewer's next page shows it.
+  await viewerRow.getByLabel(`Role of ${viewerEmail}`).selectOption("Editor");
+  await expect(page.getByRole("status")).toContainText(`${viewerEmail} is now Editor.`);
+  await viewerPage.goto("/projects");
+  await expect(viewerPage.getByRole("link", { name: /Spring campaign/ })).toContainText("Editor");
+  await viewerContext.close();
+});
+
+test("a personal access token made in the console calls the API until it is revoked", async ({ page, playwright }) => {
+  await signIn(page, admin);
+  await page.getByRole("link", { name: "Access tokens" }).click();
+  await expect(page.getByText("No tokens yet")).toBeVisible();
+  await expectAccessible(page);
+  await page.getByRole("button", { name: "New token" }).click();
+  await page.getByRole("dialog").getByLabel("Name").fill("CI deploys");
+  await page.getByRole("dialog").getByRole("button", { name: "Create token" }).click();
+  const token = (await page.getByTestId("new-token").textContent())!;
+  expect(token).toMatch(/^rbk_/);
+  await page.getByRole("button", { name: "I have copied it" }).click();
+  await expect(page.getByText(token)).toHaveCount(0);
+
+  const api = await playwright.request.newContext({ baseURL: env("E2E_BASE_URL") });
+  const me = await api.get("/api/me", { headers: { Authorization: `Bearer ${token}` } });
+  expect(me.status()).toBe(200);
+  expect(((await me.json()) as { user: { email: string } }).user.email).toBe(admin.email);
+  await screenshots(page, "tokens");
+
+  const row = page.getByRole("listitem").filter({ hasText: "CI deploys" });
+  await row.getByRole("button", { name: "Revoke" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Revoke token" }).click();
+  await expect(row).toContainText("Revoked");
+  expect((await api.get("/api/me", { headers: { Authorization: `Bearer ${token}` } })).status()).toBe(401);
+  await api.dispose();
+});
+
+test("the audit log lists the project's events and filters by action and actor", async ({ page }) => {
+  await signIn(page, admin);
+  await page.getByRole("link", { name: /Spring campaign/ }).click();
+  await page.getByRole("link", { name: "Audit log" }).click();
+  await expect(page.getByRole("heading", { name: "Audit log" })).toBeVisible();
+  const events = page.getByRole("list", { name: "Audit events" }).getByRole("listitem");
+  await expect(events.filter({ hasText: "Project created" })).toHaveCount(1);
+  await expect(events.filter({ hasText: "Member added" })).toHaveCount(1);
+  await expect(events.filter({ hasText: "Member role changed" })).toHaveCount(1);
+  await expectAccessible(page);
+  await screenshots(page, "audit");
+
+  await page.getByLabel("Action").selectOption({ label: "Member added" });
+  await expect(events).toHaveCount(1);
+  await expect(events.first()).toContainText(admin.email);
+  await page.getByLabel("Action").selectOption({ label: "All actions" });
+  await page.getByLabel("Actor").selectOption({ label: admin.email });
+  await expect(events).toHaveCount(3);
+});
+
+test("the account endpoints refuse cross-origin cookie calls, malformed ids and bodies with 4xx", async ({ page }) => {
+  await signIn(page, admin);
+  const crossOrigin = await page.request.post(`/api/organizations/${orgId}/projects`, { data: { name: "CSRF" }, headers: { Origin: "http://evil.example" } });
+  expect(crossOrigin.status()).toBe(403);
+  for (const [method, path, data] of [
+    ["PATCH", `/api/organizations/${orgId}/members/not-a-uuid`, { role: "Viewer" }],
+    ["DELETE", `/api/organizations/not-a-uuid/members/${randomUUID()}`, undefined],
+    ["POST", `/api/organizations/${orgId}/members`, { email: "x@example.com" }],
+    ["POST", `/api/me/tokens/not-a-uuid/revoke`, undefined],
+    ["POST", `/api/me/tokens`, { name: "x", extra: 1 }],
+  ] as const) {
+    const response = await page.request.fetch(path, { method, data });
+    expect(response.status(), `${method} ${path}`).toBeGreaterThanOrEqual(400);
+    expect(response.status(), `${method} ${path}`).toBeLessThan(500);
+  }
+  const malformed = await page.request.fetch(`/api/me/tokens`, { method: "POST", headers: { "Content-Type": "application/json" }, data: "{not json" });
+  expect(malformed.status()).toBe(400);
+});
