@@ -9,6 +9,9 @@ import { cli } from "./sign-in-helpers";
 
 type Created = { id: string };
 
+/** What the browser adds to the console's own calls (cookie-authenticated writes must be same-origin). */
+const sameOrigin = () => ({ Origin: env("E2E_BASE_URL") });
+
 test.describe.configure({ mode: "serial" });
 
 const run = randomUUID().slice(0, 8);
@@ -70,7 +73,7 @@ test("an OrganizationAdmin creates a project, invites a Viewer who signs in with
   await expect(adminRow.getByRole("button", { name: /Remove/ })).toHaveAttribute("title", /last OrganizationAdmin/);
   const members = (await (await page.request.get(`/api/organizations/${orgId}/members`)).json()) as { items: { id: string; email: string }[] };
   const adminMembership = members.items.find((member) => member.email === admin.email)!;
-  const refused = await page.request.patch(`/api/organizations/${orgId}/members/${adminMembership.id}`, { data: { role: "Viewer" } });
+  const refused = await page.request.patch(`/api/organizations/${orgId}/members/${adminMembership.id}`, { data: { role: "Viewer" }, headers: sameOrigin() });
   expect(refused.status()).toBe(409);
   await screenshots(page, "members");
 
@@ -82,7 +85,7 @@ test("an OrganizationAdmin creates a project, invites a Viewer who signs in with
   await expect(viewerPage.getByRole("button", { name: "New project" })).toHaveCount(0);
   await expect(viewerPage.getByRole("link", { name: "Members" })).toHaveCount(0);
   expect((await viewerPage.request.get(`/api/organizations/${orgId}/members`)).status()).toBe(403);
-  expect((await viewerPage.request.post(`/api/organizations/${orgId}/projects`, { data: { name: "Nope" } })).status()).toBe(403);
+  expect((await viewerPage.request.post(`/api/organizations/${orgId}/projects`, { data: { name: "Nope" }, headers: sameOrigin() })).status()).toBe(403);
   await viewerPage.goto(`/organizations/${orgId}/members`);
   await expect(viewerPage.getByText("Only an OrganizationAdmin")).toBeVisible();
 
@@ -152,10 +155,10 @@ test("the account endpoints refuse cross-origin cookie calls, malformed ids and 
     ["POST", `/api/me/tokens/not-a-uuid/revoke`, undefined],
     ["POST", `/api/me/tokens`, { name: "x", extra: 1 }],
   ] as const) {
-    const response = await page.request.fetch(path, { method, data });
+    const response = await page.request.fetch(path, { method, data, headers: sameOrigin() });
     expect(response.status(), `${method} ${path}`).toBeGreaterThanOrEqual(400);
     expect(response.status(), `${method} ${path}`).toBeLessThan(500);
   }
-  const malformed = await page.request.fetch(`/api/me/tokens`, { method: "POST", headers: { "Content-Type": "application/json" }, data: "{not json" });
+  const malformed = await page.request.fetch(`/api/me/tokens`, { method: "POST", headers: { ...sameOrigin(), "Content-Type": "application/json" }, data: "{not json" });
   expect(malformed.status()).toBe(400);
 });

@@ -148,6 +148,14 @@ export async function getOrganizationName(db: Db, organizationId: string): Promi
   return org.name;
 }
 
+/** Emails of the given users, by id (for "disabled by …" lines; callers decide who may see them). */
+export async function userEmails(db: Db, userIds: (string | null)[]): Promise<Record<string, string>> {
+  const ids = [...new Set(userIds.filter((id): id is string => id !== null))];
+  if (ids.length === 0) return {};
+  const rows = await db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.id, ids));
+  return Object.fromEntries(rows.map((row) => [row.id, row.email]));
+}
+
 /** Projects the user can open, with the effective role on each (org membership covers all its projects). */
 export async function listProjectsForUser(db: Db, userId: string) {
   const userMemberships = await db.select().from(memberships).where(eq(memberships.userId, userId));

@@ -1,0 +1,27 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { ShareEditor } from "@/components/console/shares/share-editor";
+import { requireProjectPage } from "@/lib/console/page-access";
+import { loadSharesPage } from "@/lib/console/shares/load-shares";
+import { getConfig } from "@/lib/config";
+import { channelSchema } from "@/lib/shares/schema";
+import { loadPageData } from "@/lib/server/request-context";
+
+export const metadata: Metadata = { title: "Share" };
+
+export default async function SharePage({ params }: { params: Promise<{ projectId: string; channel: string }> }) {
+  const { projectId, channel: channelParam } = await params;
+  const channel = channelSchema.safeParse(channelParam);
+  if (!channel.success) notFound();
+  const { actor, db, access } = await requireProjectPage(projectId);
+  const data = await loadPageData(() => loadSharesPage(db, actor, access));
+  return (
+    <ShareEditor
+      projectId={projectId}
+      channel={channel.data}
+      currentUserId={actor.userId}
+      baseUrl={getConfig().publicBaseUrl}
+      {...data}
+    />
+  );
+}

@@ -1,0 +1,52 @@
+import { CopyButton } from "@/components/console/copy-button";
+
+// The code a developer copies to put this share on their own site: the SDK with the public
+// share, and the server-side call that mints an embed session (personalized per viewer).
+
+function Snippet({ title, code, hint }: { title: string; code: string; hint?: string }) {
+  return (
+    <div className="space-y-2">
+      <div className="flex items-center justify-between gap-2">
+        <h3 className="text-sm font-semibold">{title}</h3>
+        <CopyButton value={code} label="Copy code" />
+      </div>
+      {hint ? <p className="text-xs text-slate-500">{hint}</p> : null}
+      <pre className="overflow-x-auto rounded-md bg-slate-900 p-3 text-xs leading-relaxed text-slate-100">
+        <code>{code}</code>
+      </pre>
+    </div>
+  );
+}
+
+export function EmbedSnippet({ baseUrl, slug, channel, sampleData }: { baseUrl: string; slug: string; channel: string; sampleData: Record<string, string> }) {
+  const data = JSON.stringify(sampleData);
+  const page = `<div id="reelbind-video" style="aspect-ratio: 16 / 9; max-width: 640px"></div>
+<script src="${baseUrl}/sdk/player-embed.global.js"></script>
+<script>
+  const player = Reelbind.embed("#reelbind-video", {
+    share: "${slug}",
+    data: ${data},
+    onCta: (message) => console.log("CTA clicked", message),
+  });
+</script>`;
+  const curl = `curl -s -X POST ${baseUrl}/api/embed-sessions -u "$API_KEY:$API_SECRET" \\
+  -H 'Content-Type: application/json' \\
+  -d '{"channel": "${channel}", "personalizationData": ${data}, "allowedOrigins": ["https://www.example.com"]}'`;
+  const node = `// On your server: never send the API secret to the browser.
+const response = await fetch("${baseUrl}/api/embed-sessions", {
+  method: "POST",
+  headers: {
+    Authorization: "Basic " + Buffer.from(\`\${process.env.API_KEY}:\${process.env.API_SECRET}\`).toString("base64"),
+    "Content-Type": "application/json",
+  },
+  body: JSON.stringify({ channel: "${channel}", personalizationData: ${data}, allowedOrigins: ["https://www.example.com"] }),
+});
+const { token } = await response.json(); // pass it to the page: Reelbind.embed("#reelbind-video", { session: token })`;
+  return (
+    <div className="space-y-5">
+      <Snippet title="On your page" code={page} hint="The public share, with data for this viewer (it overrides the share's)." />
+      <Snippet title="Embed session (curl)" code={curl} hint="Personalized and limited to your site's origins: mint it on your server with this share's API credential." />
+      <Snippet title="Embed session (Node.js)" code={node} />
+    </div>
+  );
+}

@@ -1,0 +1,66 @@
+import { useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
+import type { z } from "zod";
+import { apiRequest } from "@/lib/console/api-client";
+import { queryKeys } from "@/lib/console/query-keys";
+import type { ShareBody } from "@/lib/console/shares/share-form";
+import type { rotatedSlugSchema, shareSchema } from "@/lib/shares/schema";
+
+// The project's three shares (DEV, STAGING, PROD) through the REST API. Every change refreshes
+// the shares and the audit log; disable and restore show at once and roll back if refused.
+
+export type ShareJson = z.infer<typeof shareSchema>;
+export type Channel = ShareJson["channel"];
+type Rotated = z.infer<typeof rotatedSlugSchema>;
+
+const sharesPath = (projectId: string) => `/api/Projects/${encodeURIComponent(projectId)}/public-video-shares`;
+
+export function useShares(projectId: string, initialData?: ShareJson[]) {
+  return useQuery({
+    queryKey: queryKeys.shares(projectId),
+    queryFn: ({ signal }) => apiRequest<{ items: ShareJson[] }>(sharesPath(projectId), { signal }).then((page) => page.items),
+    initialData,
+  });
+}
+
+function refresh(client: QueryClient, projectId: string) {
+  return Promise.all([client.invalidateQueries({ queryKey: queryKeys.shares(projectId) }), client.invalidateQueries({ queryKey: queryKeys.audit(projectId) })]);
+}
+
+export function usePutShare(projectId: string, channel: Channel) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ShareBody) => apiRequest<ShareJson>(`${sharesPath(projectId)}/${channel}`, { method: "PUT", json: body }),
+    onSettled: () => refresh(client, projectId),
+  });
+}
+
+export function useShareStatus(projectId: string, channel: Channel, currentUserId: string) {
+  const client = useQueryClient();
+  const key = queryKeys.shares(projectId);
+  return useMutation({
+    mutationFn: (target: "disable" | "restore") => apiRequest<ShareJson>(`${sharesPath(projectId)}/${channel}/${target}`, { method: "POST" }),
+    onMutate: async (target) => {
+      await client.cancelQueries({ queryKey: key });
+      const before = client.getQueryData<ShareJson[]>(key);
+      const now = new Date().toISOString();
+      const change = (share: ShareJson): ShareJson =>
+        target === "disable"
+          ? { ...share, status: "Disabled", disabledAt: now, disabledBy: currentUserId }
+          : { ...share, status: "Enabled", restoredAt: now, restoredBy: currentUserId };
+      if (before) client.setQueryData(key, before.map((share) => (share.channel === channel ? change(share) : share)));
+      return before;
+    },
+    onError: (_error, _target, before) => {
+      if (before) client.setQueryData(key, before);
+    },
+    onSettled: () => refresh(client, projectId),
+  });
+}
+
+export function useRotateSlug(projectId: string, channel: Channel) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiRequest<Rotated>(`${sharesPath(projectId)}/${channel}/rotate-slug`, { method: "POST" }),
+    onSettled: () => refresh(client, projectId),
+  });
+}

@@ -1,0 +1,50 @@
+import { userEmails } from "@/lib/accounts/accounts";
+import type { Actor } from "@/lib/auth/authenticate";
+import { can } from "@/lib/auth/permissions";
+import type { ProjectAccess } from "@/lib/auth/project-access";
+import { listCredentials } from "@/lib/credentials/credentials";
+import { credentialSchema } from "@/lib/credentials/schema";
+import type { Db } from "@/lib/db";
+import { channels, shareSchema } from "@/lib/shares/schema";
+import { listShares } from "@/lib/shares/shares";
+import { otherMemberLabel } from "@/lib/audit/list-audit-events";
+import { findServedTemplate } from "@/lib/templates/served-template";
+import { asApiJson } from "@/lib/console/page-access";
+
+// What the shares pages (server components) hand their client components: the shares, the
+// template each channel serves (with its manifest fields, as hints for the data editor), the
+// project's credentials for the picker (ProjectManager and up), and who disabled or restored a
+// share — another member's email only for roles that may see members, as in the audit log.
+
+export type ServedTemplate = { id: string; name: string; version: string; status: string; fields: { key: string; type: string; default?: string }[] };
+
+export async function loadSharesPage(db: Db, actor: Actor, access: ProjectAccess) {
+  const shares = await listShares(db, access);
+  const served = await Promise.all(channels.map(async (channel) => [channel, await findServedTemplate(db, access.project.id, channel)] as const));
+  const credentials = can(access.role, "credential.read") ? await listCredentials(db, access) : [];
+  const emails = await userEmails(db, [...shares.flatMap((share) => [share.disabledBy, share.restoredBy]), actor.userId]);
+  const people = Object.fromEntries(
+    Object.entries(emails).map(([id, email]) => [id, id === actor.userId ? `${email} (you)` : can(access.role, "member.read") ? email : otherMemberLabel]),
+  );
+  return {
+    shares: asApiJson(shareSchema.array(), shares),
+    servedTemplates: Object.fromEntries(
+      served.map(([channel, template]) => [
+        channel,
+        template
+          ? {
+              id: template.id,
+              name: template.name,
+              version: template.version,
+              status: template.status,
+              fields: ((template.manifest as { fields?: ServedTemplate["fields"] } | null)?.fields ?? []).map(({ key, type, default: value }) => ({ key, type, default: value })),
+            }
+          : null,
+      ]),
+    ) as Record<(typeof channels)[number], ServedTemplate | null>,
+    credentials: asApiJson(credentialSchema.array(), credentials),
+    people,
+  };
+}
+
+export type SharesPageData = Awaited<ReturnType<typeof loadSharesPage>>;

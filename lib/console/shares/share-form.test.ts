@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { shareBody, validateShareDraft, withDataKey, type ShareDraft } from "./share-form";
+
+const draft = (change: Partial<ShareDraft> = {}): ShareDraft => ({
+  publicTitle: "Your plan",
+  publicSubtitle: "",
+  locale: "",
+  ctaLabel: "",
+  ctaUrl: "",
+  personalizationData: "",
+  consentMode: "not_required",
+  apiCredentialId: "11111111-1111-4111-8111-111111111111",
+  ...change,
+});
+
+describe("validateShareDraft", () => {
+  it("accepts a minimal draft and gives the PUT body with nulls for what is empty", () => {
+    expect(validateShareDraft(draft())).toEqual({});
+    expect(shareBody(draft({ publicSubtitle: "  " }))).toMatchObject({ publicTitle: "Your plan", publicSubtitle: null, ctaUrl: null, personalizationData: null });
+  });
+
+  it("counts characters as the server does: 160 emoji fit a title, 161 do not", () => {
+    expect(validateShareDraft(draft({ publicTitle: "🎬".repeat(160) }))).toEqual({});
+    expect(validateShareDraft(draft({ publicTitle: "🎬".repeat(161) })).publicTitle).toMatch(/160/);
+    expect(validateShareDraft(draft({ publicSubtitle: "x".repeat(281) })).publicSubtitle).toMatch(/280/);
+  });
+
+  it("wants the CTA label and URL together, and only http(s) URLs", () => {
+    expect(validateShareDraft(draft({ ctaLabel: "Book" })).ctaUrl).toMatch(/both or neither/);
+    expect(validateShareDraft(draft({ ctaUrl: "https://example.com" })).ctaLabel).toMatch(/both or neither/);
+    for (const url of ["javascript:alert(1)", "data:text/html,x", "//example.com", "https://exa mple.com", "ftp://example.com"]) {
+      expect(validateShareDraft(draft({ ctaLabel: "Go", ctaUrl: url })).ctaUrl, url).toMatch(/http/);
+    }
+    expect(validateShareDraft(draft({ ctaLabel: "Go", ctaUrl: "http://example.com/x?y=1" }))).toEqual({});
+  });
+
+  it("wants personalization data as a JSON object of at most 16 KB, and a locale like pt-BR", () => {
+    expect(validateShareDraft(draft({ personalizationData: "{" })).personalizationData).toMatch(/JSON/);
+    expect(validateShareDraft(draft({ personalizationData: "[1]" })).personalizationData).toMatch(/object/);
+    expect(validateShareDraft(draft({ personalizationData: JSON.stringify({ a: "x".repeat(17_000) }) })).personalizationData).toMatch(/16 KB/);
+    expect(validateShareDraft(draft({ locale: "pt_BR" })).locale).toBeDefined();
+    expect(validateShareDraft(draft({ locale: "pt-BR", personalizationData: '{"firstName": "Ana"}' }))).toEqual({});
+  });
+});
+
+describe("withDataKey", () => {
+  it("adds a field's key with its default, keeping the others, and leaves a present key alone", () => {
+    expect(JSON.parse(withDataKey('{"a": "1"}', "firstName", "there"))).toEqual({ a: "1", firstName: "there" });
+    expect(withDataKey('{"firstName": "Ana"}', "firstName", "there")).toBe('{"firstName": "Ana"}');
+    expect(JSON.parse(withDataKey("", "City", "Paris"))).toEqual({ City: "Paris" });
+  });
+});
