@@ -71,10 +71,10 @@ test("credentials: the secret is shown once and works; the PROD share is set up 
   await expect(prod).toContainText("Weather card 1.0");
   await expectAccessible(page);
   await prod.getByRole("link", { name: "Set up PROD" }).click();
-  await page.getByLabel("Title").fill("x".repeat(161));
+  await page.getByLabel("Title", { exact: true }).fill("x".repeat(161));
   await expect(page.getByText("161 / 160")).toBeVisible();
   await expect(page.getByText("At most 160 characters.")).toBeVisible();
-  await page.getByLabel("Title").fill("Your weather, Ana");
+  await page.getByLabel("Title", { exact: true }).fill("Your weather, Ana");
   await page.getByLabel("Button label").fill("See the forecast");
   await expect(page.getByText("A button needs a link: give both or neither.")).toBeVisible();
   await page.getByLabel("Button link").fill("javascript:alert(1)");

@@ -4,7 +4,6 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 
 const sections = [
-  { path: "templates", label: "Templates" },
   { path: "shares", label: "Shares" },
   { path: "credentials", label: "API credentials" },
   { path: "audit", label: "Audit log" },

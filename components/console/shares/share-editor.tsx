@@ -147,7 +147,10 @@ function ShareForm({ projectId, channel, share, template, credentials }: FormPro
   const toast = useToast();
   const local = validateShareDraft(draft);
   const server = put.error instanceof ApiProblem ? put.error : null;
-  const errorOf = (field: keyof ShareDraft) => (touched || draft[field] !== draftOf(share, "")[field] ? local[field] : undefined) ?? server?.fieldError(field);
+  // Checks show once the user has changed something (or tried to save), not on an empty new form.
+  const initial = draftOf(share, active[0]?.id ?? "");
+  const dirty = touched || (Object.keys(initial) as (keyof ShareDraft)[]).some((key) => draft[key] !== initial[key]);
+  const errorOf = (field: keyof ShareDraft) => (dirty ? local[field] : undefined) ?? server?.fieldError(field);
   const set = (field: keyof ShareDraft) => (event: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) =>
     setDraft((current) => ({ ...current, [field]: event.target.value }));
 

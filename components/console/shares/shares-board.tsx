@@ -1,6 +1,5 @@
 "use client";
 
-import Link from "next/link";
 import { ButtonLink } from "@/components/console/button";
 import { CopyButton } from "@/components/console/copy-button";
 import { useProject } from "@/components/console/project-context";
@@ -33,9 +32,9 @@ export function SharesBoard({ projectId, shares: initialShares, servedTemplates,
               <p className="text-sm text-slate-600">
                 Plays:{" "}
                 {template ? (
-                  <Link className="font-medium text-indigo-700 underline" href={`/projects/${projectId}/templates/${template.id}`}>
+                  <span className="font-medium">
                     {template.name} {template.version}
-                  </Link>
+                  </span>
                 ) : (
                   <span className="font-medium text-amber-800">no template yet</span>
                 )}

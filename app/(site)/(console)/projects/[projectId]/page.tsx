@@ -1,5 +1,5 @@
 import { redirect } from "next/navigation";
 
 export default async function ProjectPage({ params }: { params: Promise<{ projectId: string }> }) {
-  redirect(`/projects/${(await params).projectId}/templates`);
+  redirect(`/projects/${(await params).projectId}/shares`);
 }
