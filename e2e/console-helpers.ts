@@ -29,6 +29,7 @@ export async function screenshots(page: Page, name: string) {
 
 /** axe-core finds no serious or critical violation. */
 export async function expectAccessible(page: Page) {
+  await expect(page).toHaveTitle(/Reelbind/); // the page has rendered, not still navigating
   const results = await new AxeBuilder({ page }).analyze();
   const blocking = results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
   expect(blocking.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);

@@ -11,7 +11,8 @@ function Snippet({ title, code, hint }: { title: string; code: string; hint?: st
         <CopyButton value={code} label="Copy code" />
       </div>
       {hint ? <p className="text-xs text-slate-500">{hint}</p> : null}
-      <pre className="overflow-x-auto rounded-md bg-slate-900 p-3 text-xs leading-relaxed text-slate-100">
+      {/* Focusable, so a keyboard can scroll a long line into view. */}
+      <pre tabIndex={0} aria-label={`${title} code`} className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-indigo-600 rounded-md bg-slate-900 p-3 text-xs leading-relaxed text-slate-100">
         <code>{code}</code>
       </pre>
     </div>
