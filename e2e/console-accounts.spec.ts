@@ -159,6 +159,6 @@ test("the account endpoints refuse cross-origin cookie calls, malformed ids and 
     expect(response.status(), `${method} ${path}`).toBeGreaterThanOrEqual(400);
     expect(response.status(), `${method} ${path}`).toBeLessThan(500);
   }
-  const malformed = await page.request.fetch(`/api/me/tokens`, { method: "POST", headers: { ...sameOrigin(), "Content-Type": "application/json" }, data: "{not json" });
+  const malformed = await page.request.fetch(`/api/me/tokens`, { method: "POST", headers: { ...sameOrigin(), "Content-Type": "application/json" }, data: Buffer.from("{not json") });
   expect(malformed.status()).toBe(400);
 });
