@@ -110,10 +110,12 @@ test("credentials: the secret is shown once and works; the PROD share is set up 
 
   // Disable: who and when, and the link is 404; restore; rotate: the old link dies.
   await page.getByRole("button", { name: "Disable" }).click();
-  await expect(page.getByText(`Disabled by ${manager.email} (you)`)).toBeVisible();
+  await expect(page.getByText(`Disabled by ${manager.email} (you)`)).toBeVisible(); // at once (optimistic)
+  await expect(page.getByRole("status")).toContainText("its link answers 404"); // the server's answer
   expect((await request.get(url)).status()).toBe(404);
   await page.getByRole("button", { name: "Restore" }).click();
   await expect(page.getByText(`Restored by ${manager.email} (you)`)).toBeVisible();
+  await expect(page.getByRole("status")).toContainText("The share is live again.");
   expect((await request.get(url)).status()).toBe(200);
   await page.getByRole("button", { name: "Rotate link" }).click();
   await expect(page.getByRole("dialog")).toContainText("stops working at once");
