@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { Badge } from "@/components/console/badge";
 import { Button } from "@/components/console/button";
-import { CopyButton } from "@/components/console/copy-button";
+import { CreateDialogActions, ShownOnce } from "@/components/console/shown-once";
 import { ConfirmDialog, Dialog } from "@/components/console/dialog";
 import { Field, inputClass } from "@/components/console/field";
 import { EmptyState, ErrorState } from "@/components/console/states";
@@ -145,20 +145,7 @@ function InviteButton({ organizationId, projects }: { organizationId: string; pr
         onClose={close}
         title={invited ? "Member added" : "Invite a member"}
         description={invited ? null : "A new email gets an account with a one-time password you hand over; an existing user is added."}
-        actions={
-          invited ? (
-            <Button intent="primary" onClick={close}>
-              Done
-            </Button>
-          ) : (
-            <>
-              <Button onClick={close}>Cancel</Button>
-              <Button intent="primary" type="submit" form={formId} busy={invite.isPending}>
-                Invite
-              </Button>
-            </>
-          )
-        }
+        actions={<CreateDialogActions done={Boolean(invited)} doneLabel="Done" onClose={close} formId={formId} submitLabel="Invite" busy={invite.isPending} />}
       >
         {invited ? (
           <div className="space-y-3 text-sm">
@@ -167,16 +154,9 @@ function InviteButton({ organizationId, projects }: { organizationId: string; pr
               {invited.member.scope === "organization" ? "the whole organization" : `the project ${invited.member.projectName}`}.
             </p>
             {invited.oneTimePassword ? (
-              <div className="space-y-2 rounded-md bg-amber-50 p-3 ring-1 ring-amber-200">
-                <p className="font-medium text-amber-900">One-time password — shown only now</p>
-                <div className="flex flex-wrap items-center gap-2">
-                  <code data-testid="one-time-password" className="rounded bg-white px-2 py-1 font-mono ring-1 ring-slate-200">
-                    {invited.oneTimePassword}
-                  </code>
-                  <CopyButton value={invited.oneTimePassword} />
-                </div>
-                <p className="text-amber-900">Give it to them over a safe channel; it will not be shown again.</p>
-              </div>
+              <ShownOnce title="One-time password — shown only now" value={invited.oneTimePassword} testId="one-time-password">
+                Give it to them over a safe channel; it will not be shown again.
+              </ShownOnce>
             ) : (
               <p>They already had an account and sign in with their own password.</p>
             )}

@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { Badge } from "@/components/console/badge";
 import { Button } from "@/components/console/button";
-import { CopyButton } from "@/components/console/copy-button";
+import { CreateDialogActions, ShownOnce } from "@/components/console/shown-once";
 import { ConfirmDialog, Dialog } from "@/components/console/dialog";
 import { Field, inputClass } from "@/components/console/field";
 import { EmptyState, ErrorState } from "@/components/console/states";
@@ -96,32 +96,12 @@ function CreateTokenButton() {
         open={open}
         onClose={close}
         title={created ? "Copy your new token" : "New personal access token"}
-        actions={
-          created ? (
-            <Button intent="primary" onClick={close}>
-              I have copied it
-            </Button>
-          ) : (
-            <>
-              <Button onClick={close}>Cancel</Button>
-              <Button intent="primary" type="submit" form="create-token" busy={create.isPending}>
-                Create token
-              </Button>
-            </>
-          )
-        }
+        actions={<CreateDialogActions done={Boolean(created)} doneLabel="I have copied it" onClose={close} formId="create-token" submitLabel="Create token" busy={create.isPending} />}
       >
         {created ? (
-          <div className="space-y-2 rounded-md bg-amber-50 p-3 text-sm ring-1 ring-amber-200">
-            <p className="font-medium text-amber-900">This is the only time the token is shown.</p>
-            <div className="flex flex-wrap items-center gap-2">
-              <code data-testid="new-token" className="break-all rounded bg-white px-2 py-1 font-mono ring-1 ring-slate-200">
-                {created.token}
-              </code>
-              <CopyButton value={created.token} />
-            </div>
-            <p className="text-amber-900">Store it in your secret manager; Reelbind keeps only its hash.</p>
-          </div>
+          <ShownOnce title="This is the only time the token is shown." value={created.token} testId="new-token">
+            Store it in your secret manager; Reelbind keeps only its hash.
+          </ShownOnce>
         ) : (
           <form
             id="create-token"

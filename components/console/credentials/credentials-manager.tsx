@@ -6,6 +6,7 @@ import { Button } from "@/components/console/button";
 import { CopyButton } from "@/components/console/copy-button";
 import { ConfirmDialog, Dialog } from "@/components/console/dialog";
 import { Field, inputClass } from "@/components/console/field";
+import { CreateDialogActions, ShownOnce } from "@/components/console/shown-once";
 import { EmptyState, ErrorState } from "@/components/console/states";
 import { useToast } from "@/components/console/toast";
 import { ApiProblem, problemMessage } from "@/lib/console/api-client";
@@ -124,18 +125,7 @@ function CreateCredentialButton({ projectId }: { projectId: string }) {
         onClose={close}
         title={created ? "Copy the secret now" : "New API credential"}
         actions={
-          created ? (
-            <Button intent="primary" onClick={close}>
-              I have stored the secret
-            </Button>
-          ) : (
-            <>
-              <Button onClick={close}>Cancel</Button>
-              <Button intent="primary" type="submit" form="create-credential" busy={create.isPending}>
-                Create credential
-              </Button>
-            </>
-          )
+          <CreateDialogActions done={Boolean(created)} doneLabel="I have stored the secret" onClose={close} formId="create-credential" submitLabel="Create credential" busy={create.isPending} />
         }
       >
         {created ? (
@@ -149,16 +139,9 @@ function CreateCredentialButton({ projectId }: { projectId: string }) {
                 <CopyButton value={created.apiKey} label="Copy key" />
               </div>
             </div>
-            <div className="space-y-2 rounded-md bg-amber-50 p-3 ring-1 ring-amber-200">
-              <p className="font-medium text-amber-900">API secret — shown only now</p>
-              <div className="flex flex-wrap items-center gap-2">
-                <code data-testid="api-secret" className="break-all rounded bg-white px-2 py-1 font-mono ring-1 ring-slate-200">
-                  {created.apiSecret}
-                </code>
-                <CopyButton value={created.apiSecret} label="Copy secret" />
-              </div>
-              <p className="text-amber-900">Reelbind keeps only its hash: store it with your server&rsquo;s secrets now.</p>
-            </div>
+            <ShownOnce title="API secret — shown only now" value={created.apiSecret} testId="api-secret" copyLabel="Copy secret">
+              Reelbind keeps only its hash: store it with your server&rsquo;s secrets now.
+            </ShownOnce>
           </div>
         ) : (
           <form
