@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useId, useRef } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { Button } from "./button";
 
 // A modal on the native <dialog>: showModal() makes the rest of the page inert (focus stays
@@ -96,4 +96,17 @@ export function ConfirmDialog({ open, onClose, onConfirm, title, description, co
       ) : null}
     </Dialog>
   );
+}
+
+/** A dialog's open state; closing it also runs `reset` (its form's fields, its mutation's result). */
+export function useDialogState(reset: () => void) {
+  const [open, setOpen] = useState(false);
+  return {
+    open,
+    show: () => setOpen(true),
+    close: () => {
+      setOpen(false);
+      reset();
+    },
+  };
 }

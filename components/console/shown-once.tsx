@@ -19,8 +19,8 @@ export function ShownOnce({ title, value, testId, copyLabel, children }: { title
   );
 }
 
-/** Cancel + submit (the form's id) while creating; one button to close once it is created. */
-export function CreateDialogActions({ done, doneLabel, onClose, formId, submitLabel, busy }: { done: boolean; doneLabel: string; onClose: () => void; formId: string; submitLabel: string; busy: boolean }) {
+/** Cancel + submit (the form's id) while creating; once `done`, one button (doneLabel) that closes. */
+export function CreateDialogActions({ done = false, doneLabel = "Done", onClose, formId, submitLabel, busy }: { done?: boolean; doneLabel?: string; onClose: () => void; formId: string; submitLabel: string; busy: boolean }) {
   if (done) {
     return (
       <Button intent="primary" onClick={onClose}>

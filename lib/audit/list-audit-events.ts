@@ -41,14 +41,18 @@ type AuditEventRow = {
  * stays, so one actor's changes still group) while the reader's own email stays.
  */
 export function redactAuditEvent({ actorId, actorEmail, data, ...event }: AuditEventRow, reader: AuditReader) {
-  const ownEvent = actorId === reader.userId;
-  const email = ownEvent || can(reader.role, "member.read") ? actorEmail : otherMemberLabel;
+  const email = actorId && actorEmail ? memberEmailFor(reader, actorId, actorEmail) : null;
   let shownData = data;
   if (data && "apiKey" in data && !can(reader.role, "credential.read")) {
     const { apiKey: _apiKey, ...rest } = data;
     shownData = rest;
   }
-  return { ...event, actor: actorId && actorEmail ? { id: actorId, email: email! } : null, data: shownData };
+  return { ...event, actor: actorId && email ? { id: actorId, email } : null, data: shownData };
+}
+
+/** A member's email as `reader` may see it: their own always, another's with member.read, else a label. */
+export function memberEmailFor(reader: AuditReader, userId: string, email: string): string {
+  return userId === reader.userId || can(reader.role, "member.read") ? email : otherMemberLabel;
 }
 
 /** The project's audit trail, newest first, in pages that stay stable while new events arrive. */

@@ -81,3 +81,9 @@ export function problemMessage(error: unknown): string {
   if (error instanceof ApiProblem) return error.message;
   return error instanceof Error ? error.message : "Something went wrong.";
 }
+
+/** What a one-field form shows under its field: the field's own error, else the problem's message. */
+export function singleFieldError(error: unknown, path: string): string | null {
+  if (!error) return null;
+  return (error instanceof ApiProblem ? error.fieldError(path) : undefined) ?? problemMessage(error);
+}

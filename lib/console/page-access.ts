@@ -1,4 +1,5 @@
 import { notFound, redirect } from "next/navigation";
+import { cache } from "react";
 import type { z } from "zod";
 import type { Actor } from "@/lib/auth/authenticate";
 import { getConsoleUser } from "@/lib/auth/next-auth";
@@ -13,15 +14,23 @@ import { loadPageData } from "@/lib/server/request-context";
 export type ConsolePage = { actor: Actor; db: Db };
 export type ProjectPage = ConsolePage & { access: ProjectAccess };
 
+// The layouts and the page of one request ask the same questions: React's cache answers them
+// once per request (the session lookup, and each project's access).
+const signedInUser = cache(() => loadPageData(getConsoleUser));
+// Keyed by primitives: cache compares arguments by identity.
+const projectAccess = cache((userId: string, email: string, projectId: string) =>
+  loadPageData(async () => findProjectAccess(await getDb(), { userId, email, via: "session" }, projectId)),
+);
+
 export async function requireConsoleActor(callbackPath?: string): Promise<ConsolePage> {
-  const user = await loadPageData(getConsoleUser);
+  const user = await signedInUser();
   if (!user) redirect(callbackPath ? `/login?callbackUrl=${encodeURIComponent(callbackPath)}` : "/login");
   return { actor: { userId: user.id, email: user.email, via: "session" }, db: await loadPageData(getDb) };
 }
 
 export async function requireProjectPage(projectId: string): Promise<ProjectPage> {
   const page = await requireConsoleActor(`/projects/${projectId}`);
-  const access = await loadPageData(() => findProjectAccess(page.db, page.actor, projectId));
+  const access = await projectAccess(page.actor.userId, page.actor.email, projectId);
   if (!access) notFound();
   return { ...page, access };
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { NotFoundError } from "@/lib/api/errors";
 import { channelEnum, consentModeEnum, shareStatusEnum, type Channel } from "@/lib/db/schema";
+import { characters, isExactHttpUrl, localePattern, maxPersonalizationDataBytes, shareTextLimits } from "./share-rules";
 
 export const channels = channelEnum.enumValues;
 export const channelSchema = z.enum(channels);
@@ -12,10 +13,7 @@ export function parseChannel(value: string): Channel {
   return result.data;
 }
 
-export const maxPersonalizationDataBytes = 16 * 1024;
-
-/** Length in Unicode code points, as PostgreSQL's char_length counts it (an emoji is one character). */
-const characters = (value: string) => [...value].length;
+export { maxPersonalizationDataBytes } from "./share-rules";
 
 const text = (max: number) =>
   z
@@ -26,25 +24,8 @@ const text = (max: number) =>
 
 const optional = <S extends z.ZodType>(schema: S) => schema.nullish().transform((value) => value ?? null);
 
-/**
- * An absolute http(s) URL written exactly: no surrounding or embedded whitespace or control
- * characters, so a browser cannot read it as another scheme (`javascript:`, ` javascript:`).
- */
-export const ctaUrlSchema = z
-  .string()
-  .max(2048)
-  .refine((value) => /^https?:\/\/[^\s\u0000-\u001f\u007f]+$/i.test(value) && isHttpUrl(value), {
-    error: "must be an absolute http:// or https:// URL",
-  });
-
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";
-  } catch {
-    return false;
-  }
-}
+/** An absolute http(s) URL written exactly (isExactHttpUrl). */
+export const ctaUrlSchema = z.string().max(2048).refine(isExactHttpUrl, { error: "must be an absolute http:// or https:// URL" });
 
 const personalizationDataSchema = z
   .record(z.string(), z.unknown())
@@ -55,10 +36,10 @@ const personalizationDataSchema = z
 /** PUT body. Strict: slug, status and the other service-managed fields are refused (422). */
 export const putShareBody = z
   .strictObject({
-    publicTitle: text(160),
-    publicSubtitle: optional(text(280)),
-    locale: optional(z.string().regex(/^[a-z]{2}-[A-Z]{2}$/, { error: "must be language-REGION, e.g. en-US or pt-BR" })),
-    ctaLabel: optional(text(80)),
+    publicTitle: text(shareTextLimits.publicTitle),
+    publicSubtitle: optional(text(shareTextLimits.publicSubtitle)),
+    locale: optional(z.string().regex(localePattern, { error: "must be language-REGION, e.g. en-US or pt-BR" })),
+    ctaLabel: optional(text(shareTextLimits.ctaLabel)),
     ctaUrl: optional(ctaUrlSchema),
     personalizationData: optional(personalizationDataSchema),
     consentMode: z

@@ -4,13 +4,13 @@ import { useState } from "react";
 import { Badge } from "@/components/console/badge";
 import { Button } from "@/components/console/button";
 import { CreateDialogActions, ShownOnce } from "@/components/console/shown-once";
-import { ConfirmDialog, Dialog } from "@/components/console/dialog";
+import { ConfirmDialog, Dialog, useDialogState } from "@/components/console/dialog";
 import { Field, inputClass } from "@/components/console/field";
 import { EmptyState, ErrorState } from "@/components/console/states";
 import { useToast } from "@/components/console/toast";
 import { ApiProblem, problemMessage } from "@/lib/console/api-client";
 import { formatDateTime } from "@/lib/console/format";
-import { useChangeMemberRole, useInviteMember, useMembers, useRemoveMember, type InvitedMember, type MemberJson } from "@/lib/console/hooks/organizations";
+import { useChangeMemberRole, useInviteMember, useMembers, useRemoveMember, type MemberJson } from "@/lib/console/hooks/organizations";
 import { roles } from "@/lib/auth/permissions";
 import type { Role } from "@/lib/db/schema";
 
@@ -120,24 +120,21 @@ function RemoveDialog({ organizationId, member, onClose }: { organizationId: str
 }
 
 function InviteButton({ organizationId, projects }: { organizationId: string; projects: ProjectOption[] }) {
-  const [open, setOpen] = useState(false);
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<Role>("Viewer");
   const [scope, setScope] = useState<string>("");
-  const [invited, setInvited] = useState<InvitedMember | null>(null);
   const invite = useInviteMember(organizationId);
+  const invited = invite.data;
   const toast = useToast();
   const error = invite.error instanceof ApiProblem ? invite.error : null;
-  const close = () => {
-    setOpen(false);
-    setInvited(null);
+  const { open, show, close } = useDialogState(() => {
     setEmail("");
     invite.reset();
-  };
+  });
   const formId = `invite-${organizationId}`;
   return (
     <>
-      <Button intent="primary" onClick={() => setOpen(true)}>
+      <Button intent="primary" onClick={show}>
         Invite member
       </Button>
       <Dialog
@@ -171,10 +168,7 @@ function InviteButton({ organizationId, projects }: { organizationId: string; pr
               invite.mutate(
                 { email, role, ...(scope ? { projectId: scope } : {}) },
                 {
-                  onSuccess: (result) => {
-                    setInvited(result);
-                    toast.success(`${result.member.email} was added.`);
-                  },
+                  onSuccess: (result) => toast.success(`${result.member.email} was added.`),
                 },
               );
             }}

@@ -4,11 +4,12 @@ import Link from "next/link";
 import { useState } from "react";
 import { Badge } from "@/components/console/badge";
 import { Button, ButtonLink } from "@/components/console/button";
-import { Dialog } from "@/components/console/dialog";
+import { Dialog, useDialogState } from "@/components/console/dialog";
 import { Field, inputClass } from "@/components/console/field";
+import { CreateDialogActions } from "@/components/console/shown-once";
 import { EmptyState, ErrorState } from "@/components/console/states";
 import { useToast } from "@/components/console/toast";
-import { ApiProblem, problemMessage } from "@/lib/console/api-client";
+import { problemMessage, singleFieldError } from "@/lib/console/api-client";
 import { useCreateProject, useMe, type Me } from "@/lib/console/hooks/organizations";
 
 /** The user's organizations, each with its projects; admins create projects and open the members page. */
@@ -69,36 +70,27 @@ export function ProjectsOverview({ initialMe }: { initialMe: Me }) {
 }
 
 function CreateProjectButton({ organizationId, organizationName }: { organizationId: string; organizationName: string }) {
-  const [open, setOpen] = useState(false);
   const [name, setName] = useState("");
   const create = useCreateProject(organizationId);
   const toast = useToast();
-  const error = create.error;
-  const close = () => {
-    setOpen(false);
+  const { open, show, close } = useDialogState(() => {
     setName("");
     create.reset();
-  };
+  });
+  const formId = `create-project-${organizationId}`;
   return (
     <>
-      <Button intent="primary" onClick={() => setOpen(true)}>
+      <Button intent="primary" onClick={show}>
         New project
       </Button>
       <Dialog
         open={open}
         onClose={close}
         title={`New project in ${organizationName}`}
-        actions={
-          <>
-            <Button onClick={close}>Cancel</Button>
-            <Button intent="primary" type="submit" form={`create-project-${organizationId}`} busy={create.isPending}>
-              Create project
-            </Button>
-          </>
-        }
+        actions={<CreateDialogActions onClose={close} formId={formId} submitLabel="Create project" busy={create.isPending} />}
       >
         <form
-          id={`create-project-${organizationId}`}
+          id={formId}
           noValidate
           onSubmit={(event) => {
             event.preventDefault();
@@ -115,7 +107,7 @@ function CreateProjectButton({ organizationId, organizationName }: { organizatio
         >
           <Field
             label="Name"
-            error={error instanceof ApiProblem ? (error.fieldError("name") ?? error.message) : error ? problemMessage(error) : null}
+            error={singleFieldError(create.error, "name")}
             counter={`${name.length} / 120`}
           >
             {(control) => <input {...control} className={inputClass} value={name} maxLength={120} required autoFocus onChange={(event) => setName(event.target.value)} />}

@@ -4,13 +4,13 @@ import { useState } from "react";
 import { Badge } from "@/components/console/badge";
 import { Button } from "@/components/console/button";
 import { CreateDialogActions, ShownOnce } from "@/components/console/shown-once";
-import { ConfirmDialog, Dialog } from "@/components/console/dialog";
+import { ConfirmDialog, Dialog, useDialogState } from "@/components/console/dialog";
 import { Field, inputClass } from "@/components/console/field";
 import { EmptyState, ErrorState } from "@/components/console/states";
 import { useToast } from "@/components/console/toast";
-import { ApiProblem, problemMessage } from "@/lib/console/api-client";
+import { problemMessage, singleFieldError } from "@/lib/console/api-client";
 import { formatDateTime } from "@/lib/console/format";
-import { useCreateToken, useRevokeToken, useTokens, type CreatedToken, type TokenJson } from "@/lib/console/hooks/tokens";
+import { useCreateToken, useRevokeToken, useTokens, type TokenJson } from "@/lib/console/hooks/tokens";
 
 export function TokensManager({ initialTokens }: { initialTokens: TokenJson[] }) {
   const tokens = useTokens(initialTokens);
@@ -76,20 +76,16 @@ function RevokeDialog({ token, onClose }: { token: TokenJson; onClose: () => voi
 }
 
 function CreateTokenButton() {
-  const [open, setOpen] = useState(false);
   const [name, setName] = useState("");
-  const [created, setCreated] = useState<CreatedToken | null>(null);
   const create = useCreateToken();
-  const error = create.error instanceof ApiProblem ? create.error : null;
-  const close = () => {
-    setOpen(false);
-    setCreated(null);
+  const created = create.data;
+  const { open, show, close } = useDialogState(() => {
     setName("");
     create.reset();
-  };
+  });
   return (
     <>
-      <Button intent="primary" onClick={() => setOpen(true)}>
+      <Button intent="primary" onClick={show}>
         New token
       </Button>
       <Dialog
@@ -108,10 +104,10 @@ function CreateTokenButton() {
             noValidate
             onSubmit={(event) => {
               event.preventDefault();
-              create.mutate({ name }, { onSuccess: setCreated });
+              create.mutate({ name });
             }}
           >
-            <Field label="Name" hint="What it is for, e.g. “CI deploys”." error={error?.fieldError("name") ?? (create.error ? problemMessage(create.error) : null)} counter={`${name.length} / 120`}>
+            <Field label="Name" hint="What it is for, e.g. “CI deploys”." error={singleFieldError(create.error, "name")} counter={`${name.length} / 120`}>
               {(control) => <input {...control} className={inputClass} value={name} maxLength={120} autoFocus onChange={(event) => setName(event.target.value)} />}
             </Field>
           </form>

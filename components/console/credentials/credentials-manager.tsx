@@ -4,14 +4,14 @@ import { useState } from "react";
 import { Badge } from "@/components/console/badge";
 import { Button } from "@/components/console/button";
 import { CopyButton } from "@/components/console/copy-button";
-import { ConfirmDialog, Dialog } from "@/components/console/dialog";
+import { ConfirmDialog, Dialog, useDialogState } from "@/components/console/dialog";
 import { Field, inputClass } from "@/components/console/field";
 import { CreateDialogActions, ShownOnce } from "@/components/console/shown-once";
 import { EmptyState, ErrorState } from "@/components/console/states";
 import { useToast } from "@/components/console/toast";
-import { ApiProblem, problemMessage } from "@/lib/console/api-client";
+import { problemMessage, singleFieldError } from "@/lib/console/api-client";
 import { formatDateTime } from "@/lib/console/format";
-import { useCreateCredential, useCredentials, useRevokeCredential, type CreatedCredential, type CredentialJson } from "@/lib/console/hooks/credentials";
+import { useCreateCredential, useCredentials, useRevokeCredential, type CredentialJson } from "@/lib/console/hooks/credentials";
 import { useShares, type ShareJson } from "@/lib/console/hooks/shares";
 
 export function CredentialsManager({ projectId, initialCredentials, initialShares }: { projectId: string; initialCredentials: CredentialJson[]; initialShares: ShareJson[] }) {
@@ -104,20 +104,16 @@ function RevokeDialog({ projectId, credential, usedBy, onClose }: { projectId: s
 }
 
 function CreateCredentialButton({ projectId }: { projectId: string }) {
-  const [open, setOpen] = useState(false);
   const [name, setName] = useState("");
-  const [created, setCreated] = useState<CreatedCredential | null>(null);
   const create = useCreateCredential(projectId);
-  const error = create.error instanceof ApiProblem ? create.error : null;
-  const close = () => {
-    setOpen(false);
-    setCreated(null);
+  const created = create.data;
+  const { open, show, close } = useDialogState(() => {
     setName("");
     create.reset();
-  };
+  });
   return (
     <>
-      <Button intent="primary" onClick={() => setOpen(true)}>
+      <Button intent="primary" onClick={show}>
         New credential
       </Button>
       <Dialog
@@ -149,10 +145,10 @@ function CreateCredentialButton({ projectId }: { projectId: string }) {
             noValidate
             onSubmit={(event) => {
               event.preventDefault();
-              create.mutate(name.trim() ? { name } : {}, { onSuccess: setCreated });
+              create.mutate(name.trim() ? { name } : {});
             }}
           >
-            <Field label="Name" hint="Which server uses it, e.g. “Shop backend”." error={error?.fieldError("name") ?? (create.error ? problemMessage(create.error) : null)}>
+            <Field label="Name" hint="Which server uses it, e.g. “Shop backend”." error={singleFieldError(create.error, "name")}>
               {(control) => <input {...control} className={inputClass} value={name} maxLength={120} autoFocus onChange={(event) => setName(event.target.value)} />}
             </Field>
           </form>

@@ -12,7 +12,8 @@ import { useToast } from "@/components/console/toast";
 import { ApiProblem, problemMessage } from "@/lib/console/api-client";
 import { usePutShare, useRotateSlug, useShares, useShareStatus, type Channel, type ShareJson } from "@/lib/console/hooks/shares";
 import type { SharesPageData } from "@/lib/console/shares/load-shares";
-import { characters, shareBody, shareLimits, validateShareDraft, withDataKey, type ShareDraft } from "@/lib/console/shares/share-form";
+import { shareBody, trimmedCharacters, validateShareDraft, withDataKey, type ShareDraft } from "@/lib/console/shares/share-form";
+import { shareTextLimits } from "@/lib/shares/share-rules";
 import { EmbedSnippet } from "./embed-snippet";
 import { ShareQr } from "./share-qr";
 import { ShareStatusBadge, ShareTransition } from "./share-status";
@@ -141,14 +142,14 @@ function ShareForm({ projectId, channel, share, template, credentials }: FormPro
   const { roleReason } = useProject();
   const reason = roleReason("share.write");
   const active = credentials.filter((credential) => credential.status === "active");
-  const [draft, setDraft] = useState(() => draftOf(share, active[0]?.id ?? ""));
+  const [initial] = useState(() => draftOf(share, active[0]?.id ?? ""));
+  const [draft, setDraft] = useState(initial);
   const [touched, setTouched] = useState(false);
   const put = usePutShare(projectId, channel);
   const toast = useToast();
   const local = validateShareDraft(draft);
   const server = put.error instanceof ApiProblem ? put.error : null;
   // Checks show once the user has changed something (or tried to save), not on an empty new form.
-  const initial = draftOf(share, active[0]?.id ?? "");
   const dirty = touched || (Object.keys(initial) as (keyof ShareDraft)[]).some((key) => draft[key] !== initial[key]);
   const errorOf = (field: keyof ShareDraft) => (dirty ? local[field] : undefined) ?? server?.fieldError(field);
   const set = (field: keyof ShareDraft) => (event: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) =>
@@ -186,10 +187,10 @@ function ShareForm({ projectId, channel, share, template, credentials }: FormPro
       }}
     >
       <div className="space-y-4">
-        <Field label="Title" error={errorOf("publicTitle")} counter={`${characters(draft.publicTitle)} / ${shareLimits.title}`}>
+        <Field label="Title" error={errorOf("publicTitle")} counter={`${trimmedCharacters(draft.publicTitle)} / ${shareTextLimits.publicTitle}`}>
           {(control) => <input {...control} className={inputClass} value={draft.publicTitle} onChange={set("publicTitle")} required />}
         </Field>
-        <Field label="Subtitle" error={errorOf("publicSubtitle")} counter={`${characters(draft.publicSubtitle)} / ${shareLimits.subtitle}`}>
+        <Field label="Subtitle" error={errorOf("publicSubtitle")} counter={`${trimmedCharacters(draft.publicSubtitle)} / ${shareTextLimits.publicSubtitle}`}>
           {(control) => <textarea {...control} rows={3} className={inputClass} value={draft.publicSubtitle} onChange={set("publicSubtitle")} />}
         </Field>
         <Field label="Locale" hint="Language of the page, e.g. en-US or pt-BR." error={errorOf("locale")}>

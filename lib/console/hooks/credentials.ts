@@ -2,12 +2,13 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
 import { apiRequest } from "@/lib/console/api-client";
 import { queryKeys } from "@/lib/console/query-keys";
+import { optimisticList } from "./optimistic";
 import type { createdCredentialSchema, credentialSchema } from "@/lib/credentials/schema";
 
 // The project's API credentials through /api/credentials (ProjectManager and up).
 
 export type CredentialJson = z.infer<typeof credentialSchema>;
-export type CreatedCredential = z.infer<typeof createdCredentialSchema>;
+type CreatedCredential = z.infer<typeof createdCredentialSchema>;
 
 export function useCredentials(projectId: string, initialData?: CredentialJson[]) {
   return useQuery({
@@ -31,15 +32,9 @@ export function useRevokeCredential(projectId: string) {
   const key = queryKeys.credentials(projectId);
   return useMutation({
     mutationFn: (credentialId: string) => apiRequest<CredentialJson>(`/api/credentials/${encodeURIComponent(credentialId)}/revoke`, { method: "POST" }),
-    onMutate: async (credentialId) => {
-      await client.cancelQueries({ queryKey: key });
-      const before = client.getQueryData<CredentialJson[]>(key);
-      if (before) client.setQueryData(key, before.map((credential) => (credential.id === credentialId ? { ...credential, status: "revoked" as const } : credential)));
-      return before;
-    },
-    onError: (_error, _id, before) => {
-      if (before) client.setQueryData(key, before);
-    },
+    ...optimisticList<CredentialJson, string>(client, key, (credentials, credentialId) =>
+      credentials.map((credential) => (credential.id === credentialId ? { ...credential, status: "revoked" as const } : credential)),
+    ),
     onSettled: () => Promise.all([client.invalidateQueries({ queryKey: key }), client.invalidateQueries({ queryKey: queryKeys.audit(projectId) })]),
   });
 }

@@ -3,6 +3,7 @@ import type { z } from "zod";
 import type { invitedMemberSchema, memberSchema, meSchema } from "@/lib/accounts/schema";
 import { apiRequest } from "@/lib/console/api-client";
 import { queryKeys } from "@/lib/console/query-keys";
+import { optimisticList } from "./optimistic";
 import type { Role } from "@/lib/db/schema";
 
 // Organizations for the console's client components: the signed-in user's organizations and
@@ -10,7 +11,7 @@ import type { Role } from "@/lib/db/schema";
 
 export type Me = z.infer<typeof meSchema>;
 export type MemberJson = z.infer<typeof memberSchema>;
-export type InvitedMember = z.infer<typeof invitedMemberSchema>;
+type InvitedMember = z.infer<typeof invitedMemberSchema>;
 type CreatedProject = { id: string; name: string; organizationId: string };
 
 const membersPath = (organizationId: string) => `/api/organizations/${encodeURIComponent(organizationId)}/members`;
@@ -41,16 +42,7 @@ function useMembersChange<Input, Result>(organizationId: string, call: (input: I
   const key = queryKeys.organizationMembers(organizationId);
   return useMutation({
     mutationFn: call,
-    onMutate: async (input: Input) => {
-      if (!optimistic) return undefined;
-      await client.cancelQueries({ queryKey: key });
-      const before = client.getQueryData<MemberJson[]>(key);
-      if (before) client.setQueryData(key, optimistic(before, input));
-      return before;
-    },
-    onError: (_error, _input, before) => {
-      if (before) client.setQueryData(key, before);
-    },
+    ...optimisticList<MemberJson, Input>(client, key, optimistic ?? ((members) => members)),
     onSettled: () => Promise.all([client.invalidateQueries({ queryKey: key }), client.invalidateQueries({ queryKey: queryKeys.projects() })]),
   });
 }

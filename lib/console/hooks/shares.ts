@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient, type QueryClient } from "@tansta
 import type { z } from "zod";
 import { apiRequest } from "@/lib/console/api-client";
 import { queryKeys } from "@/lib/console/query-keys";
+import { optimisticList } from "./optimistic";
 import type { ShareBody } from "@/lib/console/shares/share-form";
 import type { rotatedSlugSchema, shareSchema } from "@/lib/shares/schema";
 
@@ -39,20 +40,14 @@ export function useShareStatus(projectId: string, channel: Channel, currentUserI
   const key = queryKeys.shares(projectId);
   return useMutation({
     mutationFn: (target: "disable" | "restore") => apiRequest<ShareJson>(`${sharesPath(projectId)}/${channel}/${target}`, { method: "POST" }),
-    onMutate: async (target) => {
-      await client.cancelQueries({ queryKey: key });
-      const before = client.getQueryData<ShareJson[]>(key);
+    ...optimisticList<ShareJson, "disable" | "restore">(client, key, (shares, target) => {
       const now = new Date().toISOString();
       const change = (share: ShareJson): ShareJson =>
         target === "disable"
           ? { ...share, status: "Disabled", disabledAt: now, disabledBy: currentUserId }
           : { ...share, status: "Enabled", restoredAt: now, restoredBy: currentUserId };
-      if (before) client.setQueryData(key, before.map((share) => (share.channel === channel ? change(share) : share)));
-      return before;
-    },
-    onError: (_error, _target, before) => {
-      if (before) client.setQueryData(key, before);
-    },
+      return shares.map((share) => (share.channel === channel ? change(share) : share));
+    }),
     onSettled: () => refresh(client, projectId),
   });
 }

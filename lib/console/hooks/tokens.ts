@@ -3,11 +3,12 @@ import type { z } from "zod";
 import type { createdPersonalAccessTokenSchema, personalAccessTokenSchema } from "@/lib/accounts/schema";
 import { apiRequest } from "@/lib/console/api-client";
 import { queryKeys } from "@/lib/console/query-keys";
+import { optimisticList } from "./optimistic";
 
 // The signed-in user's personal access tokens, through /api/me/tokens.
 
 export type TokenJson = z.infer<typeof personalAccessTokenSchema>;
-export type CreatedToken = z.infer<typeof createdPersonalAccessTokenSchema>;
+type CreatedToken = z.infer<typeof createdPersonalAccessTokenSchema>;
 
 export function useTokens(initialData?: TokenJson[]) {
   return useQuery({
@@ -30,15 +31,9 @@ export function useRevokeToken() {
   const key = queryKeys.personalAccessTokens();
   return useMutation({
     mutationFn: (tokenId: string) => apiRequest<TokenJson>(`/api/me/tokens/${encodeURIComponent(tokenId)}/revoke`, { method: "POST" }),
-    onMutate: async (tokenId) => {
-      await client.cancelQueries({ queryKey: key });
-      const before = client.getQueryData<TokenJson[]>(key);
-      if (before) client.setQueryData(key, before.map((token) => (token.id === tokenId ? { ...token, status: "Revoked" as const } : token)));
-      return before;
-    },
-    onError: (_error, _id, before) => {
-      if (before) client.setQueryData(key, before);
-    },
+    ...optimisticList<TokenJson, string>(client, key, (tokens, tokenId) =>
+      tokens.map((token) => (token.id === tokenId ? { ...token, status: "Revoked" as const } : token)),
+    ),
     onSettled: () => client.invalidateQueries({ queryKey: key }),
   });
 }

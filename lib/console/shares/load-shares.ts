@@ -7,7 +7,7 @@ import { credentialSchema } from "@/lib/credentials/schema";
 import type { Db } from "@/lib/db";
 import { channels, shareSchema } from "@/lib/shares/schema";
 import { listShares } from "@/lib/shares/shares";
-import { otherMemberLabel } from "@/lib/audit/list-audit-events";
+import { memberEmailFor } from "@/lib/audit/list-audit-events";
 import { findServedTemplate } from "@/lib/templates/served-template";
 import { asApiJson } from "@/lib/console/page-access";
 
@@ -20,11 +20,14 @@ export type ServedTemplate = { id: string; name: string; version: string; status
 
 export async function loadSharesPage(db: Db, actor: Actor, access: ProjectAccess) {
   const shares = await listShares(db, access);
-  const served = await Promise.all(channels.map(async (channel) => [channel, await findServedTemplate(db, access.project.id, channel)] as const));
+  // DEV and STAGING serve the same template (the newest Testing, else Production): one query for both.
+  const [testing, production] = await Promise.all([findServedTemplate(db, access.project.id, "DEV"), findServedTemplate(db, access.project.id, "PROD")]);
+  const served = channels.map((channel) => [channel, channel === "PROD" ? production : testing] as const);
   const credentials = can(access.role, "credential.read") ? await listCredentials(db, access) : [];
   const emails = await userEmails(db, [...shares.flatMap((share) => [share.disabledBy, share.restoredBy]), actor.userId]);
+  const reader = { userId: actor.userId, role: access.role };
   const people = Object.fromEntries(
-    Object.entries(emails).map(([id, email]) => [id, id === actor.userId ? `${email} (you)` : can(access.role, "member.read") ? email : otherMemberLabel]),
+    Object.entries(emails).map(([id, email]) => [id, id === actor.userId ? `${email} (you)` : memberEmailFor(reader, id, email)]),
   );
   return {
     shares: asApiJson(shareSchema.array(), shares),

@@ -1,7 +1,7 @@
-// The share form's rules as the user types (the server checks them again and its 422 errors are
-// shown by field): the same limits as the API's PUT body (lib/shares/schema.ts, DESIGN §6).
+import { characters, isExactHttpUrl, localePattern, maxPersonalizationDataBytes, shareTextLimits } from "@/lib/shares/share-rules";
 
-export const shareLimits = { title: 160, subtitle: 280, ctaLabel: 80, personalizationBytes: 16 * 1024 } as const;
+// The share form's checks as the user types, on the rules the API's PUT body uses
+// (lib/shares/share-rules.ts); the server checks again and its 422 errors are shown by field.
 
 export type ShareDraft = {
   publicTitle: string;
@@ -25,8 +25,8 @@ export type ShareBody = {
   apiCredentialId: string;
 };
 
-/** Characters as the server counts them (code points: an emoji is one). */
-export const characters = (value: string) => [...value.trim()].length;
+/** Characters of a field as the server counts them once it has trimmed the value. */
+export const trimmedCharacters = (value: string) => characters(value.trim());
 
 /** The personalization data as an object, or why it is not one. */
 export function parsePersonalizationData(text: string): { data: Record<string, unknown> | null; error: string | null } {
@@ -38,34 +38,24 @@ export function parsePersonalizationData(text: string): { data: Record<string, u
     return { data: null, error: `Not valid JSON: ${(error as Error).message}` };
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) return { data: null, error: "Must be a JSON object, like {\"firstName\": \"Ana\"}." };
-  if (new TextEncoder().encode(JSON.stringify(value)).length > shareLimits.personalizationBytes) return { data: null, error: "Must be at most 16 KB as JSON." };
+  if (new TextEncoder().encode(JSON.stringify(value)).length > maxPersonalizationDataBytes) return { data: null, error: "Must be at most 16 KB as JSON." };
   return { data: value as Record<string, unknown>, error: null };
-}
-
-function isHttpUrl(value: string): boolean {
-  if (!/^https?:\/\/[^\s\u0000-\u001f\u007f]+$/i.test(value)) return false;
-  try {
-    const url = new URL(value);
-    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";
-  } catch {
-    return false;
-  }
 }
 
 /** Field → message for what the server would refuse; empty when the draft can be sent. */
 export function validateShareDraft(draft: ShareDraft): Partial<Record<keyof ShareDraft, string>> {
   const errors: Partial<Record<keyof ShareDraft, string>> = {};
-  const title = characters(draft.publicTitle);
+  const title = trimmedCharacters(draft.publicTitle);
   if (title === 0) errors.publicTitle = "A title is required.";
-  else if (title > shareLimits.title) errors.publicTitle = `At most ${shareLimits.title} characters.`;
-  if (characters(draft.publicSubtitle) > shareLimits.subtitle) errors.publicSubtitle = `At most ${shareLimits.subtitle} characters.`;
-  if (draft.locale.trim() && !/^[a-z]{2}-[A-Z]{2}$/.test(draft.locale.trim())) errors.locale = "Language-REGION, e.g. en-US or pt-BR.";
+  else if (title > shareTextLimits.publicTitle) errors.publicTitle = `At most ${shareTextLimits.publicTitle} characters.`;
+  if (trimmedCharacters(draft.publicSubtitle) > shareTextLimits.publicSubtitle) errors.publicSubtitle = `At most ${shareTextLimits.publicSubtitle} characters.`;
+  if (draft.locale.trim() && !localePattern.test(draft.locale.trim())) errors.locale = "Language-REGION, e.g. en-US or pt-BR.";
   const label = draft.ctaLabel.trim();
   const url = draft.ctaUrl.trim();
-  if (characters(label) > shareLimits.ctaLabel) errors.ctaLabel = `At most ${shareLimits.ctaLabel} characters.`;
+  if (characters(label) > shareTextLimits.ctaLabel) errors.ctaLabel = `At most ${shareTextLimits.ctaLabel} characters.`;
   if (label && !url) errors.ctaUrl = "A button needs a link: give both or neither.";
   if (url && !label) errors.ctaLabel = "A link needs a button label: give both or neither.";
-  if (url && !isHttpUrl(url)) errors.ctaUrl = "Must be an absolute http:// or https:// address.";
+  if (url && !isExactHttpUrl(url)) errors.ctaUrl = "Must be an absolute http:// or https:// address.";
   const data = parsePersonalizationData(draft.personalizationData);
   if (data.error) errors.personalizationData = data.error;
   if (!draft.apiCredentialId) errors.apiCredentialId = "Pick the API credential this share's analytics are attributed to.";

@@ -22,10 +22,10 @@ const orgId = () => home.organization.id;
 const list = (token: string, org = orgId()) => listRoute(apiRequest("GET", `/api/organizations/${org}/members`, { token }), routeParams({ orgId: org }));
 const invite = (token: string, body: unknown, org = orgId()) =>
   inviteRoute(apiRequest("POST", `/api/organizations/${org}/members`, { token, body }), routeParams({ orgId: org }));
-const change = (token: string, membershipId: string, body: unknown) =>
-  changeRoute(apiRequest("PATCH", `/api/organizations/${orgId()}/members/${membershipId}`, { token, body }), routeParams({ orgId: orgId(), membershipId }));
-const remove = (token: string, membershipId: string) =>
-  removeRoute(apiRequest("DELETE", `/api/organizations/${orgId()}/members/${membershipId}`, { token }), routeParams({ orgId: orgId(), membershipId }));
+const change = (token: string, membershipId: string, body: unknown, org = orgId()) =>
+  changeRoute(apiRequest("PATCH", `/api/organizations/${org}/members/${membershipId}`, { token, body }), routeParams({ orgId: org, membershipId }));
+const remove = (token: string, membershipId: string, org = orgId()) =>
+  removeRoute(apiRequest("DELETE", `/api/organizations/${org}/members/${membershipId}`, { token }), routeParams({ orgId: org, membershipId }));
 const membersOf = async (token: string) => ((await (await list(token)).json()) as { items: Member[] }).items;
 
 describe("POST /api/organizations/{orgId}/members – invite by email", () => {
@@ -72,15 +72,15 @@ describe("the last OrganizationAdmin", () => {
     const org = project.organization.id;
     const members = ((await (await list(only.token, org)).json()) as { items: Member[] }).items;
     const own = members.find((m) => m.userId === only.user.id)!;
-    const demote = await changeRoute(apiRequest("PATCH", `/x`, { token: only.token, body: { role: "Viewer" } }), routeParams({ orgId: org, membershipId: own.id }));
+    const demote = await change(only.token, own.id, { role: "Viewer" }, org);
     expect(demote.status).toBe(409);
     expect(((await demote.json()) as { detail: string }).detail).toMatch(/last OrganizationAdmin/);
-    const removal = await removeRoute(apiRequest("DELETE", `/x`, { token: only.token }), routeParams({ orgId: org, membershipId: own.id }));
+    const removal = await remove(only.token, own.id, org);
     expect(removal.status).toBe(409);
 
     const second = await invite(only.token, { email: `second-${crypto.randomUUID()}@example.com`, role: "OrganizationAdmin" }, org);
     const secondId = ((await second.json()) as { member: Member }).member.id;
-    const demoted = await changeRoute(apiRequest("PATCH", `/x`, { token: only.token, body: { role: "Editor" } }), routeParams({ orgId: org, membershipId: secondId }));
+    const demoted = await change(only.token, secondId, { role: "Editor" }, org);
     expect(demoted.status).toBe(200);
     expect(((await demoted.json()) as Member).role).toBe("Editor");
   });
@@ -92,8 +92,7 @@ describe("the last OrganizationAdmin", () => {
     const b = await createTestMember("OrganizationAdmin", { organizationId: org });
     const members = ((await (await list(a.token, org)).json()) as { items: Member[] }).items;
     const idOf = (m: typeof a) => members.find((member) => member.userId === m.user.id)!.id;
-    const demote = (actor: typeof a, target: typeof a) =>
-      changeRoute(apiRequest("PATCH", `/x`, { token: actor.token, body: { role: "Viewer" } }), routeParams({ orgId: org, membershipId: idOf(target) })).then((r) => r.status);
+    const demote = (actor: typeof a, target: typeof a) => change(actor.token, idOf(target), { role: "Viewer" }, org).then((r) => r.status);
     const statuses = await Promise.all([demote(a, b), demote(b, a)]);
     // The loser is refused by the last-admin rule (409) or, if the winner committed before it
     // was authorized, because it is no longer an admin (403).
