@@ -4,6 +4,7 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 
 const sections = [
+  { path: "templates", label: "Templates" },
   { path: "shares", label: "Shares" },
   { path: "credentials", label: "API credentials" },
   { path: "audit", label: "Audit log" },

@@ -92,7 +92,8 @@ async function manifestFor(db: Db, share: PublicShare, session: EmbedSessionClai
   };
 }
 
-async function describeTemplate(db: Db, row: NonNullable<PublicShare["template"]>) {
+/** The template part of a page manifest: signed file URLs, bindings and chapters in milliseconds. */
+export async function describeTemplate(db: Db, row: NonNullable<PublicShare["template"]>) {
   const files = await getTemplateFiles(db, row.id);
   const one = (role: string) => files.find((file) => file.role === role) ?? null;
   const lottieFile = one("templateJson");

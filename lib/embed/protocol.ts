@@ -52,8 +52,9 @@ export type PageManifest = {
   version: 1;
   organizationId: string;
   projectId: string;
-  shareId: string;
-  channel: "DEV" | "STAGING" | "PROD";
+  /** null in the console's preview of one template, which plays no share. */
+  shareId: string | null;
+  channel: "DEV" | "STAGING" | "PROD" | null;
   /** The share's title: the player's accessible name. */
   title: string;
   /** The share's locale (language-REGION) or null. */
@@ -75,7 +76,8 @@ export type PageManifest = {
   /** The share's call to action (http(s) only), or null. */
   cta: { label: string; url: string } | null;
   consent: { mode: ConsentMode };
-  ingest: { url: string; token: string; expiresAt: string };
+  /** null in the console's preview: no ingest token, so its plays never reach the project's analytics. */
+  ingest: { url: string; token: string; expiresAt: string } | null;
   /** The embed session's allowed origins: the player accepts INIT only from these. null: any origin. */
   allowedOrigins: string[] | null;
 };
@@ -108,7 +110,8 @@ export type PlayerContext = {
   templateId: string;
   templateVersion: string;
   consentMode: ConsentMode;
-  ingest: { url: string; token: string };
+  /** null: nothing of this player is recorded (the console's preview). */
+  ingest: { url: string; token: string } | null;
 };
 
 export type ControlMessage =

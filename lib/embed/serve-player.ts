@@ -2,6 +2,7 @@ import { BadRequestError, toAppError } from "@/lib/api/errors";
 import { getDb } from "@/lib/db";
 import { buildPageManifest, type ManifestSource } from "./page-manifest";
 import { playerPageHeaders, renderPlayerPage, renderUnavailablePage } from "./player-page";
+import type { PageManifest } from "./protocol";
 
 const notices: Record<number, string> = {
   401: "This video link has expired or is not valid.",
@@ -10,14 +11,21 @@ const notices: Record<number, string> = {
 
 /** GET /embed/{slug} and /embed?session=: the player document, or an HTML notice with the error's status. */
 export async function servePlayerPage(source: ManifestSource | null): Promise<Response> {
-  try {
+  return servePlayerDocument(async () => {
     if (!source) throw new BadRequestError("Name a share (/embed/{slug}) or a session (/embed?session=…).");
-    const manifest = await buildPageManifest(await getDb(), source);
+    return buildPageManifest(await getDb(), source);
+  });
+}
+
+/** The player document for whatever manifest `load` builds; its errors become an HTML notice with their status. */
+export async function servePlayerDocument(load: () => Promise<PageManifest>, messages: Record<number, string> = notices): Promise<Response> {
+  try {
+    const manifest = await load();
     return new Response(renderPlayerPage(manifest), { headers: playerPageHeaders(manifest) });
   } catch (error) {
     const problem = toAppError(error);
     if (problem.status >= 500) console.error(error);
-    const message = notices[problem.status] ?? problem.message;
+    const message = messages[problem.status] ?? problem.message;
     return new Response(renderUnavailablePage(message), { status: problem.status, headers: { ...playerPageHeaders(null), ...problem.headers } });
   }
 }

@@ -135,7 +135,7 @@ export class PlayerSession {
         templateId: template.id,
         templateVersion: template.version,
         consentMode: manifest.consent.mode,
-        ingest: { url: manifest.ingest.url, token: manifest.ingest.token },
+        ingest: manifest.ingest && { url: manifest.ingest.url, token: manifest.ingest.token },
       },
     });
     this.controller.sessionStarted();

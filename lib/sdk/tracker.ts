@@ -25,11 +25,14 @@ type PlayerFields = Pick<
 
 type ConsentChoice = { decision: ConsentDecision; source: ConsentSource; occurredAt: string };
 
+/** A context with somewhere to send events; a player without one (the console's preview) is never tracked. */
+type IngestContext = PlayerContext & { ingest: NonNullable<PlayerContext["ingest"]> };
+
 type Player = {
   origin: string;
   viewerId?: string;
   sessionId: string;
-  context?: PlayerContext;
+  context?: IngestContext;
   fields?: PlayerFields;
   /** Events waiting for the context, or for consent in mode required. */
   held: AnalyticsMessage[];
@@ -54,9 +57,9 @@ export function createTracker({ send, beacon, referrer }: TrackerOptions): Track
   const queues = new Map<string, Queue>();
   const referrerHost = referrerHostOf(referrer);
 
-  const ingestBase = (context: PlayerContext) => context.ingest.url.replace(/\/+$/, "");
+  const ingestBase = (context: IngestContext) => context.ingest.url.replace(/\/+$/, "");
 
-  function queueFor(context: PlayerContext): Queue {
+  function queueFor(context: IngestContext): Queue {
     const url = `${ingestBase(context)}/analytics/v1/events`;
     const { token } = context.ingest;
     const key = `${url} ${token}`;
@@ -126,7 +129,7 @@ export function createTracker({ send, beacon, referrer }: TrackerOptions): Track
     async setContext(frame, context) {
       const player = players.get(frame);
       if (!player || !context || !context.ingest) return;
-      player.context = context;
+      player.context = { ...context, ingest: context.ingest };
       const viewerHash = player.viewerId ? await hashViewer(context.projectId, player.viewerId) : undefined;
       player.fields = {
         organization_id: context.organizationId,

@@ -96,9 +96,9 @@ describe("GET /api/embed/manifest", () => {
     expect(manifest.template!.files.templateJson).toMatch(/^http:\/\/localhost:\d+\/api\/embed\/files\/[0-9a-f-]{36}\/data\.json\?expires=\d+&signature=/);
     expect(Object.keys(manifest.template!.files.assets).sort()).toEqual(["img_0.jpg", "img_1.jpg"]);
 
-    const claims = await verifyIngestToken(manifest.ingest.token);
+    const claims = await verifyIngestToken(manifest.ingest!.token);
     expect(claims).toMatchObject({ organizationId, projectId, shareId: share.id, allowedOrigins: undefined });
-    expect(manifest.ingest.url).toMatch(/^http:\/\/localhost:\d+$/);
+    expect(manifest.ingest!.url).toMatch(/^http:\/\/localhost:\d+$/);
   });
 
   it.each([
@@ -128,7 +128,7 @@ describe("POST /api/embed-sessions", () => {
     const manifest = await okJson<PageManifest>(await getManifest(`?session=${encodeURIComponent(session.token)}`));
     expect(manifest.bindings.data).toEqual({ City: "Porto", Status: "Sunny", Tempreture: "21" });
     expect(manifest.allowedOrigins).toEqual(["https://shop.example.com"]);
-    expect((await verifyIngestToken(manifest.ingest.token)).allowedOrigins).toEqual(["https://shop.example.com"]);
+    expect((await verifyIngestToken(manifest.ingest!.token)).allowedOrigins).toEqual(["https://shop.example.com"]);
   });
 
   it("POST /api/embed-sessions – shareSlug of the credential's own share → 201", async () => {

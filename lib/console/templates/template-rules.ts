@@ -1,0 +1,65 @@
+import type { z } from "zod";
+import type { previewResultSchema, templateSchema } from "@/lib/templates/schema";
+
+// What the console knows about a template as the API sends it, and which lifecycle actions its
+// status allows (the API's rules, docs/decisions.md "Deploy and archive"): the pages disable a
+// button with the same reason the API would refuse it with.
+
+export type TemplateJson = z.infer<typeof templateSchema>;
+export type TemplateStatus = TemplateJson["status"];
+export type TemplateKind = TemplateJson["kind"];
+export type PreviewResult = z.infer<typeof previewResultSchema>;
+
+export const templateStatusList = ["Testing", "Production", "Previous", "Archived"] as const satisfies readonly TemplateStatus[];
+export const templateKindList = ["LottieStandalone", "Raster"] as const satisfies readonly TemplateKind[];
+
+type Lifecycle = Pick<TemplateJson, "status" | "everProduction">;
+
+/** Why the template cannot be deployed, or null. */
+export function deployBlocker({ status }: Lifecycle): string | null {
+  if (status === "Testing") return null;
+  if (status === "Production") return "This template is already in Production.";
+  return `Only a Testing template can be deployed; this one is ${status}. Upload a new version instead.`;
+}
+
+/** Why the template cannot be archived, or null. */
+export function archiveBlocker({ status }: Lifecycle): string | null {
+  if (status === "Production") return "A Production template cannot be archived; deploy a newer version first.";
+  if (status === "Archived") return "This template is already archived.";
+  return null;
+}
+
+/** Why the template cannot be deleted, or null. */
+export function deleteBlocker({ everProduction }: Lifecycle): string | null {
+  return everProduction ? "A template that was ever in Production cannot be deleted; archive it instead." : null;
+}
+
+/** Every file of the template, the assets included. */
+export function templateFileList(template: Pick<TemplateJson, "files">): { role: string; name: string; size: number; sha256: string; contentType: string }[] {
+  const { assetFiles, ...single } = template.files;
+  return [
+    ...Object.entries(single).flatMap(([role, file]) => (file ? [{ role, ...file }] : [])),
+    ...assetFiles.map((file) => ({ role: "assetFiles", ...file })),
+  ];
+}
+
+export function totalSize(template: Pick<TemplateJson, "files">): number {
+  return templateFileList(template).reduce((sum, file) => sum + file.size, 0);
+}
+
+/** The template that is Production now, other than `except`. */
+export function currentProduction(templates: readonly TemplateJson[], except?: string): TemplateJson | null {
+  return templates.find((template) => template.status === "Production" && template.id !== except) ?? null;
+}
+
+/**
+ * The list as it will be once `templateId` is deployed: it becomes Production and the current
+ * Production one becomes Previous (for the optimistic update; the server's answer replaces it).
+ */
+export function withDeployed(templates: readonly TemplateJson[], templateId: string, now: string): TemplateJson[] {
+  return templates.map((template) => {
+    if (template.id === templateId) return { ...template, status: "Production", everProduction: true, deployedAt: now };
+    if (template.status === "Production") return { ...template, status: "Previous" };
+    return template;
+  });
+}

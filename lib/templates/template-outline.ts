@@ -1,0 +1,36 @@
+import type { ProjectAccess } from "@/lib/auth/project-access";
+import type { Db } from "@/lib/db";
+import { bindingFieldsOf } from "./bindings";
+import { loadLottie } from "./load-lottie";
+import { chaptersOf, type BindingManifest, type Chapter, type ManifestCta, type ManifestTarget, type TemplateField } from "./manifest";
+import { getTemplateFiles, getTemplateRowOrThrow } from "./templates";
+
+export type OutlineField = TemplateField & { target: ManifestTarget };
+
+/** What a template binds and how it is cut: its fields with their targets, its chapters and its CTAs. */
+export type TemplateOutline = { fields: OutlineField[]; chapters: Chapter[]; ctas: ManifestCta[]; frameRate: number | null };
+
+/**
+ * The console's detail page: the template API lists fields without their targets, and no
+ * chapters or CTAs. Templates are immutable, so this is read once, when the page renders.
+ */
+export async function getTemplateOutline(db: Db, { project }: ProjectAccess, templateId: string): Promise<TemplateOutline> {
+  const row = await getTemplateRowOrThrow(db, { projectId: project.id, templateId });
+  const manifest = (row.manifest as BindingManifest | null) ?? null;
+  const lottieFile = (await getTemplateFiles(db, row.id)).find((file) => file.role === "templateJson");
+  const lottie = lottieFile ? await loadLottie(lottieFile) : null;
+  const stored = new Map((row.fields as TemplateField[]).map((field) => [field.key, field]));
+  const bound = lottie ? bindingFieldsOf(manifest, lottie) : (manifest?.fields ?? []);
+  return {
+    fields: bound.map((field) => ({
+      key: field.key,
+      type: field.type,
+      target: field.target,
+      default: stored.get(field.key)?.default ?? field.default ?? null,
+      maxLength: stored.get(field.key)?.maxLength ?? field.maxLength ?? null,
+    })),
+    chapters: lottie ? chaptersOf(manifest, lottie) : [],
+    ctas: manifest?.ctas ?? [],
+    frameRate: row.frameRate,
+  };
+}
