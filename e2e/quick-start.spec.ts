@@ -66,3 +66,22 @@ test("CLI – `reelbind token create` while the server runs gives a working Bear
   expect((await request.get(url, { headers: { Authorization: `Bearer ${token}` } })).status()).toBe(200);
   expect((await request.get(url, { headers: { Authorization: `Bearer ${token}x` } })).status()).toBe(401);
 });
+
+test("icons – the sign-in page and a share's landing page name the app's icons, and each answers with an image", async ({ page, request }) => {
+  const wrong: string[] = [];
+  page.on("response", (response) => {
+    if (response.status() >= 400) wrong.push(`${response.status()} ${response.url()}`);
+  });
+  for (const url of ["/login", env("E2E_SHARE_URL")]) {
+    await page.goto(url);
+    const icons = await page.locator('link[rel="icon"], link[rel="apple-touch-icon"], link[rel="manifest"]').evaluateAll((links) => links.map((link) => (link as HTMLLinkElement).href));
+    expect(icons.length, url).toBeGreaterThanOrEqual(3);
+    for (const icon of icons) expect((await request.get(icon)).status(), icon).toBe(200);
+  }
+  const favicon = await request.get("/favicon.ico");
+  expect(favicon.headers()["content-type"]).toBe("image/x-icon");
+  expect((await favicon.body()).subarray(0, 4)).toEqual(Buffer.from([0, 0, 1, 0]));
+  const manifest = (await (await request.get("/manifest.webmanifest")).json()) as { icons: { src: string }[] };
+  for (const { src } of manifest.icons) expect((await request.get(src)).headers()["content-type"]).toBe("image/png");
+  expect(wrong).toEqual([]);
+});

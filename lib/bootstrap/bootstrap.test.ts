@@ -36,9 +36,12 @@ describe("bootstrapDemo", () => {
 
   it("prints every line the quick start promises", async () => {
     const banner = formatBootstrapBanner(await bootstrap());
-    for (const label of ["Console:", "Admin login:", "Password:", "API token:", "Organization:", "Project:", "PROD share:"]) {
+    for (const label of ["Base URL:", "Console:", "Admin login:", "Password:", "API token:", "Organization:", "Project:", "PROD share:"]) {
       expect(banner).toContain(label);
     }
+    // The shell line sets what the README's examples use, to this run's values.
+    const result = await bootstrap();
+    expect(banner).toContain(`export BASE=${result.baseUrl} TOKEN=${result.token} PROJECT=${result.project.id}\n`);
   });
 });
 

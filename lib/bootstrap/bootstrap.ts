@@ -167,6 +167,7 @@ export function formatBootstrapBanner(result: BootstrapResult): string {
   return [
     "",
     "Reelbind is ready.",
+    `  Base URL:     ${result.baseUrl}`,
     `  Console:      ${result.consoleUrl}`,
     `  Admin login:  ${result.admin.email}`,
     `  Password:     ${password}`,
@@ -175,7 +176,9 @@ export function formatBootstrapBanner(result: BootstrapResult): string {
     `  Project:      ${result.project.name} (${result.project.id})`,
     `  Template:     ${result.template.name} ${result.template.version} (${result.template.status}, ${result.template.id})`,
     `  PROD share:   ${result.share.url}${result.share.status === "Enabled" ? "" : " (disabled)"}`,
-    `  Try:          curl -H "Authorization: Bearer ${result.token}" "${result.baseUrl}/api/Projects/${result.project.id}/public-video-shares"`,
+    // The README's examples start from these variables.
+    `  Shell:        export BASE=${result.baseUrl} TOKEN=${result.token} PROJECT=${result.project.id}`,
+    `  Try:          curl -H "Authorization: Bearer $TOKEN" "$BASE/api/Projects/$PROJECT/public-video-shares"`,
     "",
   ].join("\n");
 }
