@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useId, useRef, useState } from "react";
+import { problemMessage } from "@/lib/console/api-client";
 import { Button } from "./button";
 
 // A modal on the native <dialog>: showModal() makes the rest of the page inert (focus stays
@@ -95,6 +96,32 @@ export function ConfirmDialog({ open, onClose, onConfirm, title, description, co
         </p>
       ) : null}
     </Dialog>
+  );
+}
+
+/** What ConfirmMutationDialog needs of a react-query mutation. */
+type ConfirmableMutation<Variables> = {
+  isPending: boolean;
+  error: unknown;
+  mutate(variables: Variables, options: { onSuccess: () => void }): void;
+};
+
+type ConfirmMutationProps<Variables> = Omit<ConfirmProps, "onConfirm" | "busy" | "error"> & {
+  mutation: ConfirmableMutation<Variables>;
+  variables: Variables;
+  /** After the server agreed: a toast, closing, navigating. */
+  onDone: () => void;
+};
+
+/** A ConfirmDialog whose confirm button runs a mutation: busy while it runs, its refusal shown inside. */
+export function ConfirmMutationDialog<Variables>({ mutation, variables, onDone, ...props }: ConfirmMutationProps<Variables>) {
+  return (
+    <ConfirmDialog
+      {...props}
+      busy={mutation.isPending}
+      error={mutation.error ? problemMessage(mutation.error) : null}
+      onConfirm={() => mutation.mutate(variables, { onSuccess: onDone })}
+    />
   );
 }
 

@@ -12,11 +12,17 @@ type FieldProps = {
   children: (control: { id: string; "aria-describedby"?: string; "aria-invalid"?: boolean }) => React.ReactNode;
 };
 
-export function Field({ label, hint, error, counter, children }: FieldProps) {
+/** A control's id and the ids of its hint and error, with the aria-describedby naming those shown. */
+export function useFieldIds(hasHint: boolean, hasError: boolean) {
   const id = useId();
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
-  const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(" ") || undefined;
+  const describedBy = [hasHint ? hintId : null, hasError ? errorId : null].filter(Boolean).join(" ") || undefined;
+  return { id, hintId, errorId, describedBy };
+}
+
+export function Field({ label, hint, error, counter, children }: FieldProps) {
+  const { id, hintId, errorId, describedBy } = useFieldIds(Boolean(hint), Boolean(error));
   return (
     <div className="space-y-1">
       <div className="flex items-baseline justify-between gap-2">

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { Badge } from "@/components/console/badge";
 import { Button } from "@/components/console/button";
 import { CreateDialogActions, ShownOnce } from "@/components/console/shown-once";
-import { ConfirmDialog, Dialog, useDialogState } from "@/components/console/dialog";
+import { ConfirmMutationDialog, Dialog, useDialogState } from "@/components/console/dialog";
 import { Field, inputClass } from "@/components/console/field";
 import { EmptyState, ErrorState } from "@/components/console/states";
 import { useToast } from "@/components/console/toast";
@@ -54,23 +54,19 @@ function RevokeDialog({ token, onClose }: { token: TokenJson; onClose: () => voi
   const revoke = useRevokeToken();
   const toast = useToast();
   return (
-    <ConfirmDialog
+    <ConfirmMutationDialog
       open
       onClose={onClose}
       danger
       title={`Revoke ${token.name ?? "this token"}?`}
       description="Scripts that use it get 401 from now on. This cannot be undone."
       confirmLabel="Revoke token"
-      busy={revoke.isPending}
-      error={revoke.error ? problemMessage(revoke.error) : null}
-      onConfirm={() =>
-        revoke.mutate(token.id, {
-          onSuccess: () => {
-            toast.success("Token revoked.");
-            onClose();
-          },
-        })
-      }
+      mutation={revoke}
+      variables={token.id}
+      onDone={() => {
+        toast.success("Token revoked.");
+        onClose();
+      }}
     />
   );
 }

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { Badge } from "@/components/console/badge";
 import { Button } from "@/components/console/button";
 import { CopyButton } from "@/components/console/copy-button";
-import { ConfirmDialog, Dialog, useDialogState } from "@/components/console/dialog";
+import { ConfirmMutationDialog, Dialog, useDialogState } from "@/components/console/dialog";
 import { Field, inputClass } from "@/components/console/field";
 import { CreateDialogActions, ShownOnce } from "@/components/console/shown-once";
 import { EmptyState, ErrorState } from "@/components/console/states";
@@ -66,23 +66,19 @@ function RevokeDialog({ projectId, credential, usedBy, onClose }: { projectId: s
   const revoke = useRevokeCredential(projectId);
   const toast = useToast();
   return (
-    <ConfirmDialog
+    <ConfirmMutationDialog
       open
       onClose={onClose}
       danger
       title={`Revoke ${credential.name ?? credential.apiKey}?`}
       description="Servers using it get 401 at once, and embed sessions it minted stop playing. This cannot be undone."
       confirmLabel="Revoke credential"
-      busy={revoke.isPending}
-      error={revoke.error ? problemMessage(revoke.error) : null}
-      onConfirm={() =>
-        revoke.mutate(credential.id, {
-          onSuccess: () => {
-            toast.success("Credential revoked.");
-            onClose();
-          },
-        })
-      }
+      mutation={revoke}
+      variables={credential.id}
+      onDone={() => {
+        toast.success("Credential revoked.");
+        onClose();
+      }}
     >
       {usedBy.length ? (
         <div className="rounded-md bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200">
@@ -99,7 +95,7 @@ function RevokeDialog({ projectId, credential, usedBy, onClose }: { projectId: s
       ) : (
         <p className="text-sm text-slate-600">No share uses it.</p>
       )}
-    </ConfirmDialog>
+    </ConfirmMutationDialog>
   );
 }
 

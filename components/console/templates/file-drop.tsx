@@ -1,6 +1,7 @@
 "use client";
 
-import { useId, useState } from "react";
+import { useState } from "react";
+import { useFieldIds } from "@/components/console/field";
 import { formatBytes } from "@/lib/console/templates/format";
 
 // A file field that takes a file from the picker (click, or Enter/Space on the focused input)
@@ -22,11 +23,8 @@ type FileDropProps = {
 };
 
 export function FileDrop({ label, hint, errors, accept, multiple, required, files, onAdd, onRemove, disabled }: FileDropProps) {
-  const id = useId();
+  const { id, hintId, errorId, describedBy } = useFieldIds(Boolean(hint), Boolean(errors?.length));
   const [dragging, setDragging] = useState(false);
-  const hintId = `${id}-hint`;
-  const errorId = `${id}-error`;
-  const describedBy = [hint ? hintId : null, errors?.length ? errorId : null].filter(Boolean).join(" ") || undefined;
   const take = (list: FileList | null) => {
     const chosen = Array.from(list ?? []);
     if (chosen.length > 0) onAdd(multiple ? chosen : chosen.slice(0, 1));

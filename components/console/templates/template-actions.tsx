@@ -3,10 +3,9 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Button } from "@/components/console/button";
-import { ConfirmDialog } from "@/components/console/dialog";
+import { ConfirmMutationDialog } from "@/components/console/dialog";
 import { useProject } from "@/components/console/project-context";
 import { useToast } from "@/components/console/toast";
-import { problemMessage } from "@/lib/console/api-client";
 import { useArchiveTemplate, useDeleteTemplate, useDeployTemplate } from "@/lib/console/hooks/templates";
 import { archiveBlocker, deleteBlocker, deployBlocker, type TemplateJson } from "@/lib/console/templates/template-rules";
 
@@ -58,7 +57,7 @@ export function TemplateActions({ projectId, template, production }: { projectId
         )}
       </ul>
 
-      <ConfirmDialog
+      <ConfirmMutationDialog
         open={pending === "deploy"}
         onClose={close}
         title={`Deploy ${label} to Production?`}
@@ -72,51 +71,39 @@ export function TemplateActions({ projectId, template, production }: { projectId
           )
         }
         confirmLabel="Deploy"
-        busy={deploy.isPending}
-        error={deploy.isError ? problemMessage(deploy.error) : null}
-        onConfirm={() =>
-          deploy.mutate(template.id, {
-            onSuccess: () => {
-              toast.success(`${label} is now in Production.`);
-              setPending(null);
-            },
-          })
-        }
+        mutation={deploy}
+        variables={template.id}
+        onDone={() => {
+          toast.success(`${label} is now in Production.`);
+          setPending(null);
+        }}
       />
-      <ConfirmDialog
+      <ConfirmMutationDialog
         open={pending === "archive"}
         onClose={close}
         title={`Archive ${label}?`}
         description="No share plays an archived template, and it cannot be deployed again; it stays listed for reference."
         confirmLabel="Archive"
-        busy={archive.isPending}
-        error={archive.isError ? problemMessage(archive.error) : null}
-        onConfirm={() =>
-          archive.mutate(template.id, {
-            onSuccess: () => {
-              toast.success(`${label} is archived.`);
-              setPending(null);
-            },
-          })
-        }
+        mutation={archive}
+        variables={template.id}
+        onDone={() => {
+          toast.success(`${label} is archived.`);
+          setPending(null);
+        }}
       />
-      <ConfirmDialog
+      <ConfirmMutationDialog
         open={pending === "delete"}
         onClose={close}
         title={`Delete ${label}?`}
         description="The template and its files are removed for good."
         confirmLabel="Delete"
         danger
-        busy={remove.isPending}
-        error={remove.isError ? problemMessage(remove.error) : null}
-        onConfirm={() =>
-          remove.mutate(template.id, {
-            onSuccess: () => {
-              toast.success(`${label} was deleted.`);
-              router.push(`/projects/${projectId}/templates`);
-            },
-          })
-        }
+        mutation={remove}
+        variables={template.id}
+        onDone={() => {
+          toast.success(`${label} was deleted.`);
+          router.push(`/projects/${projectId}/templates`);
+        }}
       />
     </div>
   );
