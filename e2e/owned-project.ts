@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { promisify } from "node:util";
+import { expect, type APIRequestContext } from "@playwright/test";
 
 // Tests that own their data: a fresh organization and project, and a ProjectManager with their
 // own token, made through the CLI: on PGlite the running server takes its commands, on
@@ -32,4 +33,19 @@ export async function createOwnedProject(label: string): Promise<OwnedProject> {
   await cli("member", "add", "--user", email, "--project", project.id, "--role", "ProjectManager");
   const { token } = await cli<{ token: string }>("token", "create", "--user", email);
   return { projectId: project.id, token };
+}
+
+/**
+ * The demo PROD share's landing page as it is now: the start banner printed E2E_SHARE_URL, but
+ * another spec (landing-page.spec.ts) rotates that share's slug.
+ */
+export async function demoShareUrl(request: APIRequestContext): Promise<string> {
+  const response = await request.get(`/api/Projects/${env("E2E_PROJECT_ID")}/public-video-shares`, {
+    headers: { Authorization: `Bearer ${env("E2E_API_TOKEN")}` },
+  });
+  expect(response.status()).toBe(200);
+  const { items } = (await response.json()) as { items: { channel: string; url: string; status: string }[] };
+  const share = items.find((item) => item.channel === "PROD" && item.status === "Enabled");
+  expect(share, "the demo project has an enabled PROD share").toBeDefined();
+  return share!.url;
 }

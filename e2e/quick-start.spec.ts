@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { expect, test } from "@playwright/test";
-import { cliEnv, env } from "./owned-project";
+import { cliEnv, demoShareUrl, env } from "./owned-project";
 
 test("quick start – signing in with the printed credentials shows the project list", async ({ page }) => {
   await page.goto("/");
@@ -72,7 +72,7 @@ test("icons – the sign-in page and a share's landing page name the app's icons
   page.on("response", (response) => {
     if (response.status() >= 400) wrong.push(`${response.status()} ${response.url()}`);
   });
-  for (const url of ["/login", env("E2E_SHARE_URL")]) {
+  for (const url of ["/login", await demoShareUrl(request)]) {
     await page.goto(url);
     const icons = await page.locator('link[rel="icon"], link[rel="apple-touch-icon"], link[rel="manifest"]').evaluateAll((links) => links.map((link) => (link as HTMLLinkElement).href));
     expect(icons.length, url).toBeGreaterThanOrEqual(3);

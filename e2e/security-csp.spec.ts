@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { env } from "./owned-project";
+import { demoShareUrl, env } from "./owned-project";
 
 // Pages run only the scripts the server put there: script-src is a per-response nonce with
 // 'strict-dynamic' and no 'unsafe-inline', so markup injected later (an XSS found some day)
@@ -30,21 +30,7 @@ function scriptTagNonces(html: string): (string | null)[] {
   return [...html.matchAll(/<script\b[^>]*>/gi)].map((tag) => /\snonce="([^"]*)"/.exec(tag[0])?.[1] ?? null);
 }
 
-/**
- * The demo PROD share's landing page as it is now: the start banner printed E2E_SHARE_URL, but
- * another spec (landing-page.spec.ts) rotates that share's slug.
- */
-async function shareUrl(request: APIRequestContext): Promise<string> {
-  const response = await request.get(`/api/Projects/${env("E2E_PROJECT_ID")}/public-video-shares`, {
-    headers: { Authorization: `Bearer ${env("E2E_API_TOKEN")}` },
-  });
-  expect(response.status()).toBe(200);
-  const { items } = (await response.json()) as { items: { channel: string; url: string; status: string }[] };
-  const share = items.find((item) => item.channel === "PROD" && item.status === "Enabled");
-  expect(share, "the demo project has an enabled PROD share").toBeDefined();
-  return share!.url;
-}
-const shareSlug = async (request: APIRequestContext) => new URL(await shareUrl(request)).pathname.split("/").pop()!;
+const shareSlug = async (request: APIRequestContext) => new URL(await demoShareUrl(request)).pathname.split("/").pop()!;
 
 async function signIn(page: Page) {
   await page.goto("/login");
@@ -96,7 +82,7 @@ async function openWithInjection(page: Page, url: string): Promise<Injected> {
 const pages: { name: string; url: (request: APIRequestContext) => Promise<string>; signedIn: boolean }[] = [
   { name: "GET /login", url: async () => "/login", signedIn: false },
   { name: "GET /projects (signed in)", url: async () => "/projects", signedIn: true },
-  { name: "GET /v/:slug (the landing page)", url: shareUrl, signedIn: false },
+  { name: "GET /v/:slug (the landing page)", url: demoShareUrl, signedIn: false },
 ];
 
 for (const { name, url, signedIn } of pages) {
