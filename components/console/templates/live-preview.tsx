@@ -6,7 +6,7 @@ import { Field, inputClass } from "@/components/console/field";
 import { useProject } from "@/components/console/project-context";
 import { ApiProblem, problemMessage } from "@/lib/console/api-client";
 import { usePreviewTemplate } from "@/lib/console/hooks/templates";
-import { formatDate } from "@/lib/console/templates/format";
+import { formatDateTime } from "@/lib/console/format";
 import { previewData, previewProblemsByKey, type PreviewField } from "@/lib/console/templates/preview-data";
 import type { TemplateJson } from "@/lib/console/templates/template-rules";
 import { previewDataLimits } from "@/lib/templates/preview-schema";
@@ -125,7 +125,7 @@ export function LivePreview({ projectId, template, fields }: { projectId: string
                 className="h-auto max-h-[28rem] w-auto max-w-full rounded-md bg-slate-100 ring-1 ring-slate-200"
               />
               <figcaption className="text-xs text-slate-600">
-                Frame {png.data.frame}, {png.data.width}×{png.data.height}; the link works until {formatDate(png.data.expiresAt)}.
+                Frame {png.data.frame}, {png.data.width}×{png.data.height}; the link works until {formatDateTime(png.data.expiresAt)}.
                 {pngStale ? " The form has changed since: render again to see it." : null}
               </figcaption>
               {png.data.warnings.length > 0 ? (

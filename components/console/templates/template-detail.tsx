@@ -5,7 +5,8 @@ import { Badge } from "@/components/console/badge";
 import { ErrorState } from "@/components/console/states";
 import { problemMessage } from "@/lib/console/api-client";
 import { useTemplate, useTemplates } from "@/lib/console/hooks/templates";
-import { formatBytes, formatDate, shortSha } from "@/lib/console/templates/format";
+import { formatDateTime } from "@/lib/console/format";
+import { formatBytes, shortSha } from "@/lib/console/templates/format";
 import { currentProduction, templateFileList, totalSize, type TemplateJson } from "@/lib/console/templates/template-rules";
 import type { TemplateOutline } from "@/lib/templates/template-outline";
 import { kindLabels } from "./kind-labels";
@@ -56,10 +57,10 @@ export function TemplateDetail({ projectId, initialTemplate, initialTemplates, o
           <Fact label="Size">{template.width && template.height ? `${template.width}×${template.height}` : "—"}</Fact>
           <Fact label="Files">{formatBytes(totalSize(template))}</Fact>
           <Fact label="Created">
-            <time dateTime={template.createdAt}>{formatDate(template.createdAt)}</time>
+            <time dateTime={template.createdAt}>{formatDateTime(template.createdAt)}</time>
           </Fact>
-          <Fact label="Deployed">{template.deployedAt ? <time dateTime={template.deployedAt}>{formatDate(template.deployedAt)}</time> : "—"}</Fact>
-          <Fact label="Archived">{template.archivedAt ? <time dateTime={template.archivedAt}>{formatDate(template.archivedAt)}</time> : "—"}</Fact>
+          <Fact label="Deployed">{template.deployedAt ? <time dateTime={template.deployedAt}>{formatDateTime(template.deployedAt)}</time> : "—"}</Fact>
+          <Fact label="Archived">{template.archivedAt ? <time dateTime={template.archivedAt}>{formatDateTime(template.archivedAt)}</time> : "—"}</Fact>
         </dl>
         <TemplateActions projectId={projectId} template={template} production={production} />
       </div>

@@ -9,7 +9,8 @@ import { useProject } from "@/components/console/project-context";
 import { EmptyState, ErrorState, LoadingState } from "@/components/console/states";
 import { problemMessage } from "@/lib/console/api-client";
 import { useTemplates } from "@/lib/console/hooks/templates";
-import { formatBytes, formatDate } from "@/lib/console/templates/format";
+import { formatDateTime } from "@/lib/console/format";
+import { formatBytes } from "@/lib/console/templates/format";
 import { templateStatusList, totalSize, type TemplateJson, type TemplateStatus } from "@/lib/console/templates/template-rules";
 import { TemplateStatusBadge } from "./template-status-badge";
 import { kindLabels } from "./kind-labels";
@@ -127,10 +128,10 @@ function TemplateTable({ templates, base }: { templates: TemplateJson[]; base: s
               <td className="px-4 py-2">{kindLabels[template.kind]}</td>
               <td className="px-4 py-2 text-right tabular-nums">{formatBytes(totalSize(template))}</td>
               <td className="whitespace-nowrap px-4 py-2 text-slate-600">
-                <time dateTime={template.createdAt}>{formatDate(template.createdAt)}</time>
+                <time dateTime={template.createdAt}>{formatDateTime(template.createdAt)}</time>
               </td>
               <td className="whitespace-nowrap px-4 py-2 text-slate-600">
-                {template.deployedAt ? <time dateTime={template.deployedAt}>{formatDate(template.deployedAt)}</time> : "—"}
+                {template.deployedAt ? <time dateTime={template.deployedAt}>{formatDateTime(template.deployedAt)}</time> : "—"}
               </td>
             </tr>
           ))}
@@ -160,10 +161,10 @@ function TemplateCards({ templates, base }: { templates: TemplateJson[]; base: s
             <dd className="tabular-nums">{formatBytes(totalSize(template))}</dd>
             <dt className="text-slate-500">Created</dt>
             <dd>
-              <time dateTime={template.createdAt}>{formatDate(template.createdAt)}</time>
+              <time dateTime={template.createdAt}>{formatDateTime(template.createdAt)}</time>
             </dd>
             <dt className="text-slate-500">Deployed</dt>
-            <dd>{template.deployedAt ? <time dateTime={template.deployedAt}>{formatDate(template.deployedAt)}</time> : "—"}</dd>
+            <dd>{template.deployedAt ? <time dateTime={template.deployedAt}>{formatDateTime(template.deployedAt)}</time> : "—"}</dd>
           </dl>
         </li>
       ))}

@@ -1,5 +1,4 @@
-// How the template pages write sizes, dates and hashes. Dates are formatted in UTC with a fixed
-// locale, so the server's render and the browser's hydration print the same text.
+// How the template pages write sizes and hashes (times: lib/console/format.ts).
 
 const units = ["B", "KB", "MB", "GB"] as const;
 
@@ -12,21 +11,6 @@ export function formatBytes(bytes: number): string {
     unit++;
   }
   return unit === 0 ? `${value} B` : `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
-}
-
-const dateFormat = new Intl.DateTimeFormat("en-GB", {
-  timeZone: "UTC",
-  day: "numeric",
-  month: "short",
-  year: "numeric",
-  hour: "2-digit",
-  minute: "2-digit",
-  hour12: false,
-});
-
-/** "25 Nov 2026, 02:38 UTC"; "—" for null. */
-export function formatDate(iso: string | null): string {
-  return iso ? `${dateFormat.format(new Date(iso))} UTC` : "—";
 }
 
 /** The first 12 hex digits: enough to tell files apart by eye. */

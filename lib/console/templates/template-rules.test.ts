@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { formatBytes, formatDate, shortSha } from "./format";
+import { formatDateTime } from "../format";
+import { formatBytes, shortSha } from "./format";
 import { needsRestart, previewData, previewProblemsByKey } from "./preview-data";
 import { archiveBlocker, currentProduction, deleteBlocker, deployBlocker, templateFileList, totalSize, withDeployed, type TemplateJson } from "./template-rules";
 
@@ -62,9 +63,9 @@ test.each([
   expect(formatBytes(bytes)).toBe(text);
 });
 
-test("formatDate – UTC, the same text on the server and in any browser's time zone; shortSha", () => {
-  expect(formatDate("2026-11-25T02:38:13.000Z")).toBe("25 Nov 2026, 02:38 UTC");
-  expect(formatDate(null)).toBe("—");
+test("formatDateTime – UTC, the same text on the server and in any browser's time zone; shortSha", () => {
+  expect(formatDateTime("2026-11-25T02:38:13.000Z")).toBe("25 Nov 2026, 02:38 UTC");
+  expect(formatDateTime(null)).toBe("—");
   expect(shortSha("0123456789abcdef".repeat(4))).toBe("0123456789ab");
 });
 
