@@ -5,8 +5,10 @@
 // lib/bootstrap/demo-template/landscape/ (1280×720) and portrait/ (720×1280), each with
 // data.json (Lottie), manifest.json (binding manifest v1) and images/logo.png.
 //
-// `npm run demo-template` runs it. The output is committed and the same bytes on every run:
-// no clocks, no randomness, numbers rounded, the PNG drawn and encoded by CanvasKit (WASM).
+// `npm run demo-template` runs it (`node scripts/make-demo-template.mjs <dir>` writes elsewhere).
+// The output is committed and the same bytes on every run: no clocks, no randomness, numbers
+// rounded, the PNG drawn and encoded by CanvasKit (WASM). lib/bootstrap/demo-template.test.ts
+// checks that the committed files are what this script makes.
 //
 // Text renders in two places: the browser player (lottie-web's SVG renderer, with the font
 // family below: Helvetica Neue, else Arial, else the browser's sans-serif) and the server
@@ -20,7 +22,7 @@ import { fileURLToPath } from "node:url";
 import initCanvasKit from "canvaskit-wasm";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const outDir = path.join(root, "lib/bootstrap/demo-template");
+const outDir = path.resolve(process.argv[2] ?? path.join(root, "lib/bootstrap/demo-template"));
 
 const fps = 30;
 const duration = 300; // frames: 10 s
