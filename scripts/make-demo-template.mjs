@@ -107,8 +107,9 @@ const layouts = {
       { field: "amount", label: copy.amountLabel, x: 656, labelY: 500, y: 556, size: 44, width: 528, lines: 2, lineHeight: 52 },
     ],
     labelSize: 28,
-    nextStep: { labelY: 346, x: 80, y: 412, size: 44, width: 1040, lines: 2, lineHeight: 56 },
-    button: { x: 80, y: 516, w: 380, h: 84, size: 34 },
+    // The button beside the message, above the player's controls when they show (phones: the bottom third).
+    nextStep: { labelY: 346, x: 80, y: 412, size: 44, width: 680, lines: 3, lineHeight: 56 },
+    button: { x: 820, y: 382, w: 380, h: 84, size: 34 },
   },
   portrait: {
     w: 720,
