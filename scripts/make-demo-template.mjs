@@ -60,7 +60,7 @@ const widestGlyph = 1;
 const logoSize = 144;
 const logoFile = "logo.png";
 
-/** The bound fields; the animation shows each default until data arrives. */
+/** The bound fields (text layers); each default is also the layer's own text in the animation. */
 const fields = {
   firstName: { layer: "First name", default: "there", maxLength: 12 },
   planName: { layer: "Plan name", default: "Northwind Plus", maxLength: 20 },
