@@ -19,7 +19,7 @@ let projectId: string;
 let token: string;
 
 const sameOrigin = () => ({ Origin: env("E2E_BASE_URL") });
-const dir = "lib/bootstrap/demo-template";
+const dir = "lib/testing/fixtures/lottie/weather-card";
 const file = (name: string) => ({ name, mimeType: "application/json", buffer: readFileSync(`${dir}/${name}`) });
 
 async function deployWeatherCard(request: APIRequestContext) {

@@ -7,9 +7,9 @@ import { expect, type Page } from "@playwright/test";
 
 export const fixtureDir = "lib/testing/fixtures/lottie/weather-card";
 export const weatherFile = (name: string, mimeType: string) => ({ name: path.basename(name), mimeType, buffer: readFileSync(`${fixtureDir}/${name}`) });
-/** The demo's binding manifest for the weather card, plus chapters and a CTA for the detail page to list. */
+/** The weather card's binding manifest, plus chapters and a CTA for the detail page to list. */
 export const manifest = {
-  ...(JSON.parse(readFileSync("lib/bootstrap/demo-template/manifest.json", "utf8")) as Record<string, unknown>),
+  ...(JSON.parse(readFileSync(`${fixtureDir}/manifest.json`, "utf8")) as Record<string, unknown>),
   chapters: [
     { id: "intro", name: "Intro", startFrame: 0, endFrame: 120 },
     { id: "forecast", name: "Forecast", startFrame: 120, endFrame: 360 },

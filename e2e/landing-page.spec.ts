@@ -201,7 +201,7 @@ test("GET /v/{slug} – the player slot keeps a 16:9 box on a phone and a deskto
   }
 });
 
-test("GET /v/{slug} – the demo share's slot has its deployed template's portrait proportions and fits the screen", async ({ page, request }) => {
+test("GET /v/{slug} – the demo share's slot has its deployed template's proportions and fits the screen", async ({ page, request }) => {
   const headers = { authorization: `Bearer ${process.env.E2E_API_TOKEN}` };
   const projectId = process.env.E2E_PROJECT_ID!;
   const shares = (await (await request.get(`/api/Projects/${projectId}/public-video-shares`, { headers })).json()) as { items: { channel: string; url: string }[] };

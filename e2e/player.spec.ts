@@ -9,12 +9,12 @@ import { env } from "./owned-project";
 
 test.describe.configure({ timeout: 120_000 });
 
-test("GET /v/{slug} – the demo share plays the weather card with the bound city, and its analytics reach the ingest", async ({ page, request }) => {
+test("GET /v/{slug} – the demo share plays the welcome message with the bound name, and its analytics reach the ingest", async ({ page, request }) => {
   const demo = await request.get(`/api/Projects/${env("E2E_PROJECT_ID")}/public-video-shares`, {
     headers: { Authorization: `Bearer ${env("E2E_API_TOKEN")}` },
   });
   const share = ((await demo.json()) as { items: (Share & { personalizationData: Record<string, string> })[] }).items.find((s) => s.channel === "PROD")!;
-  expect(share.personalizationData.City).toBe("Lisbon");
+  expect(share.personalizationData.firstName).toBe("Ana");
   const analytics = await recordAnalytics(page);
   // The player box's size as the HTML arrives, before the poster, the SDK or the player load.
   await page.addInitScript(() => {
@@ -33,7 +33,7 @@ test("GET /v/{slug} – the demo share plays the weather card with the bound cit
   expect([posterResponse.status(), posterResponse.headers()["content-type"]]).toEqual([200, "image/png"]);
   const player = page.frameLocator('[data-testid="player-slot"] iframe');
   await expect(player.locator("#reelbind-player")).toHaveAttribute("data-state", /playing|ended/, { timeout: 15_000 });
-  await expect(player.getByText("Lisbon", { exact: true })).toBeVisible();
+  await expect(player.getByText("Ana", { exact: true })).toBeVisible();
   await expect.poll(() => analytics.types(), { timeout: 15_000 }).toEqual(expect.arrayContaining(["session.started", "video.played"]));
   await expect.poll(() => analytics.statuses.length).toBeGreaterThan(0);
   expect(analytics.statuses.every((status) => status === 202)).toBe(true);
@@ -44,16 +44,16 @@ test("GET /v/{slug} – the demo share plays the weather card with the bound cit
   expect(slotAtParse.map(Math.round)).toEqual([slotNow.width, slotNow.height].map(Math.round));
 });
 
-test("demo page on a second origin – an embed session binds its data: the screenshot of the same frame differs by the city alone", async ({ page, request }) => {
+test("demo page on a second origin – an embed session binds its data: the screenshot of the same frame differs by the name alone", async ({ page, request }) => {
   const auth = { Authorization: `Bearer ${env("E2E_API_TOKEN")}` };
   const credential = await request.post("/api/credentials", { headers: auth, data: { projectId: env("E2E_PROJECT_ID"), name: "player e2e" } });
   const { apiKey, apiSecret } = (await credential.json()) as { apiKey: string; apiSecret: string };
   const basic = `Basic ${Buffer.from(`${apiKey}:${apiSecret}`).toString("base64")}`;
 
-  const frameWith = async (city: string) => {
+  const frameWith = async (name: string) => {
     const minted = await request.post("/api/embed-sessions", {
       headers: { Authorization: basic },
-      data: { channel: "PROD", personalizationData: { City: city }, allowedOrigins: [secondOrigin()] },
+      data: { channel: "PROD", personalizationData: { firstName: name }, allowedOrigins: [secondOrigin()] },
     });
     expect(minted.status()).toBe(201);
     const { token } = (await minted.json()) as { token: string };
@@ -62,20 +62,20 @@ test("demo page on a second origin – an embed session binds its data: the scre
     await hostCommand(page, "seek(6000)");
     await waitForCall(page, (call) => call.name === "onProgress" && call.message.positionMs === 6000);
     const player = page.frameLocator('[data-testid="demo-player"] iframe');
-    await expect(player.getByText(city, { exact: true })).toBeVisible();
+    await expect(player.getByText(name, { exact: true })).toBeVisible();
     return page.getByTestId("demo-player").screenshot();
   };
-  const lisbon = await frameWith("Lisbon");
-  const reykjavik = await frameWith("Reykjavik");
-  const lisbonAgain = await frameWith("Lisbon");
-  expect(lisbon.equals(reykjavik)).toBe(false);
-  expect(lisbon.equals(lisbonAgain)).toBe(true);
+  const bruno = await frameWith("Bruno");
+  const carolina = await frameWith("Carolina");
+  const brunoAgain = await frameWith("Bruno");
+  expect(bruno.equals(carolina)).toBe(false);
+  expect(bruno.equals(brunoAgain)).toBe(true);
 
   // The host page's data overrides the session's, live.
-  await hostCommand(page, 'setData({ City: "Oslo" })');
+  await hostCommand(page, 'setData({ firstName: "Dara" })');
   const player = page.frameLocator('[data-testid="demo-player"] iframe');
-  await expect(player.getByText("Oslo", { exact: true })).toBeVisible();
-  await expect(player.getByText("Lisbon", { exact: true })).toHaveCount(0);
+  await expect(player.getByText("Dara", { exact: true })).toBeVisible();
+  await expect(player.getByText("Bruno", { exact: true })).toHaveCount(0);
 });
 
 test.describe("the player embedded on a customer site through an embed session", () => {

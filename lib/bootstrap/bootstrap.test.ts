@@ -1,8 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
+import { asc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
+import { templates } from "@/lib/db/schema";
+import type { TemplateField } from "@/lib/templates/manifest";
 import { verifyPassword } from "@/lib/auth/secrets";
 import { findUserByEmail, listProjectsForUser } from "@/lib/accounts/accounts";
 import { findPublicShare } from "@/lib/shares/public-share";
@@ -32,6 +35,31 @@ describe("bootstrapDemo", () => {
     expect(projects.filter((p) => p.id === first.project.id)).toEqual([
       expect.objectContaining({ name: "Demo project", role: "OrganizationAdmin" }),
     ]);
+  });
+
+  it("uploads Reelbind's demo template: the landscape version deployed, the portrait one Testing; the PROD share fills its fields for en-US", async () => {
+    const db = await getDb();
+    const result = await bootstrap();
+    const rows = await db
+      .select({ id: templates.id, name: templates.name, version: templates.version, status: templates.status, width: templates.width, height: templates.height, fields: templates.fields })
+      .from(templates)
+      .where(eq(templates.projectId, result.project.id))
+      .orderBy(asc(templates.name));
+    expect(rows.map(({ name, version, status, width, height }) => ({ name, version, status, width, height }))).toEqual([
+      { name: "Welcome message", version: "1.0", status: "Production", width: 1280, height: 720 },
+      { name: "Welcome message (portrait)", version: "1.0", status: "Testing", width: 720, height: 1280 },
+    ]);
+    expect(result.template).toEqual({ id: rows[0]!.id, name: "Welcome message", version: "1.0", status: "Production" });
+
+    const share = await findPublicShare(db, result.share.url.split("/v/")[1]!);
+    expect(share).toMatchObject({ locale: "en-US", ctaLabel: "Manage my plan", template: expect.objectContaining({ id: rows[0]!.id }) });
+    const data = share!.personalizationData as Record<string, string>;
+    expect(data).toEqual({ firstName: "Ana", planName: "Northwind Plus", renewalDate: "March 3, 2027", amount: "$24.00" });
+    for (const { fields } of rows) {
+      const byKey = new Map((fields as TemplateField[]).map((field) => [field.key, field]));
+      expect([...byKey.keys()].sort()).toEqual(["amount", "firstName", "logo", "planName", "renewalDate"]);
+      for (const [key, value] of Object.entries(data)) expect([...value].length).toBeLessThanOrEqual(byKey.get(key)!.maxLength!);
+    }
   });
 
   it("prints every line the quick start promises", async () => {

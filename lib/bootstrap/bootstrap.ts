@@ -60,31 +60,51 @@ async function isLiveTokenOf(db: Db, userId: string, token: string | undefined):
   return Boolean(row);
 }
 
+/** The demo PROD share's locale; its personalization data is formatted for it, as a customer's would be. */
+const demoLocale = "en-US";
+
 /** The demo PROD share's configuration, used only when the project has no PROD share yet. */
 const demoShare = {
-  publicTitle: "Ana, here is your weather in Lisbon",
-  publicSubtitle: "Your personal forecast, rendered just for you.",
-  locale: "en-US",
-  ctaLabel: "See the week ahead",
-  ctaUrl: "https://example.com/forecast",
-  personalizationData: { City: "Lisbon", Status: "Sunny", Tempreture: "21°" },
+  publicTitle: "Ana, here is your plan at a glance",
+  publicSubtitle: "A ten-second message from Northwind, made just for you.",
+  locale: demoLocale,
+  ctaLabel: "Manage my plan",
+  ctaUrl: "https://example.com/account",
+  personalizationData: {
+    firstName: "Ana",
+    planName: "Northwind Plus",
+    renewalDate: new Intl.DateTimeFormat(demoLocale, { dateStyle: "long", timeZone: "UTC" }).format(Date.UTC(2027, 2, 3)),
+    amount: new Intl.NumberFormat(demoLocale, { style: "currency", currency: "USD" }).format(24),
+  },
   consentMode: "not_required" as const,
 };
 
+/** Reelbind's own demo template, made by scripts/make-demo-template.mjs: one folder per version. */
 const demoTemplateDir = path.join(process.cwd(), "lib/bootstrap/demo-template");
+const demoTemplates = {
+  landscape: { name: "Welcome message", version: "1.0" },
+  portrait: { name: "Welcome message (portrait)", version: "1.0" },
+} as const;
 
-/** Uploads and deploys the weather-card demo template, unless the project already has a Production one. */
+async function importDemoTemplate(db: Db, actor: Actor, access: ProjectAccess, version: keyof typeof demoTemplates) {
+  const file = (name: string) => new Uint8Array(readFileSync(path.join(demoTemplateDir, version, name)));
+  return importTemplate(db, actor, access, { ...demoTemplates[version], kind: "LottieStandalone" }, [
+    { role: "templateJson", name: "data.json", bytes: file("data.json") },
+    { role: "manifestJson", name: "manifest.json", bytes: file("manifest.json") },
+    { role: "assetFiles", name: "logo.png", bytes: file("images/logo.png") },
+  ]);
+}
+
+/**
+ * Uploads the demo template's landscape version and deploys it, and uploads its portrait
+ * version (left Testing, to try in the console), unless the project already has a Production template.
+ */
 async function ensureDemoTemplate(db: Db, actor: Actor, access: ProjectAccess) {
   const [production] = await listTemplates(db, access, "Production");
   if (production) return production;
-  const file = (name: string) => new Uint8Array(readFileSync(path.join(demoTemplateDir, name)));
-  const template = await importTemplate(db, actor, access, { name: "Weather card", version: "1.0", kind: "LottieStandalone" }, [
-    { role: "templateJson", name: "data.json", bytes: file("data.json") },
-    { role: "manifestJson", name: "manifest.json", bytes: file("manifest.json") },
-    { role: "assetFiles", name: "img_0.jpg", bytes: file("images/img_0.jpg") },
-    { role: "assetFiles", name: "img_1.jpg", bytes: file("images/img_1.jpg") },
-  ]);
-  return deployTemplate(db, actor, access, template.id);
+  const landscape = await importDemoTemplate(db, actor, access, "landscape");
+  await importDemoTemplate(db, actor, access, "portrait");
+  return deployTemplate(db, actor, access, landscape.id);
 }
 
 /**
