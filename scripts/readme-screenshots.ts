@@ -1,7 +1,7 @@
 // npm run readme:screenshots – the two pictures the README opens with, taken from the product
 // as the quick start runs it (a fresh DATA_DIR, the bootstrapped demo) in Debian's Chromium:
 // docs/images/console.png (the demo template's page with its live preview) and
-// docs/images/landing.png (the demo PROD share's landing page on a phone, a few seconds in).
+// docs/images/landing.png (the demo PROD share's landing page, a few seconds in).
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -27,12 +27,14 @@ try {
   await desktop.waitForTimeout(3_000);
   await desktop.screenshot({ path: `${outDir}/console.png` });
 
-  const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
-  await phone.goto(app.shareUrl);
-  await phone.frameLocator('[data-testid="player-slot"] iframe').getByRole("button", { name: "Play" }).first().click();
-  await phone.evaluate(() => window.scrollTo(0, 0));
-  await phone.waitForTimeout(3_000);
-  await phone.screenshot({ path: `${outDir}/landing.png` });
+  const landing = await browser.newPage({ viewport: { width: 1100, height: 720 } });
+  await landing.goto(app.shareUrl);
+  await landing.frameLocator('[data-testid="player-slot"] iframe').getByRole("button", { name: "Play" }).first().click();
+  // Away from the player, so that its controls hide while it plays.
+  await landing.mouse.move(0, 0);
+  await landing.evaluate(() => window.scrollTo(0, 0));
+  await landing.waitForTimeout(4_000);
+  await landing.screenshot({ path: `${outDir}/landing.png` });
   console.log(`Wrote ${outDir}/console.png and ${outDir}/landing.png`);
 } finally {
   await browser.close();
