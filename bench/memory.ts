@@ -56,7 +56,7 @@ async function load(base: string, token: string, projectId: string, slug: string
       fetch(`${base}/api/Projects/${projectId}/templates/${templateId}/preview`, {
         method: "POST",
         headers: { ...auth, "Content-Type": "application/json" },
-        body: JSON.stringify({ data: { City: `City ${i}` } }),
+        body: JSON.stringify({ data: { firstName: `Ana ${i}` } }),
       }),
     ),
   ]);
