@@ -119,7 +119,8 @@ test("a personal access token made in the console calls the API until it is revo
   const row = page.getByRole("listitem").filter({ hasText: "CI deploys" });
   await row.getByRole("button", { name: "Revoke" }).click();
   await page.getByRole("dialog").getByRole("button", { name: "Revoke token" }).click();
-  await expect(row).toContainText("Revoked");
+  await expect(row).toContainText("Revoked"); // at once (optimistic)
+  await expect(page.getByRole("status")).toContainText("Token revoked."); // the server's answer
   expect((await api.get("/api/me", { headers: { Authorization: `Bearer ${token}` } })).status()).toBe(401);
   await api.dispose();
 });
