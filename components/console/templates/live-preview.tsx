@@ -143,7 +143,8 @@ export function LivePreview({ projectId, template, fields }: { projectId: string
         </div>
       </form>
 
-      <div className="space-y-2">
+      {/* On a phone the player comes first, above its form. */}
+      <div className="order-first space-y-2 lg:order-none">
         <div className="mx-auto overflow-hidden rounded-lg bg-slate-900 shadow-sm" style={{ aspectRatio: `${width} / ${height}`, width: `min(100%, ${(28 * width) / height}rem)` }}>
           <iframe
             key={generation}
