@@ -65,9 +65,9 @@ export function usePreviewPlayer(data: Record<string, string>) {
   /** The iframe's onLoad: INIT with the form's data as it is now, once per player document. */
   const initialised = useRef<Document | null>(null);
   const onLoad = useCallback(() => {
-    const document = frame.current?.contentDocument;
-    if (!document || document === initialised.current) return;
-    initialised.current = document;
+    const playerDocument = frame.current?.contentDocument;
+    if (!playerDocument || playerDocument === initialised.current) return;
+    initialised.current = playerDocument;
     ready.current = false;
     sent.current = latest.current;
     post({ v: controlVersion, type: "INIT", data: latest.current, autoplay: true, muted: true });
@@ -75,8 +75,8 @@ export function usePreviewPlayer(data: Record<string, string>) {
 
   // A player that finished loading before React hydrated the page fired its load event unheard.
   useEffect(() => {
-    const document = frame.current?.contentDocument;
-    if (document?.readyState === "complete" && document.URL !== "about:blank") onLoad();
+    const playerDocument = frame.current?.contentDocument;
+    if (playerDocument?.readyState === "complete" && playerDocument.URL !== "about:blank") onLoad();
   }, [generation, onLoad]);
 
   const restart = useCallback(() => {

@@ -3,6 +3,7 @@ import { apiRequest } from "@/lib/console/api-client";
 import { queryKeys } from "@/lib/console/query-keys";
 import { withDeployed, type PreviewResult, type TemplateJson } from "@/lib/console/templates/template-rules";
 import { uploadWithProgress, type UploadProgress } from "@/lib/console/upload-request";
+import { optimisticList } from "./optimistic";
 
 // The templates resource for the console's client components: reads and every change go through
 // the REST API (the session cookie authenticates it); server components hand the first data in.
@@ -85,14 +86,7 @@ export function useDeleteTemplate(projectId: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (templateId: string) => apiRequest<void>(templatePath(projectId, templateId), { method: "DELETE" }),
-    onMutate: async (templateId) => {
-      const listKey = queryKeys.templates(projectId);
-      await client.cancelQueries({ queryKey: listKey });
-      const list = client.getQueryData<TemplateJson[]>(listKey);
-      if (list) client.setQueryData(listKey, list.filter((template) => template.id !== templateId));
-      return { list } satisfies Snapshot;
-    },
-    onError: (_error, templateId, snapshot) => restore(client, projectId, templateId, snapshot),
+    ...optimisticList<TemplateJson, string>(client, queryKeys.templates(projectId), (list, templateId) => list.filter((template) => template.id !== templateId)),
     // The deleted template's own entry is dropped, not refetched (that would be a 404 on the page leaving it).
     onSuccess: (_result, templateId) => client.removeQueries({ queryKey: queryKeys.template(projectId, templateId), exact: true }),
     onSettled: () =>
