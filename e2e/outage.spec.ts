@@ -112,7 +112,7 @@ async function outageRound(cluster: PrivatePostgres, dataDir: string, round: num
     })();
 
     await new Promise((resolve) => setTimeout(resolve, 1_000));
-    cluster.stop();
+    await cluster.stop();
     const outageStarted = Date.now();
     const response = await page.goto(pages["landing page"]!.url);
     figures.landingPageSeen = {
@@ -121,7 +121,7 @@ async function outageRound(cluster: PrivatePostgres, dataDir: string, round: num
     };
     if (round === 1) await page.screenshot({ path: test.info().outputPath("landing-page-during-outage.png") });
     await new Promise((resolve) => setTimeout(resolve, outageMs - (Date.now() - outageStarted)));
-    cluster.start();
+    await cluster.start();
     databaseBackAt = Date.now();
     for (let waited = 0; Number.isNaN(figures.recoveryMs) && waited < 20_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
     await new Promise((resolve) => setTimeout(resolve, 1_000));

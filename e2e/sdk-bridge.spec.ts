@@ -1,9 +1,18 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { expect, test, type Frame, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import type { ConsentMode, ControlMessage, PlayerContext } from "@/lib/embed/protocol";
-import type { EmbedOptions, PlayerHandle } from "@/lib/sdk/player-embed";
-import type { ReelbindGlobal } from "@/lib/sdk/tracking-api";
+import type { EmbedOptions } from "@/lib/sdk/player-embed";
+import {
+  analyticsMessage,
+  embedPlayer as embedHarness,
+  harnessPage,
+  hostPage,
+  postFrom,
+  type AnalyticsFields,
+  type HarnessPlayer,
+  type HostWindow,
+} from "./sdk-harness";
 
 // The SDK's analytics bridge in Chromium, with the built bundles. Every origin is synthetic and
 // served by page.route: the host page, the player (a tiny harness standing in for the real
@@ -34,37 +43,6 @@ type WireEvent = {
   session_id: string;
   consent: { status: string };
 };
-type AnalyticsFields = { type?: unknown; eventType?: unknown; occurredAt?: unknown; playbackId?: unknown; payload?: unknown };
-
-/** What the harness at {playerOrigin}/embed/{slug} does. */
-type HarnessPlayer = {
-  context: PlayerContext;
-  /** Analytics messages posted right after INIT, before READY. */
-  beforeReady?: AnalyticsFields[];
-  /** Posts video.incomplete on pagehide, as the real player does when removed mid-playback. */
-  incompleteOnPagehide?: boolean;
-};
-
-type HostWindow = Window & {
-  Reelbind: ReelbindGlobal;
-  players: PlayerHandle[];
-  readyMessages: ControlMessage[];
-  receivedMessages: unknown[];
-};
-
-/** A well-formed analytics message; `overrides` replace fields, `without` removes them. */
-function analyticsMessage(overrides: AnalyticsFields = {}, without: (keyof AnalyticsFields)[] = []): AnalyticsFields {
-  const message: AnalyticsFields = {
-    type: "PLAYER_ANALYTICS_EVENT_V1",
-    eventType: "video.played",
-    occurredAt: new Date().toISOString(),
-    playbackId: 1,
-    payload: { position_ms: 1_000 },
-    ...overrides,
-  };
-  for (const key of without) delete message[key];
-  return message;
-}
 
 /** The sentinel: a valid event told apart by its position. */
 const sentinel = () => analyticsMessage({ eventType: "video.paused", payload: { position_ms: 4_242 } });
@@ -80,44 +58,6 @@ function playerContext(consentMode: ConsentMode = "not_required"): PlayerContext
   };
 }
 
-const hostPage = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Customer page</title></head>
-<body>
-<script>
-  window.players = [];
-  window.readyMessages = [];
-  window.receivedMessages = [];
-  addEventListener("message", (event) => window.receivedMessages.push(event.data));
-</script>
-<script src="${playerOrigin}/sdk/player-embed.global.js"></script>
-</body></html>`;
-
-function harnessPage(player: HarnessPlayer) {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Player harness</title></head>
-<body>
-<script>
-  const player = ${JSON.stringify(player)};
-  let parentOrigin = null;
-  window.commands = [];
-  window.postToHost = (message) => parent.postMessage(message, parentOrigin);
-  addEventListener("message", (event) => {
-    if (event.source !== parent) return;
-    window.commands.push({ origin: event.origin, data: event.data });
-    if (event.data.type !== "INIT" || parentOrigin) return;
-    parentOrigin = event.origin;
-    for (const message of player.beforeReady || []) postToHost(message);
-    postToHost({ v: 1, type: "READY", durationMs: 10000, width: 1280, height: 720, context: player.context });
-  });
-  addEventListener("pagehide", () => {
-    if (!player.incompleteOnPagehide) return;
-    postToHost({ type: "PLAYER_ANALYTICS_EVENT_V1", eventType: "video.incomplete", occurredAt: new Date().toISOString(),
-      playbackId: 1, payload: { position_ms: 3000, percent: 30 } });
-  });
-</script>
-</body></html>`;
-}
-
 const otherWindowPage = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Other window</title></head><body></body></html>`;
 
 type Ingest = { posts: { authorization: string | undefined; events: WireEvent[] }[]; beacons: { token: string; event: WireEvent }[] };
@@ -130,7 +70,7 @@ async function openHostPage(page: Page, players: Record<string, HarnessPlayer>, 
   const ingest: Ingest = { posts: [], beacons: [] };
   const html = (body: string) => ({ status: 200, contentType: "text/html; charset=utf-8", body });
 
-  await page.route(`${hostOrigin}/**`, (route) => route.fulfill(html(hostPage)));
+  await page.route(`${hostOrigin}/**`, (route) => route.fulfill(html(hostPage(playerOrigin))));
   await page.route(`${thirdOrigin}/**`, (route) => route.fulfill(html(otherWindowPage)));
   await page.route(`${playerOrigin}/**`, async (route) => {
     const { pathname } = new URL(route.request().url());
@@ -162,45 +102,6 @@ async function openHostPage(page: Page, players: Record<string, HarnessPlayer>, 
   return ingest;
 }
 
-/** Embeds the share `slug` in a new slot and waits for its READY; returns the handle's index and the player frame. */
-async function embedPlayer(page: Page, slug: string, options: Pick<EmbedOptions, "consent" | "viewerId"> = {}) {
-  const readyBefore = await page.evaluate(() => (window as unknown as HostWindow).readyMessages.length);
-  const index = await page.evaluate(
-    ({ slug, options }) => {
-      const host = window as unknown as HostWindow;
-      const slot = document.createElement("div");
-      slot.style.cssText = "width:320px;height:180px";
-      document.body.append(slot);
-      const player = host.Reelbind.embed(slot, { share: slug, ...options, onReady: (message: ControlMessage) => host.readyMessages.push(message) });
-      return host.players.push(player) - 1;
-    },
-    { slug, options },
-  );
-  await page.waitForFunction((count) => (window as unknown as HostWindow).readyMessages.length > count, readyBefore);
-  const frame = page.frames().find((candidate) => candidate.url() === `${playerOrigin}/embed/${slug}`);
-  expect(frame, `the player iframe for ${slug}`).toBeDefined();
-  return { index, frame: frame! };
-}
-
-/** Posts from a frame to the host page and waits until the host page has seen every message. */
-async function postFrom(page: Page, frame: Frame, messages: AnalyticsFields[]) {
-  const markers = messages.map(() => randomUUID());
-  const marked = messages.map((message, i) => ({ ...message, marker: markers[i] }));
-  await frame.evaluate(
-    ({ marked, hostOrigin }) => {
-      for (const message of marked) parent.postMessage(message, hostOrigin);
-    },
-    { marked, hostOrigin },
-  );
-  await page.waitForFunction(
-    (markers) => {
-      const seen = new Set((window as unknown as HostWindow).receivedMessages.map((data) => (data as { marker?: string } | null)?.marker));
-      return markers.every((marker) => seen.has(marker));
-    },
-    markers,
-  );
-}
-
 /** Adds an iframe on `origin` to the host page and returns its frame. */
 async function addOtherWindow(page: Page, origin: string) {
   const element = await page.evaluateHandle((src) => {
@@ -213,6 +114,8 @@ async function addOtherWindow(page: Page, origin: string) {
   await frame!.waitForLoadState();
   return frame!;
 }
+
+const embedPlayer = (page: Page, slug: string, options: Pick<EmbedOptions, "consent" | "viewerId"> = {}) => embedHarness(page, playerOrigin, slug, options);
 
 const postedEvents = (ingest: Ingest) => ingest.posts.flatMap((post) => post.events);
 

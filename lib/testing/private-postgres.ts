@@ -1,7 +1,8 @@
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import { freePort } from "./free-port";
 
 // A PostgreSQL cluster of a test's own (initdb into a temp directory, its own port), which the
@@ -11,9 +12,13 @@ import { freePort } from "./free-port";
 export type PrivatePostgres = {
   url: string;
   port: number;
-  /** pg_ctl stop -m fast: open sessions are terminated, new connections refused. */
-  stop: () => void;
-  start: () => void;
+  /**
+   * pg_ctl stop -m fast: open sessions are terminated, new connections refused. Both run the
+   * tool in a child process without blocking: traffic a test is sending goes on meanwhile.
+   */
+  stop: () => Promise<void>;
+  /** Resolves once the server accepts connections again. */
+  start: () => Promise<void>;
   /** Stops the cluster and removes its directory. */
   destroy: () => void;
 };
@@ -37,24 +42,26 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
     const id = (flag: string) => Number(execFileSync("id", [flag, "postgres"], { encoding: "utf8" }).trim());
     chownSync(dir, id("-u"), id("-g"));
   }
-  const run = (tool: string, args: string[]) => {
-    const command = asRoot ? ["runuser", ["-u", "postgres", "--", path.join(bin, tool), ...args]] : [path.join(bin, tool), args];
-    execFileSync(command[0] as string, command[1] as string[], { stdio: "pipe", timeout: 60_000 });
+  const command = (tool: string, args: string[]): [string, string[]] =>
+    asRoot ? ["runuser", ["-u", "postgres", "--", path.join(bin, tool), ...args]] : [path.join(bin, tool), args];
+  const run = (tool: string, args: string[]) => execFileSync(...command(tool, args), { stdio: "pipe", timeout: 60_000 });
+  const runInBackground = async (tool: string, args: string[]) => {
+    await promisify(execFile)(...command(tool, args), { timeout: 60_000 });
   };
   const port = await freePort();
   run("initdb", ["-D", dataDir, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"]);
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off`;
-  const start = () => run("pg_ctl", ["-D", dataDir, "-o", options, "-l", path.join(dir, "log"), "-w", "-t", "30", "start"]);
-  const stop = () => run("pg_ctl", ["-D", dataDir, "-m", "fast", "-w", "-t", "30", "stop"]);
-  start();
+  const startArgs = ["-D", dataDir, "-o", options, "-l", path.join(dir, "log"), "-w", "-t", "30", "start"];
+  const stopArgs = ["-D", dataDir, "-m", "fast", "-w", "-t", "30", "stop"];
+  run("pg_ctl", startArgs);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
-    stop,
-    start,
+    stop: () => runInBackground("pg_ctl", stopArgs),
+    start: () => runInBackground("pg_ctl", startArgs),
     destroy: () => {
       try {
-        stop();
+        run("pg_ctl", stopArgs);
       } catch {
         // Already stopped.
       }

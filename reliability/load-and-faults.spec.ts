@@ -1,0 +1,241 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
+import { expect, test, type Page, type Request } from "@playwright/test";
+import { startPrivatePostgres, type PrivatePostgres } from "../lib/testing/private-postgres";
+import { startApp, type StartedApp } from "../lib/testing/start-app";
+import { analyticsMessage, embedPlayer, harnessPage, hostPage, postFrom } from "../e2e/sdk-harness";
+import { countStored, invariantViolations, templateStoreProblems, withAppDatabase } from "./database-checks";
+import { ingestBatch, managementRequest, prepareLoadTarget, type EventLedger, type LoadTarget } from "./mixed-load";
+import { countBy, figuresByClass, percentile, runOpenLoad, type Shot, type Stream } from "./open-load";
+
+// Issue 15, "Load held" and "Faults survived": the built app on a PostgreSQL cluster of this
+// spec's own (lib/testing/private-postgres.ts; the shared server is never stopped) under mixed
+// load at a fixed arrival rate — management reads and writes, analytics batches. First the load
+// alone; then the same load while the cluster is stopped for 20 s and started again, with the
+// real SDK in Chromium tracking events all along. Every event is counted in the database.
+// Runs in CI's PostgreSQL run only (E2E_DATABASE_URL set): see docs/decisions.md, "Load and faults".
+
+const loadSeconds = Number(process.env.RELIABILITY_LOAD_SECONDS ?? 60);
+/** Management requests a second, and analytics batches a second of `eventsPerBatch` events. */
+const managementRate = Number(process.env.RELIABILITY_MANAGEMENT_RATE ?? 25);
+const ingestRate = Number(process.env.RELIABILITY_INGEST_RATE ?? 20);
+const eventsPerBatch = 25;
+const concurrency = 32;
+/** The outage phase: load for leadMs, the database down for outageMs, load for tailMs after. */
+const leadMs = 5_000;
+const outageMs = 20_000;
+const tailMs = 20_000;
+/** The issue's bound: the app recovers by itself within 10 s of the database being back. */
+const recoveryBoundMs = 10_000;
+/** The SDK tracks an event this often through the outage phase. */
+const trackEveryMs = 400;
+
+test.skip(!process.env.E2E_DATABASE_URL, "runs in the PostgreSQL run of the suite (E2E_DATABASE_URL set)");
+test.describe.configure({ mode: "serial" });
+
+let cluster: PrivatePostgres;
+let dataDir: string;
+let app: StartedApp;
+let target: LoadTarget;
+
+test.beforeAll(async () => {
+  cluster = await startPrivatePostgres();
+  dataDir = mkdtempSync(path.join(tmpdir(), "reelbind-load-"));
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: cluster.url };
+  delete env.TOKEN_SECRETS;
+  delete env.AUTH_SECRET;
+  app = await startApp(env, 120_000);
+  target = await prepareLoadTarget(app);
+});
+
+test.afterAll(async () => {
+  if (app && app.child.exitCode === null && app.child.signalCode === null) {
+    const exit = await Promise.race([app.stop(), delay(15_000, "timeout")]);
+    if (exit === "timeout") process.kill(-app.child.pid!, "SIGKILL");
+  }
+  cluster?.destroy();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+function loadStreams(ledger: EventLedger): Stream[] {
+  return [
+    { name: "management", rate: managementRate, concurrency, send: (index) => managementRequest(target, index) },
+    { name: "ingest", rate: ingestRate, concurrency, send: () => ingestBatch(target, ledger, eventsPerBatch) },
+  ];
+}
+
+const succeeded = (shot: Shot) => typeof shot.outcome.status === "number" && shot.outcome.status < 300;
+const describeShot = (shot: Shot) => `${shot.kind} at +${shot.scheduledAt % 100_000} ms: ${shot.outcome.status}`;
+
+/** Events acknowledged but not stored, and stored more than once. */
+async function eventLedgerFigures(ledger: EventLedger) {
+  return withAppDatabase({ url: cluster.url, dataDir }, async (query) => {
+    const acknowledged = await countStored(query, ledger.acknowledged);
+    const refused = await countStored(query, ledger.refused);
+    return {
+      eventsAcknowledged: ledger.acknowledged.length,
+      lost: ledger.acknowledged.length - acknowledged.stored,
+      duplicates: acknowledged.rows - acknowledged.stored + (refused.rows - refused.stored),
+      /** Refused (503) yet stored: a batch the database committed just as it went away. A retry would count them as duplicates. */
+      refusedButStored: refused.stored,
+    };
+  });
+}
+
+test("Load held – mixed management and ingest load at a fixed rate on PostgreSQL: no error, no event lost or stored twice", async () => {
+  const ledger: EventLedger = { acknowledged: [], refused: [] };
+  const shots = await runOpenLoad(loadStreams(ledger), loadSeconds * 1000);
+  const events = await eventLedgerFigures(ledger);
+  const figures = { seconds: loadSeconds, requests: shots.length, perSecond: Math.round(shots.length / loadSeconds), byClass: figuresByClass(shots, loadSeconds), ...events };
+  console.log(`load held: ${JSON.stringify(figures)}`);
+
+  expect(shots.filter((shot) => !succeeded(shot)).map(describeShot), "requests that did not succeed").toEqual([]);
+  expect(events.lost, "acknowledged events not stored").toBe(0);
+  expect(events.duplicates, "events stored twice").toBe(0);
+});
+
+/** Every POST of analytics events the page sends, with the event ids it carried and its answer (0: no answer). */
+function recordSdkAttempts(page: Page) {
+  const attempts: { ids: string[]; sentAt: number; status?: number }[] = [];
+  const byRequest = new Map<Request, (typeof attempts)[number]>();
+  page.on("request", (request) => {
+    if (request.method() !== "POST" || new URL(request.url()).pathname !== "/analytics/v1/events") return;
+    const attempt = { ids: (request.postDataJSON() as { events: { event_id: string }[] }).events.map((event) => event.event_id), sentAt: Date.now() };
+    attempts.push(attempt);
+    byRequest.set(request, attempt);
+  });
+  page.on("requestfinished", async (request) => {
+    const attempt = byRequest.get(request);
+    if (attempt) attempt.status = (await request.response())?.status() ?? 0;
+  });
+  page.on("requestfailed", (request) => {
+    const attempt = byRequest.get(request);
+    if (attempt) attempt.status = 0;
+  });
+  return attempts;
+}
+
+/**
+ * A customer page on 127.0.0.1 with the app's real SDK (served by the app on localhost), and a
+ * harness in place of the player iframe whose analytics go to the app's real ingest.
+ */
+async function openCustomerPage(page: Page) {
+  const hostUrl = `${target.base.replace("//localhost:", "//127.0.0.1:")}/reliability/customer-page`;
+  const html = (body: string) => ({ status: 200, contentType: "text/html; charset=utf-8", body });
+  const { manifest } = target;
+  const context = {
+    organizationId: manifest.organizationId,
+    projectId: manifest.projectId,
+    templateId: manifest.template!.id,
+    templateVersion: manifest.template!.version,
+    consentMode: "not_required" as const,
+    ingest: manifest.ingest,
+  };
+  await page.route(hostUrl, (route) => route.fulfill(html(hostPage(target.base))));
+  await page.route(`${target.base}/embed/reliability-harness`, (route) => route.fulfill(html(harnessPage({ context }))));
+  await page.goto(hostUrl);
+  const { frame } = await embedPlayer(page, target.base, "reliability-harness");
+  return (position: number) => postFrom(page, frame, [analyticsMessage({ eventType: "video.paused", payload: { position_ms: position } })]);
+}
+
+test("Faults survived – PostgreSQL stopped for 20 s under the same load: 503 while down, recovery, invariants, the SDK's events", async ({ page }) => {
+  const ledger: EventLedger = { acknowledged: [], refused: [] };
+  const sdkAttempts = recordSdkAttempts(page);
+  const track = await openCustomerPage(page);
+  const phaseMs = leadMs + outageMs + tailMs;
+  const timeline = { stopAt: 0, downAt: 0, backAt: 0 };
+
+  const outage = (async () => {
+    await delay(leadMs);
+    timeline.stopAt = Date.now();
+    await cluster.stop();
+    timeline.downAt = Date.now();
+    await delay(timeline.stopAt + outageMs - Date.now());
+    await cluster.start();
+    timeline.backAt = Date.now();
+  })();
+  const tracking = (async () => {
+    const until = Date.now() + phaseMs - 8_000;
+    for (let position = 1; Date.now() < until; position++) {
+      await track(position);
+      await delay(trackEveryMs);
+    }
+  })();
+  const shots = await runOpenLoad(loadStreams(ledger), phaseMs);
+  await Promise.all([outage, tracking]);
+  // The SDK's last retries: settled once every attempt has its answer and none came for 3 s.
+  for (let waited = 0; waited < 20_000; waited += 250) {
+    const last = Math.max(...sdkAttempts.map((attempt) => attempt.sentAt));
+    if (sdkAttempts.every((attempt) => attempt.status !== undefined) && Date.now() - last > 3_000) break;
+    await delay(250);
+  }
+
+  // A 503 is expected from the stop until the app has recovered; anything else not a success is a failure.
+  const unavailable = shots.filter((shot) => shot.outcome.status === 503 && shot.endedAt >= timeline.stopAt);
+  const recoveredAt = Math.max(timeline.backAt, ...unavailable.map((shot) => shot.endedAt));
+  const failures = shots.filter((shot) => !succeeded(shot) && !unavailable.includes(shot));
+  const unavailableByClass = figuresByClass(unavailable, outageMs / 1000);
+
+  // The SDK: events it delivered (a 202), and events it dropped after its 5 attempts (spec §4.6).
+  const attemptsOf = new Map<string, { sentAt: number; status: number }[]>();
+  for (const attempt of sdkAttempts) {
+    for (const id of attempt.ids) {
+      if (!attemptsOf.has(id)) attemptsOf.set(id, []);
+      attemptsOf.get(id)!.push({ sentAt: attempt.sentAt, status: attempt.status ?? -1 });
+    }
+  }
+  const sdkEvents = [...attemptsOf].map(([id, attempts]) => ({ id, attempts, delivered: attempts.some((a) => a.status === 202) }));
+  const delivered = sdkEvents.filter((event) => event.delivered);
+  const dropped = sdkEvents.filter((event) => !event.delivered);
+
+  const database = await withAppDatabase({ url: cluster.url, dataDir }, async (query) => ({
+    sdkStored: await countStored(query, delivered.map((event) => event.id)),
+    invariants: await invariantViolations(query),
+    templates: await templateStoreProblems(query, dataDir),
+  }));
+  const events = await eventLedgerFigures(ledger);
+  const figures = {
+    outage: { stopMs: timeline.downAt - timeline.stopAt, downMs: timeline.backAt - timeline.stopAt },
+    recoveryMs: recoveredAt - timeline.backAt,
+    requests: shots.length,
+    byClass: figuresByClass(shots, phaseMs / 1000),
+    unavailable: Object.fromEntries(Object.entries(unavailableByClass).map(([kind, f]) => [kind, { count: f.requests, p50Ms: f.p50Ms, p99Ms: f.p99Ms }])),
+    unavailableServiceMs: { p50: percentile(unavailable.map((s) => s.endedAt - s.startedAt), 50), p99: percentile(unavailable.map((s) => s.endedAt - s.startedAt), 99) },
+    missingRetryAfter: unavailable.filter((shot) => !shot.outcome.retryAfter).length,
+    failures: failures.length,
+    ...events,
+    sdk: {
+      tracked: sdkEvents.length,
+      attempts: sdkAttempts.length,
+      statuses: countBy(sdkAttempts.map((attempt) => attempt.status ?? "none")),
+      delivered: delivered.length,
+      deliveredAfterRetry: delivered.filter((event) => event.attempts[0]!.status !== 202).length,
+      droppedAfter5Attempts: dropped.length,
+      stored: database.sdkStored.stored,
+      storedTwice: database.sdkStored.rows - database.sdkStored.stored,
+    },
+  };
+  console.log(`faults survived: ${JSON.stringify(figures)}`);
+
+  expect(failures.map(describeShot), "answers other than success or a 503 during the outage (500, reset, timeout…)").toEqual([]);
+  expect(unavailable.length, "requests answered 503 while the database was down").toBeGreaterThan(0);
+  expect(figures.missingRetryAfter, "503s without Retry-After").toBe(0);
+  expect(figures.recoveryMs, "ms from the database back to the app's last 503").toBeLessThanOrEqual(recoveryBoundMs);
+  expect(events.lost, "acknowledged events not stored").toBe(0);
+  expect(events.duplicates, "events stored twice").toBe(0);
+  expect(database.invariants).toEqual({ productionTemplates: [], sharesPerChannel: [], duplicateEvents: [] });
+  expect(database.templates).toEqual({ rowsWithoutBlob: [], blobsWithoutRow: [], tempFiles: [], templatesWithoutFiles: [] });
+
+  expect(Object.keys(figures.sdk.statuses).sort(), "the SDK's POSTs were answered 202 or 503, never reset").toEqual(
+    Object.keys(figures.sdk.statuses).filter((status) => status === "202" || status === "503").sort(),
+  );
+  expect(figures.sdk.deliveredAfterRetry, "events the SDK delivered by a retry after a 503").toBeGreaterThan(0);
+  expect(database.sdkStored, "every event the SDK delivered, stored once").toEqual({ stored: delivered.length, rows: delivered.length });
+  // Spec §4.6: a batch is dropped after its 5th failure. Only batches that failed 5 times before the app recovered may be.
+  for (const event of dropped) {
+    expect(event.attempts.map((a) => a.status), `event ${event.id} dropped`).toEqual([503, 503, 503, 503, 503]);
+    expect(event.attempts[0]!.sentAt, `event ${event.id} dropped: first sent before the app recovered`).toBeLessThan(recoveredAt);
+  }
+});

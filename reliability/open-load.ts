@@ -1,0 +1,102 @@
+import { setTimeout as delay } from "node:timers/promises";
+
+// An open-model load generator: requests leave on a fixed schedule whether or not the earlier
+// ones were answered (as independent users do), at most `concurrency` at once; a request that
+// finds every slot taken waits for one, and that wait counts in its latency. Latency is measured
+// from the scheduled time, so a slow server cannot hide its delay by slowing the sender down.
+
+/** What one request ended with: an HTTP status, or "network error <code>" (reset, refused, timeout). */
+export type Outcome = { status: number | string; retryAfter?: string | null };
+
+export type Shot = {
+  stream: string;
+  /** The class the request is reported under (read, write, ingest…). */
+  kind: string;
+  /** ms since the epoch. */
+  scheduledAt: number;
+  /** Later than scheduledAt when every slot was taken. */
+  startedAt: number;
+  endedAt: number;
+  latencyMs: number;
+  outcome: Outcome;
+};
+
+export type Stream = {
+  name: string;
+  /** Requests per second. */
+  rate: number;
+  concurrency: number;
+  /** Sends request `index`; says which class it was and how it ended. */
+  send: (index: number) => Promise<{ kind: string; outcome: Outcome }>;
+};
+
+/** Runs each stream at its rate for `durationMs` and resolves with every request's record once all have ended. */
+export async function runOpenLoad(streams: Stream[], durationMs: number): Promise<Shot[]> {
+  const shots: Shot[] = [];
+  const start = Date.now();
+  await Promise.all(
+    streams.map(async (stream) => {
+      const total = Math.floor((durationMs / 1000) * stream.rate);
+      const running = new Set<Promise<void>>();
+      for (let index = 0; index < total; index++) {
+        const scheduledAt = start + (index * 1000) / stream.rate;
+        await delay(Math.max(0, scheduledAt - Date.now()));
+        while (running.size >= stream.concurrency) await Promise.race(running);
+        const startedAt = Date.now();
+        const shot = stream.send(index).then(({ kind, outcome }) => {
+          const endedAt = Date.now();
+          shots.push({ stream: stream.name, kind, scheduledAt, startedAt, endedAt, latencyMs: endedAt - scheduledAt, outcome });
+        });
+        const tracked = shot.finally(() => running.delete(tracked));
+        running.add(tracked);
+      }
+      await Promise.all(running);
+    }),
+  );
+  return shots.sort((a, b) => a.scheduledAt - b.scheduledAt);
+}
+
+/** fetch with a bound; a failure to get an answer is an outcome too, named by its code. */
+export async function timedFetch(url: string, init: RequestInit = {}, timeoutMs = 15_000): Promise<{ outcome: Outcome; body: string }> {
+  try {
+    const response = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+    const body = await response.text();
+    return { outcome: { status: response.status, retryAfter: response.headers.get("retry-after") }, body };
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause;
+    return { outcome: { status: `network error ${cause?.code ?? (error as Error).name}` }, body: "" };
+  }
+}
+
+export function percentile(values: number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+export type ClassFigures = { requests: number; perSecond: number; p50Ms: number; p99Ms: number; statuses: Record<string, number> };
+
+/** Throughput, p50/p99 and the statuses of each class of `shots`, over `seconds`. */
+export function figuresByClass(shots: Shot[], seconds: number): Record<string, ClassFigures> {
+  const byKind = new Map<string, Shot[]>();
+  for (const shot of shots) {
+    if (!byKind.has(shot.kind)) byKind.set(shot.kind, []);
+    byKind.get(shot.kind)!.push(shot);
+  }
+  return Object.fromEntries(
+    [...byKind].map(([kind, list]) => {
+      const statuses = countBy(list.map((shot) => shot.outcome.status));
+      const latencies = list.map((shot) => shot.latencyMs);
+      return [
+        kind,
+        { requests: list.length, perSecond: Math.round((list.length / seconds) * 10) / 10, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99), statuses },
+      ];
+    }),
+  );
+}
+
+export function countBy(values: (string | number)[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
+  return counts;
+}
