@@ -1,4 +1,6 @@
 import { mkdtempSync, rmSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
@@ -118,12 +120,13 @@ function recordSdkAttempts(page: Page) {
 }
 
 /**
- * A customer page on 127.0.0.1 with the app's real SDK (served by the app on localhost), and a
- * harness in place of the player iframe whose analytics go to the app's real ingest.
+ * A customer page with the app's real SDK, and a harness in place of the player iframe whose
+ * analytics go to the app's real ingest. The page is served for real on 127.0.0.1 (a page
+ * page.route makes up counts as public, and Chromium refuses its requests to loopback).
  */
 async function openCustomerPage(page: Page) {
-  const hostUrl = `${target.base.replace("//localhost:", "//127.0.0.1:")}/reliability/customer-page`;
-  const html = (body: string) => ({ status: 200, contentType: "text/html; charset=utf-8", body });
+  const server = http.createServer((_, res) => res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end(hostPage(target.base)));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { manifest } = target;
   const context = {
     organizationId: manifest.organizationId,
@@ -133,17 +136,24 @@ async function openCustomerPage(page: Page) {
     consentMode: "not_required" as const,
     ingest: manifest.ingest,
   };
-  await page.route(hostUrl, (route) => route.fulfill(html(hostPage(target.base))));
-  await page.route(`${target.base}/embed/reliability-harness`, (route) => route.fulfill(html(harnessPage({ context }))));
-  await page.goto(hostUrl);
+  await page.route(`${target.base}/embed/reliability-harness`, (route) =>
+    route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: harnessPage({ context }) }),
+  );
+  await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
   const { frame } = await embedPlayer(page, target.base, "reliability-harness");
-  return (position: number) => postFrom(page, frame, [analyticsMessage({ eventType: "video.paused", payload: { position_ms: position } })]);
+  return {
+    track: (position: number) => postFrom(page, frame, [analyticsMessage({ eventType: "video.paused", payload: { position_ms: position } })]),
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(resolve));
+    },
+  };
 }
 
 test("Faults survived – PostgreSQL stopped for 20 s under the same load: 503 while down, recovery, invariants, the SDK's events", async ({ page }) => {
   const ledger: EventLedger = { acknowledged: [], refused: [] };
   const sdkAttempts = recordSdkAttempts(page);
-  const track = await openCustomerPage(page);
+  const customerPage = await openCustomerPage(page);
   const phaseMs = leadMs + outageMs + tailMs;
   const timeline = { stopAt: 0, downAt: 0, backAt: 0 };
 
@@ -159,7 +169,7 @@ test("Faults survived – PostgreSQL stopped for 20 s under the same load: 503 w
   const tracking = (async () => {
     const until = Date.now() + phaseMs - 8_000;
     for (let position = 1; Date.now() < until; position++) {
-      await track(position);
+      await customerPage.track(position);
       await delay(trackEveryMs);
     }
   })();
@@ -171,6 +181,8 @@ test("Faults survived – PostgreSQL stopped for 20 s under the same load: 503 w
     if (sdkAttempts.every((attempt) => attempt.status !== undefined) && Date.now() - last > 3_000) break;
     await delay(250);
   }
+
+  await customerPage.close();
 
   // A 503 is expected from the stop until the app has recovered; anything else not a success is a failure.
   const unavailable = shots.filter((shot) => shot.outcome.status === 503 && shot.endedAt >= timeline.stopAt);

@@ -1,4 +1,5 @@
 import { ZodError } from "zod";
+import { hasErrorCode } from "@/lib/error-code";
 
 // One error shape for the whole API: typed errors in, RFC 9457 problem+json out.
 
@@ -114,6 +115,7 @@ const connectionErrorCodes = new Set([
   "CONNECTION_ENDED",
   "CONNECTION_DESTROYED",
   "CONNECT_TIMEOUT",
+  "DATABASE_UNREACHABLE",
 ]);
 
 type DriverErrorCode = { code: string; constraint?: string; severity?: string };
@@ -182,10 +184,13 @@ export function problemResponse(error: AppError): Response {
   return new Response(body, { status: error.status, headers });
 }
 
-/** Any thrown value as an AppError; an unexpected one (5xx) is logged with its stack. */
+/**
+ * Any thrown value as an AppError; an unexpected one (5xx) is logged with its stack. A request
+ * refused because the database is known to be unreachable is not: lib/db says so once per outage.
+ */
 export function toLoggedAppError(error: unknown): AppError {
   const appError = toAppError(error);
-  if (appError.status >= 500) console.error(error);
+  if (appError.status >= 500 && !hasErrorCode(error, "DATABASE_UNREACHABLE")) console.error(error);
   return appError;
 }
 

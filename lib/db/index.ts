@@ -5,9 +5,11 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { getConfig } from "@/lib/config";
 import { acquireDataDirLock } from "./data-dir-lock";
 import { copyConnections, type CopyIn } from "./copy";
+import { forgetUnreachable, noteUnreachable, requireReachable, watchConnect } from "./reachability";
 import * as schema from "./schema";
 
 export { CopyRejectedError, CopyTimeoutError, isCopyRejected, type CopyIn } from "./copy";
+export { DatabaseUnreachableError } from "./reachability";
 
 export { schema };
 
@@ -37,7 +39,10 @@ async function openPostgres(url: string): Promise<Connection> {
   }
 
   // `socket` is documented in postgres.js's README ("Custom socket") but missing from its types.
-  const clientOptions = { max: 10, onnotice: () => {}, socket: connectWithoutDelay, backoff: reconnectDelaySeconds };
+  // A connection that cannot be opened makes the database unreachable until a probe gets an answer.
+  const probe = () => probePostgres(url);
+  const socket = (options: SocketOptions) => watchConnect(connectWithoutDelay(options), () => noteUnreachable(probe));
+  const clientOptions = { max: 10, onnotice: () => {}, socket, backoff: reconnectDelaySeconds };
   const client = postgres(url, clientOptions);
   const db = drizzle({ client, schema }) as unknown as Db;
   const copy = copyConnections(() => postgres(url, { ...clientOptions, max: 1 }), 2);
@@ -54,6 +59,19 @@ async function openPostgres(url: string): Promise<Connection> {
 
 /** How long closing waits for running queries before it ends their connections. */
 const closeTimeoutSeconds = 3;
+/** A probe of an unreachable server gives up connecting after this long (the pool's default is 30 s). */
+const probeTimeoutSeconds = 2;
+
+/** One query on a connection of its own: is the server back? */
+async function probePostgres(url: string): Promise<void> {
+  const { default: postgres } = await import("postgres");
+  const client = postgres(url, { max: 1, connect_timeout: probeTimeoutSeconds, onnotice: () => {} });
+  try {
+    await client`select 1`;
+  } finally {
+    await client.end({ timeout: 1 });
+  }
+}
 
 /**
  * Seconds before the pool tries a lost connection again. postgres.js's default grows to 20 s
@@ -137,6 +155,7 @@ type ConnectionHolder = { [connectionKey]?: Promise<Connection> };
 const holder = globalThis as ConnectionHolder;
 
 function connection(): Promise<Connection> {
+  requireReachable();
   if (!holder[connectionKey]) {
     const config = getConfig();
     const opening = config.databaseUrl ? openPostgres(config.databaseUrl) : openPglite(config.dataDir);
@@ -148,7 +167,7 @@ function connection(): Promise<Connection> {
   return holder[connectionKey];
 }
 
-/** The process-wide database, migrated on first use. */
+/** The process-wide database, migrated on first use; DatabaseUnreachableError (503) at once while the server is unreachable. */
 export async function getDb(): Promise<Db> {
   return (await connection()).db;
 }
@@ -165,5 +184,6 @@ export async function getCopyIn(): Promise<CopyIn | undefined> {
 export async function closeDb(): Promise<void> {
   const opening = holder[connectionKey];
   holder[connectionKey] = undefined;
+  forgetUnreachable();
   if (opening) await (await opening).close();
 }

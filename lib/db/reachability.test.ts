@@ -1,0 +1,85 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { toAppError } from "@/lib/api/errors";
+import { closeDb, getDb } from "@/lib/db";
+import { startPrivatePostgres, type PrivatePostgres } from "@/lib/testing/private-postgres";
+import { noteUnreachable, requireReachable } from "./reachability";
+
+// The pool of a PostgreSQL cluster of this file's own, stopped and started again: once a
+// connection could not be opened, getDb refuses at once (503) instead of queueing every request
+// for a connection attempt, and a probe finds the server back.
+
+const configKey = Symbol.for("reelbind.config");
+const savedUrl = process.env.DATABASE_URL;
+let cluster: PrivatePostgres;
+
+const useDatabase = (url: string | undefined) => {
+  if (url === undefined) delete process.env.DATABASE_URL;
+  else process.env.DATABASE_URL = url;
+  delete (globalThis as Record<symbol, unknown>)[configKey];
+};
+
+/** What a request gets from the database now: "ok", or the code of the error (and its HTTP status). */
+async function tryQuery(): Promise<string> {
+  try {
+    await (await getDb()).execute(sql`select 1`);
+    return "ok";
+  } catch (error) {
+    return `${(error as { code?: string }).code} ${toAppError(error).status}`;
+  }
+}
+
+async function pollUntil(condition: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
+  for (const started = Date.now(); Date.now() - started < timeoutMs; await new Promise((resolve) => setTimeout(resolve, 50))) {
+    if (await condition()) return true;
+  }
+  return false;
+}
+
+describe("getDb while the PostgreSQL server is down", () => {
+  beforeAll(async () => {
+    cluster = await startPrivatePostgres();
+    await closeDb();
+    useDatabase(cluster.url);
+  }, 120_000);
+
+  afterAll(async () => {
+    await closeDb();
+    useDatabase(savedUrl);
+    cluster?.destroy();
+  });
+
+  it("refuses with 503 at once after a connection could not be opened, and a probe finds the server back", async () => {
+    expect(await tryQuery()).toBe("ok");
+    await cluster.stop();
+
+    // The first queries find the server gone (session terminated, connection refused); then the pool is not even asked.
+    expect(await pollUntil(async () => (await tryQuery()) === "DATABASE_UNREACHABLE 503", 10_000)).toBe(true);
+    const whileDown = await Promise.all(Array.from({ length: 20 }, tryQuery));
+    expect(new Set(whileDown)).toEqual(new Set(["DATABASE_UNREACHABLE 503"]));
+
+    await cluster.start();
+    // The issue's bound: recovered within 10 s of the database being back.
+    expect(await pollUntil(async () => (await tryQuery()) === "ok", 10_000)).toBe(true);
+  }, 60_000);
+});
+
+describe("noteUnreachable", () => {
+  it("runs one probe at a time however many requests fail, until a probe succeeds", async () => {
+    let running = 0;
+    let mostAtOnce = 0;
+    let calls = 0;
+    const probe = async () => {
+      calls++;
+      mostAtOnce = Math.max(mostAtOnce, ++running);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      running--;
+      if (calls < 3) throw new Error("still down");
+    };
+    for (let i = 0; i < 10; i++) noteUnreachable(probe);
+    expect(() => requireReachable()).toThrow(expect.objectContaining({ code: "DATABASE_UNREACHABLE" }));
+
+    await vi.waitFor(() => expect(requireReachable).not.toThrow(), { timeout: 5_000, interval: 20 });
+    expect({ calls, mostAtOnce }).toEqual({ calls: 3, mostAtOnce: 1 });
+  });
+});

@@ -1,0 +1,60 @@
+import type net from "node:net";
+import { setTimeout as delay } from "node:timers/promises";
+import { processWide } from "@/lib/process-wide";
+
+// Once a connection to the PostgreSQL server could not be opened, the database counts as
+// unreachable: requests are refused at once (503) instead of each queueing in the pool for a
+// connection attempt of its own, which during an outage made every request wait seconds and
+// piled them up (docs/reliability.md, "Faults survived"). One probe at a time looks for the
+// server to be back; the first that gets an answer ends it.
+
+const probeIntervalMs = 250;
+
+export class DatabaseUnreachableError extends Error {
+  readonly code = "DATABASE_UNREACHABLE";
+  constructor() {
+    super("The database server could not be reached a moment ago; it is probed until it answers again.");
+    this.name = "DatabaseUnreachableError";
+  }
+}
+
+const reachability = () => processWide("db.reachability", () => ({ unreachable: false }));
+
+/** Throws DatabaseUnreachableError while the database counts as unreachable. */
+export function requireReachable(): void {
+  if (reachability().unreachable) throw new DatabaseUnreachableError();
+}
+
+/** Counts the database unreachable until `probe` (a query on a connection of its own) succeeds. */
+export function noteUnreachable(probe: () => Promise<void>): void {
+  const state = reachability();
+  if (state.unreachable) return;
+  state.unreachable = true;
+  const since = Date.now();
+  console.error("The database server cannot be reached: requests are answered 503 until it answers again.");
+  void (async () => {
+    while (state.unreachable) {
+      await delay(probeIntervalMs, undefined, { ref: false });
+      try {
+        await probe();
+        state.unreachable = false;
+        console.log(`The database server answers again (unreachable for ${((Date.now() - since) / 1000).toFixed(1)} s).`);
+      } catch {
+        // Still down: probe again.
+      }
+    }
+  })();
+}
+
+/** Forgets an outage (the pool was closed): the next pool starts out reachable. */
+export function forgetUnreachable(): void {
+  reachability().unreachable = false;
+}
+
+/** Calls `onUnreachable` if `socket` fails before it connects (refused, unreachable host, timeout). */
+export function watchConnect(socket: net.Socket, onUnreachable: () => void): net.Socket {
+  const failed = () => onUnreachable();
+  socket.once("error", failed);
+  socket.once("connect", () => socket.off("error", failed));
+  return socket;
+}
