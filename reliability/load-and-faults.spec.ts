@@ -6,11 +6,12 @@ import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { expect, test, type Page, type Request } from "@playwright/test";
 import { startPrivatePostgres, type PrivatePostgres } from "../lib/testing/private-postgres";
-import { startApp, type StartedApp } from "../lib/testing/start-app";
+import type { StartedApp } from "../lib/testing/start-app";
 import { analyticsMessage, embedPlayer, harnessPage, hostPage, postFrom } from "../e2e/sdk-harness";
 import { countStored, invariantViolations, templateStoreProblems, withAppDatabase } from "./database-checks";
 import { ingestBatch, managementRequest, prepareLoadTarget, type EventLedger, type LoadTarget } from "./mixed-load";
 import { countBy, figuresByClass, percentile, runOpenLoad, type Shot, type Stream } from "./open-load";
+import { startOwnApp, stopOwnApp } from "./own-app";
 
 // Issue 15, "Load held" and "Faults survived": the built app on a PostgreSQL cluster of this
 // spec's own (lib/testing/private-postgres.ts; the shared server is never stopped) under mixed
@@ -45,18 +46,12 @@ let target: LoadTarget;
 test.beforeAll(async () => {
   cluster = await startPrivatePostgres();
   dataDir = mkdtempSync(path.join(tmpdir(), "reelbind-load-"));
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: cluster.url };
-  delete env.TOKEN_SECRETS;
-  delete env.AUTH_SECRET;
-  app = await startApp(env, 120_000);
+  app = await startOwnApp({ url: cluster.url, dataDir });
   target = await prepareLoadTarget(app);
 });
 
 test.afterAll(async () => {
-  if (app && app.child.exitCode === null && app.child.signalCode === null) {
-    const exit = await Promise.race([app.stop(), delay(15_000, "timeout")]);
-    if (exit === "timeout") process.kill(-app.child.pid!, "SIGKILL");
-  }
+  await stopOwnApp(app);
   cluster?.destroy();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
