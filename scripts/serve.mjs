@@ -6,8 +6,9 @@
 //   answered 503 with Retry-After, not 500 (Next gives a failed server component no status
 //   of its own; lib/server/request-context.ts marks the request);
 // - SIGTERM/SIGINT stop the server in order, whatever happened to the database before: stop
-//   accepting, answer the requests in flight, then let the app drain the ingest writer and
-//   close its pools (the hook lib/server/start-up.ts publishes), all within a bound.
+//   accepting, answer the requests in flight (cutting off bodies still arriving), then let the
+//   app drain the ingest writer and close its pools (the hook lib/server/start-up.ts
+//   publishes), all within a bound.
 import { AsyncLocalStorage } from "node:async_hooks";
 import http from "node:http";
 import net from "node:net";
@@ -24,6 +25,8 @@ const shutdownBoundMs = 10_000;
 const quietMs = 250;
 /** After SIGTERM the server keeps listening until it is quiet, but no longer than this. */
 const listenAfterSignalMs = 3_000;
+/** Once it stops listening, a request whose body is still arriving gets this long before it is cut off. */
+const bodyGraceMs = 1_000;
 /** What a 503 page tells the browser (and a CDN) about when to try again. */
 const retryAfterSeconds = "5";
 
@@ -36,6 +39,7 @@ const app = next({ dev: false, dir: root, hostname: "localhost", port });
 const handle = app.getRequestHandler();
 await app.prepare(); // runs instrumentation.ts: migrations, admin channel, bootstrap banner
 
+/** Requests not yet done: answered (or cut off) and their handler finished, cleanup included. */
 const inFlight = new Set();
 let lastRequestAt = 0;
 let stopping = false;
@@ -55,16 +59,18 @@ function answerUnavailableAs503(res, context) {
 
 const server = http.createServer((req, res) => {
   const context = { serviceUnavailable: false };
-  inFlight.add(res);
   lastRequestAt = Date.now();
-  res.once("close", () => {
-    inFlight.delete(res);
-    lastRequestAt = Date.now();
-  });
   // Keep-alive connections are not kept past a shutdown.
   if (stopping) res.setHeader("Connection", "close");
   answerUnavailableAs503(res, context);
-  requestContext.run(context, () => handle(req, res));
+  const answered = new Promise((resolve) => res.once("close", resolve));
+  const handled = requestContext.run(context, () => handle(req, res));
+  const request = { req };
+  inFlight.add(request);
+  void Promise.allSettled([answered, handled]).then(() => {
+    inFlight.delete(request);
+    lastRequestAt = Date.now();
+  });
 });
 server.listen(port, () => console.log(`Reelbind is listening on port ${port}.`));
 
@@ -87,10 +93,17 @@ async function shutdown(signal) {
   //   Connection: close.
   // - http.Server#close is not used: it would also drop connections whose request is not yet
   //   parsed.
+  // - A request whose body is still arriving (a slow upload) would hold the shutdown for as
+  //   long as its client takes: bodyGraceMs after the server stops listening it is cut off,
+  //   and its handler cleans up (an upload removes what it stored) before the app closes.
   const listenUntil = Date.now() + listenAfterSignalMs;
   while ((inFlight.size > 0 || Date.now() - lastRequestAt < quietMs) && Date.now() < listenUntil) await delay(20);
   const closed = new Promise((resolve) => net.Server.prototype.close.call(server, resolve));
-  while (inFlight.size > 0 || Date.now() - lastRequestAt < quietMs) await delay(20);
+  const cutOffAt = Date.now() + bodyGraceMs;
+  while (inFlight.size > 0 || Date.now() - lastRequestAt < quietMs) {
+    if (Date.now() >= cutOffAt) for (const { req } of inFlight) if (!req.complete) req.destroy();
+    await delay(20);
+  }
   server.closeAllConnections();
   await closed;
 
