@@ -53,6 +53,37 @@ function answerUnavailableAs503(res, context) {
   };
 }
 
+/** The API and ingest answer every error as problem+json (lib/api/errors.ts). */
+const problemPaths = /^\/(api|analytics)\//;
+
+/**
+ * Next answers a method that a route does not export with a bare 405 (no body, no type); under
+ * /api and /analytics it gets the problem+json every other error has.
+ */
+function answerMethodNotAllowedAsProblem(req, res) {
+  if (!problemPaths.test(req.url ?? "")) return;
+  let bare405 = false;
+  const { writeHead, end } = res;
+  res.writeHead = function (status, ...rest) {
+    if (status === 405 && !res.hasHeader("content-type")) {
+      bare405 = true;
+      res.setHeader("Content-Type", "application/problem+json");
+    }
+    return writeHead.call(this, status, ...rest);
+  };
+  res.end = function (...args) {
+    if (!bare405 || req.method === "HEAD" || (typeof args[0] !== "function" && args[0]?.length)) return end.apply(this, args);
+    const problem = {
+      type: "urn:reelbind:problem:method_not_allowed",
+      title: "Method not allowed",
+      status: 405,
+      detail: `This route does not take ${req.method}; OPTIONS lists the methods it takes.`,
+      code: "method_not_allowed",
+    };
+    return end.call(this, JSON.stringify(problem), args.find((arg) => typeof arg === "function"));
+  };
+}
+
 const server = http.createServer((req, res) => {
   const context = { serviceUnavailable: false };
   inFlight.add(res);
@@ -64,6 +95,7 @@ const server = http.createServer((req, res) => {
   // Keep-alive connections are not kept past a shutdown.
   if (stopping) res.setHeader("Connection", "close");
   answerUnavailableAs503(res, context);
+  answerMethodNotAllowedAsProblem(req, res);
   requestContext.run(context, () => handle(req, res));
 });
 server.listen(port, () => console.log(`Reelbind is listening on port ${port}.`));
