@@ -98,6 +98,23 @@ const server = http.createServer((req, res) => {
   answerMethodNotAllowedAsProblem(req, res);
   requestContext.run(context, () => handle(req, res));
 });
+// A request Node's parser refuses never reaches the app: headers or URL over its 16 KB limit
+// (431), a malformed request (400)… It is answered with Node's own status, as problem+json.
+const clientErrors = {
+  HPE_HEADER_OVERFLOW: [431, "request_header_fields_too_large", "The request's headers (its URL included) are larger than 16 KB."],
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: [413, "payload_too_large", "The request's chunk extensions are too large."],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, "request_timeout", "The request was not received in time."],
+};
+server.on("clientError", (error, socket) => {
+  if (error.code === "ECONNRESET" || !socket.writable) return;
+  const [status, code, detail] = clientErrors[error.code] ?? [400, "bad_request", "The request is not valid HTTP/1.1."];
+  const title = http.STATUS_CODES[status];
+  const body = JSON.stringify({ type: `urn:reelbind:problem:${code}`, title, status, detail, code });
+  socket.end(
+    `HTTP/1.1 ${status} ${title}\r\nContent-Type: application/problem+json\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+});
 server.listen(port, () => console.log(`Reelbind is listening on port ${port}.`));
 
 async function shutdown(signal) {
