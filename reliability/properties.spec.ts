@@ -22,7 +22,7 @@ const scale = Number(process.env.BAD_INPUT_SCALE ?? 1);
 const seed = Number(process.env.FC_SEED ?? Date.now() % 2 ** 31);
 
 type Case = { label: string; request: SentRequest };
-type Figures = { endpoint: string; cases: number; accepted: number; rejected: number; violations: string[]; ms: number };
+type Figures = { endpoint: string; cases: number; accepted: number; rejected: number; violations: string[]; ms: number; requestMs: number; countMs: number };
 
 const figures: Figures[] = [];
 let own: Project;
@@ -41,20 +41,24 @@ const runsFor = (base: number) => Math.max(1, Math.round(base * scale));
 
 /** Runs numRuns cases of one endpoint and checks each; returns the endpoint's figures. */
 async function runEndpoint(endpoint: string, numRuns: number, cases: fc.Arbitrary<Case>, { blobs = false } = {}): Promise<Figures> {
-  const result: Figures = { endpoint, cases: 0, accepted: 0, rejected: 0, violations: [], ms: 0 };
+  const result: Figures = { endpoint, cases: 0, accepted: 0, rejected: 0, violations: [], ms: 0, requestMs: 0, countMs: 0 };
   const started = Date.now();
   let stored = blobs ? blobFiles().stored : new Set<string>();
   await fc.assert(
     fc.asyncProperty(cases, async ({ label, request }) => {
       result.cases += 1;
+      const sent = performance.now();
       const answer = await send(request);
+      result.requestMs += performance.now() - sent;
       const where = `${endpoint} [${label}] ${request.method} ${request.url.slice(0, 120)}`;
       const wrong = wrongAnswer(answer, request.method);
       if (wrong) result.violations.push(`${where}: ${wrong}`);
       const refused = isRejected(answer) || "error" in answer;
       if (refused) result.rejected += 1;
       else result.accepted += 1;
+      const counted = performance.now();
       const after = await counter.count();
+      result.countMs += performance.now() - counted;
       const changed = rowChanges(rows, after);
       if (refused && changed) result.violations.push(`${where}: refused, yet rows changed: ${changed}`);
       rows = after;
@@ -75,7 +79,8 @@ async function runEndpoint(endpoint: string, numRuns: number, cases: fc.Arbitrar
   result.ms = Date.now() - started;
   figures.push(result);
   console.log(
-    `bad inputs: ${endpoint} – ${result.cases} cases (${result.accepted} accepted, ${result.rejected} refused), ${result.violations.length} violations, ${(result.ms / 1000).toFixed(1)} s`,
+    `bad inputs: ${endpoint} – ${result.cases} cases (${result.accepted} accepted, ${result.rejected} refused), ${result.violations.length} violations, ` +
+      `${(result.ms / 1000).toFixed(1)} s (per case: request ${(result.requestMs / result.cases).toFixed(1)} ms, row count ${(result.countMs / result.cases).toFixed(1)} ms)`,
   );
   return result;
 }

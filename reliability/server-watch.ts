@@ -1,4 +1,5 @@
 import { existsSync, openSync, readdirSync, readSync, closeSync, statSync, readFileSync } from "node:fs";
+import http from "node:http";
 import path from "node:path";
 import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
@@ -31,6 +32,22 @@ export async function send({ method, url, headers = {}, body }: SentRequest): Pr
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     return { error: `${(error as Error).message}${cause ? ` (${cause.code ?? ""} ${cause.message ?? ""})` : ""}` };
   }
+}
+
+/** A request whose path goes out exactly as written ("%2e%2e" and ".." included), which fetch would normalize. */
+export function sendRaw({ method, path: rawPath, headers = {} }: { method: string; path: string; headers?: Record<string, string> }): Promise<Answer> {
+  const base = new URL(env("E2E_BASE_URL"));
+  return new Promise((resolve) => {
+    const request = http.request({ host: base.hostname, port: base.port, method, path: rawPath, headers, timeout: 60_000 }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () => resolve({ status: response.statusCode!, contentType: response.headers["content-type"] ?? "", body: Buffer.concat(chunks).toString("utf8") }));
+      response.on("error", (error) => resolve({ error: error.message }));
+    });
+    request.on("error", (error) => resolve({ error: error.message }));
+    request.on("timeout", () => request.destroy(new Error("timed out")));
+    request.end();
+  });
 }
 
 export const isRejected = (answer: Answer) => "status" in answer && answer.status >= 400 && answer.status < 500;
