@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startApp } from "../lib/testing/start-app";
@@ -6,8 +6,9 @@ import { startApp } from "../lib/testing/start-app";
 /**
  * Starts the product exactly as the README's quick start does (`npm start`, which builds
  * when needed), on a fresh DATA_DIR and a free port, and hands the printed demo
- * credentials to the tests through the environment. The database is the embedded PGlite,
- * or the PostgreSQL server of E2E_DATABASE_URL (CI gives it a fresh database).
+ * credentials to the tests through the environment, and what the app prints in the file
+ * E2E_APP_LOG. The database is the embedded PGlite, or the PostgreSQL server of
+ * E2E_DATABASE_URL (CI gives it a fresh database).
  */
 export default async function globalSetup() {
   const dataDir = mkdtempSync(path.join(tmpdir(), "reelbind-e2e-"));
@@ -17,9 +18,14 @@ export default async function globalSetup() {
   delete env.AUTH_SECRET;
   if (process.env.E2E_DATABASE_URL) env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   const app = await startApp(env);
+  // What the app prints, for specs that read its log (the reliability suite looks for uncaught errors).
+  const appLog = path.join(dataDir, "app.log");
+  appendFileSync(appLog, app.output());
+  for (const stream of [app.child.stdout!, app.child.stderr!]) stream.on("data", (chunk: Buffer) => appendFileSync(appLog, chunk));
 
   process.env.E2E_BASE_URL = app.baseUrl;
   process.env.E2E_DATA_DIR = dataDir;
+  process.env.E2E_APP_LOG = appLog;
   process.env.E2E_ADMIN_EMAIL = app.adminEmail;
   process.env.E2E_ADMIN_PASSWORD = app.adminPassword;
   process.env.E2E_API_TOKEN = app.token;

@@ -18,14 +18,16 @@ export const cliEnv = () => ({ ...process.env, DATA_DIR: env("E2E_DATA_DIR"), DA
 
 export type OwnedProject = { projectId: string; token: string };
 
+/** Runs `reelbind …` against the server's database and returns its JSON output. */
+export async function cli<T>(...args: string[]): Promise<T> {
+  const { stdout } = await promisify(execFile)(process.execPath, ["bin/reelbind.mjs", ...args], {
+    env: cliEnv(),
+    timeout: 60_000,
+  });
+  return JSON.parse(stdout) as T;
+}
+
 export async function createOwnedProject(label: string): Promise<OwnedProject> {
-  const cli = async <T>(...args: string[]): Promise<T> => {
-    const { stdout } = await promisify(execFile)(process.execPath, ["bin/reelbind.mjs", ...args], {
-      env: cliEnv(),
-      timeout: 60_000,
-    });
-    return JSON.parse(stdout) as T;
-  };
   const run = randomUUID();
   const email = `${label.toLowerCase().replace(/\W+/g, "-")}-${run}@example.com`;
   const [org] = await Promise.all([cli<{ id: string }>("org", "create", "--name", `${label} ${run}`), cli("user", "create", "--email", email)]);

@@ -57,12 +57,44 @@ function answerUnavailableAs503(res, context) {
   };
 }
 
+/** The API and ingest answer every error as problem+json (lib/api/errors.ts). */
+const problemPaths = /^\/(api|analytics)\//;
+
+/**
+ * Next answers a method that a route does not export with a bare 405 (no body, no type); under
+ * /api and /analytics it gets the problem+json every other error has.
+ */
+function answerMethodNotAllowedAsProblem(req, res) {
+  if (!problemPaths.test(req.url ?? "")) return;
+  let bare405 = false;
+  const { writeHead, end } = res;
+  res.writeHead = function (status, ...rest) {
+    if (status === 405 && !res.hasHeader("content-type")) {
+      bare405 = true;
+      res.setHeader("Content-Type", "application/problem+json");
+    }
+    return writeHead.call(this, status, ...rest);
+  };
+  res.end = function (...args) {
+    if (!bare405 || req.method === "HEAD" || (typeof args[0] !== "function" && args[0]?.length)) return end.apply(this, args);
+    const problem = {
+      type: "urn:reelbind:problem:method_not_allowed",
+      title: "Method not allowed",
+      status: 405,
+      detail: `This route does not take ${req.method}; OPTIONS lists the methods it takes.`,
+      code: "method_not_allowed",
+    };
+    return end.call(this, JSON.stringify(problem), args.find((arg) => typeof arg === "function"));
+  };
+}
+
 const server = http.createServer((req, res) => {
   const context = { serviceUnavailable: false };
   lastRequestAt = Date.now();
   // Keep-alive connections are not kept past a shutdown.
   if (stopping) res.setHeader("Connection", "close");
   answerUnavailableAs503(res, context);
+  answerMethodNotAllowedAsProblem(req, res);
   const answered = new Promise((resolve) => res.once("close", resolve));
   const handled = requestContext.run(context, () => handle(req, res));
   const request = { req };
@@ -71,6 +103,23 @@ const server = http.createServer((req, res) => {
     inFlight.delete(request);
     lastRequestAt = Date.now();
   });
+});
+// A request Node's parser refuses never reaches the app: headers or URL over its 16 KB limit
+// (431), a malformed request (400)… It is answered with Node's own status, as problem+json.
+const clientErrors = {
+  HPE_HEADER_OVERFLOW: [431, "request_header_fields_too_large", "The request's headers (its URL included) are larger than 16 KB."],
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: [413, "payload_too_large", "The request's chunk extensions are too large."],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, "request_timeout", "The request was not received in time."],
+};
+server.on("clientError", (error, socket) => {
+  if (error.code === "ECONNRESET" || !socket.writable) return;
+  const [status, code, detail] = clientErrors[error.code] ?? [400, "bad_request", "The request is not valid HTTP/1.1."];
+  const title = http.STATUS_CODES[status];
+  const body = JSON.stringify({ type: `urn:reelbind:problem:${code}`, title, status, detail, code });
+  socket.end(
+    `HTTP/1.1 ${status} ${title}\r\nContent-Type: application/problem+json\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 });
 server.listen(port, () => console.log(`Reelbind is listening on port ${port}.`));
 

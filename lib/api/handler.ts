@@ -3,7 +3,7 @@ import type { Action } from "@/lib/auth/permissions";
 import { authorizeProject, type ProjectAccess } from "@/lib/auth/project-access";
 import { getDb, type Db } from "@/lib/db";
 import { authenticateCredential } from "@/lib/embed/embed-sessions";
-import { errorResponse } from "./errors";
+import { errorResponse, NotFoundError } from "./errors";
 import { requireSameOrigin } from "./same-origin";
 
 // Every route handler has one of these shapes; none catches its own errors. Each wrapper
@@ -31,6 +31,14 @@ export function withPublic<P = Record<string, never>>(handler: (ctx: PublicConte
     }
   };
 }
+
+/**
+ * Every method of a path under /api or /analytics that no route has (app/api/[...path],
+ * app/analytics/[...path]): 404 problem+json like any other API error, not Next's HTML page.
+ */
+export const unknownRoute = withPublic(() => {
+  throw new NotFoundError("No route of this API has this path.");
+});
 
 /** A customer site's server, authenticated by its API credential (HTTP Basic apiKey:apiSecret). */
 export function withCredential<P = Record<string, never>>(handler: (ctx: CredentialContext<P>) => Promise<Response>): Route<P> {

@@ -41,4 +41,12 @@ describe("GET /api/openapi.json", () => {
     expect(Object.keys(body.properties)).not.toContain("slug");
     expect(put.parameters).toContainEqual({ name: "channel", in: "path", required: true, schema: expect.objectContaining({ enum: ["DEV", "STAGING", "PROD"] }) });
   });
+
+  it("describes the public routes of the route table, and leaves out the internal ones (the CLI's channel, next-auth)", async () => {
+    const document = (await (await GET(openApiRequest)).json()) as Document;
+    const paths = Object.keys(document.paths);
+    expect(paths).toEqual(expect.arrayContaining(["/api/health", "/api/openapi.json", "/api/embed/posters/{slug}", "/api/embed/files/{fileId}/{name}", "/api/previews/{file}"]));
+    expect(paths.filter((path) => path.startsWith("/api/internal/") || path.startsWith("/api/auth/"))).toEqual([]);
+    expect(document.paths["/api/embed/posters/{slug}"]!.get!.parameters).toEqual([{ name: "slug", in: "path", required: true, schema: { type: "string" } }]);
+  });
 });

@@ -35,16 +35,19 @@ const problemSchema = z.object({
   errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
 });
 
-type Operation = {
+export type Operation = {
   method: "get" | "post" | "put" | "patch" | "delete";
   path: string;
   summary: string;
   /**
    * The minimum role for bearer-token calls (on the project, or on the organization for
    * /api/organizations/…); "user": any authenticated user, about themselves; "credential": HTTP
-   * Basic apiKey:apiSecret; "public": no authentication.
+   * Basic apiKey:apiSecret; "public": no authentication (a signed URL may still be its
+   * authorization); "admin-channel": the CLI's secret from DATA_DIR.
    */
-  role: Role | "user" | "credential" | "public";
+  role: Role | "user" | "credential" | "public" | "admin-channel";
+  /** Not in the OpenAPI document: the CLI's channel to the server, and next-auth's own routes. */
+  internal?: true;
   query?: z.ZodObject;
   body?: z.ZodType;
   /** multipart/form-data instead of a JSON body. */
@@ -58,7 +61,12 @@ const shares = "/api/Projects/{projectId}/public-video-shares";
 
 const templates = "/api/Projects/{projectId}/templates";
 
-const operations: Operation[] = [
+/**
+ * The route table: every route under app/api, one entry per method (lib/api/route-table.test.ts
+ * holds the two to each other). The OpenAPI document and the reliability suite's route ×
+ * role × tenant matrix are generated from it.
+ */
+export const operations: Operation[] = [
   {
     method: "get",
     path: templates,
@@ -278,6 +286,59 @@ const operations: Operation[] = [
     query: manifestQuery,
     responses: { 200: { description: "The page manifest" } },
   },
+  {
+    method: "get",
+    path: "/api/embed/posters/{slug}",
+    summary: "The share's poster image (its Open Graph image too)",
+    role: "public",
+    responses: { 200: { description: "The poster" } },
+  },
+  {
+    method: "get",
+    path: "/api/embed/files/{fileId}/{name}",
+    summary: "A template file for the player; ?expires=&signature= from the page manifest are its authorization",
+    role: "public",
+    responses: { 200: { description: "The file" } },
+  },
+  {
+    method: "get",
+    path: "/api/previews/{file}",
+    summary: "A rendered preview PNG; ?expires=&signature= from the preview call are its authorization",
+    role: "public",
+    responses: { 200: { description: "The PNG" } },
+  },
+  {
+    method: "get",
+    path: "/api/health",
+    summary: "Readiness: 200 when the database answers, 503 when it does not",
+    role: "public",
+    responses: { 200: { description: "Ready" }, 503: { description: "The database does not answer" } },
+  },
+  {
+    method: "get",
+    path: "/api/openapi.json",
+    summary: "This document",
+    role: "public",
+    responses: { 200: { description: "The OpenAPI 3.1 document" } },
+  },
+  {
+    method: "post",
+    path: "/api/internal/cli",
+    summary: "Runs a reelbind CLI command while this server holds the embedded database",
+    role: "admin-channel",
+    internal: true,
+    responses: { 200: { description: "The command's result" } },
+  },
+  ...(["get", "post"] as const).map(
+    (method): Operation => ({
+      method,
+      path: "/api/auth/{...nextauth}",
+      summary: "next-auth: the console's sign-in, session and sign-out",
+      role: "public",
+      internal: true,
+      responses: { 200: { description: "next-auth's answer" } },
+    }),
+  ),
 ];
 
 function describeAccess(role: Operation["role"]) {
@@ -291,11 +352,11 @@ const jsonSchema = (schema: z.ZodType, io: "input" | "output") =>
   z.toJSONSchema(schema, { io, unrepresentable: "any" });
 
 function pathParameters(path: string) {
-  return [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
+  return [...path.matchAll(/\{(\w+)\}/g)].map(([, name = ""]) => ({
     name,
     in: "path",
     required: true,
-    schema: name === "channel" ? jsonSchema(channelSchema, "input") : { type: "string", format: "uuid" },
+    schema: name === "channel" ? jsonSchema(channelSchema, "input") : /(^id|Id)$/.test(name) ? { type: "string", format: "uuid" } : { type: "string" },
   }));
 }
 
@@ -318,6 +379,7 @@ const problemResponse = (description: string) => ({
 export function buildOpenApiDocument(serverUrl: string) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of operations) {
+    if (op.internal) continue;
     const responses: Record<string, unknown> = {};
     for (const [status, response] of Object.entries(op.responses)) {
       responses[status] = {

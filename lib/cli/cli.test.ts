@@ -153,6 +153,21 @@ describe("runCommand – members and tokens", () => {
   });
 });
 
+describe("runCommand – db row-counts", () => {
+  it("db row-counts → every table of the schema with its row count; an organization created in between adds one row", async () => {
+    const before = (await run(["db", "row-counts"])) as Record<string, number>;
+    expect(Object.keys(before)).toEqual(
+      [
+        "analytics_events", "api_credentials", "audit_events", "console_sessions", "idempotency_keys", "memberships", "organizations",
+        "personal_access_tokens", "projects", "public_video_shares", "rate_limits", "share_slugs", "template_files", "templates", "users",
+      ],
+    );
+    await run(["org", "create", "--name", `Counted ${randomUUID()}`]);
+    const after = (await run(["db", "row-counts"])) as Record<string, number>;
+    expect(after.organizations).toBe(before.organizations! + 1);
+  });
+});
+
 describe("parseCommandLine + runCommand – invalid command lines → ValidationError 422", () => {
   const email = uniqueEmail("invalid");
   beforeAll(async () => {

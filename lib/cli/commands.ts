@@ -14,6 +14,7 @@ import { ValidationError } from "@/lib/api/errors";
 import { generatePassword } from "@/lib/auth/secrets";
 import { bootstrapDemo } from "@/lib/bootstrap/bootstrap";
 import type { Db } from "@/lib/db";
+import { countRowsPerTable } from "@/lib/db/row-counts";
 
 export const usage = `Usage: reelbind <command> [options]   (every command prints JSON)
 
@@ -25,6 +26,7 @@ export const usage = `Usage: reelbind <command> [options]   (every command print
   member add --user U (--org ORG | --project P) --role Viewer|Editor|ProjectManager|OrganizationAdmin
   member remove --user U (--org ORG | --project P)   (ends the user's console sessions)
   token create --user U [--name N]
+  db row-counts                                 (rows per table: to compare a restore with its backup)
   bootstrap
 
 U is a user id or email. With DATABASE_URL the CLI connects to PostgreSQL directly; on the
@@ -49,6 +51,7 @@ const commands = [
   "member add",
   "member remove",
   "token create",
+  "db row-counts",
   "bootstrap",
 ];
 
@@ -107,6 +110,8 @@ export async function runCommand(db: Db, { command, options }: CliCommand): Prom
       const userId = await resolveUserId(db, required(options, "user"));
       return createPersonalAccessToken(db, { userId, name: options.name });
     }
+    case "db row-counts":
+      return countRowsPerTable(db);
     case "bootstrap":
       return bootstrapDemo(db);
     default:

@@ -432,6 +432,16 @@ describe("POST /api/Projects/:id/templates/upload – transport", () => {
     await expectNothingLeft(projectId, before);
   });
 
+  it("POST …/templates/upload – multipart cut in the middle of an unknown file part (one that is skipped) → 400", async () => {
+    const { body, contentType } = multipartBody(uniqueParts(smallTemplateParts("Skipped part", [file("unknownFile", "x.bin", randomBytes(64 * 1024))])));
+    const cut = body.indexOf('filename="x.bin"') + 1_000;
+    const { result, uncaught } = await uncaughtDuring(() => uploadRaw(manager.token, projectId, body.subarray(0, cut), contentType));
+    const problem = await problemOf(result, 400);
+    expect(problem.code).toBe("bad_request");
+    expect(uncaught, "errors that escaped the request as uncaught exceptions").toEqual([]);
+    await expectNothingLeft(projectId, before);
+  });
+
   it("POST …/templates/upload – multipart cut after the last part, before the closing boundary → 400", async () => {
     const { body, contentType } = multipartBody(uniqueParts(smallTemplateParts()));
     const { result, uncaught } = await uncaughtDuring(() =>

@@ -1,0 +1,52 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { operations } from "./openapi";
+
+// The route table (lib/api/openapi.ts) is what the OpenAPI document and the reliability
+// suite's route × role × tenant matrix are generated from: it must name every method of every
+// route file under app/api, and nothing else.
+
+/** app/api/[...path]: the answer (404) for every path the table does not have. */
+const unknownPathRoute = path.join("app", "api", "[...path]", "route.ts");
+
+function routeFiles(directory: string): string[] {
+  return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(directory, entry.name);
+    if (entry.isDirectory()) return routeFiles(full);
+    return entry.name === "route.ts" ? [full] : [];
+  });
+}
+
+/** "GET /api/Projects/{projectId}/templates" for each method the route file exports. */
+function declaredOperations(file: string): string[] {
+  const source = readFileSync(file, "utf8");
+  const exported = [
+    ...[...source.matchAll(/^export (?:const|async function|function) (GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS)\b/gm)].map((m) => m[1]!),
+    ...[...source.matchAll(/^export \{([^}]*)\}/gm)].flatMap((m) => m[1]!.split(",").map((name) => name.trim())),
+  ];
+  const urlPath = `/${path.dirname(file).split(path.sep).join("/")}`.replace(/^\/app/, "").replace(/\[([^\]]+)\]/g, "{$1}");
+  return exported.map((method) => `${method} ${urlPath}`);
+}
+
+describe("the route table", () => {
+  const files = routeFiles(path.join("app", "api")).filter((file) => file !== unknownPathRoute);
+
+  it("operations – every method of every route file under app/api, and nothing else", () => {
+    const declared = files.flatMap(declaredOperations).sort();
+    const listed = operations.map((op) => `${op.method.toUpperCase()} ${op.path}`).sort();
+    expect(listed).toEqual(declared);
+    expect(declared.length).toBeGreaterThan(30);
+  });
+
+  it("operations – no method and path twice", () => {
+    const keys = operations.map((op) => `${op.method} ${op.path}`);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it("app/api/[...path] – answers every method, so no path under /api falls through to the HTML 404 page", () => {
+    expect(declaredOperations(unknownPathRoute).map((operation) => operation.split(" ")[0]).sort()).toEqual(
+      ["DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT"],
+    );
+  });
+});

@@ -1,0 +1,313 @@
+import { readFileSync } from "node:fs";
+import { setTimeout as delay } from "node:timers/promises";
+import { expect, test } from "@playwright/test";
+import fc from "fast-check";
+import { z } from "zod";
+import { operations, type Operation } from "@/lib/api/openapi";
+import { ctaClick, type Manifest } from "../e2e/wire-events";
+import { badValue, bodyCases, mutationOf, queryCases, type BodyCase, type JsonSchema } from "./bad-values";
+import { appLogReader, blobFiles, isRejected, rowChanges, rowCounter, send, wrongAnswer, type RowCounts, type SentRequest } from "./server-watch";
+import { addMember, basic, bearer, callOk, createCredential, setUpTenants, uploadTemplate, type Project } from "./tenants";
+import { uploadCases } from "./upload-cases";
+
+// Issue 15, "Bad inputs tried": fast-check over every management endpoint of the route table
+// (its JSON body, its query string, its path parameters), the multipart template upload and
+// the analytics ingest, on the app global-setup started. For every case: no 5xx, no reset
+// connection, a 4xx is problem+json with a detail, a refused request changed no row of any
+// table (and left no blob or temp file); after each endpoint, nothing in the app's output
+// says an error escaped. BAD_INPUT_SCALE multiplies the case counts (1 in CI: ≥ 10,000 in all);
+// FC_SEED replays a run.
+
+const scale = Number(process.env.BAD_INPUT_SCALE ?? 1);
+const seed = Number(process.env.FC_SEED ?? Date.now() % 2 ** 31);
+
+type Case = { label: string; request: SentRequest };
+type Figures = { endpoint: string; cases: number; accepted: number; rejected: number; violations: string[]; ms: number; requestMs: number; countMs: number };
+
+const figures: Figures[] = [];
+let own: Project;
+let counter: ReturnType<typeof rowCounter>;
+let appLog: ReturnType<typeof appLogReader>;
+/** What the requests about to be sent may change: preparing a case's data is not a case. */
+let rows: RowCounts;
+
+/** Path parameters of the own project that exist, per endpoint (a template of its own for deploy, archive, delete…). */
+let validParams: (op: Operation) => Record<string, string>;
+let manifest: Manifest;
+
+const eventSchema = JSON.parse(readFileSync("lib/ingest/event-schema-v1.json", "utf8")) as JsonSchema;
+const jsonSchemaOf = (schema: z.ZodType) => z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as JsonSchema;
+const runsFor = (base: number) => Math.max(1, Math.round(base * scale));
+
+/** Runs numRuns cases of one endpoint and checks each; returns the endpoint's figures. */
+async function runEndpoint(endpoint: string, numRuns: number, cases: fc.Arbitrary<Case>, { blobs = false } = {}): Promise<Figures> {
+  const result: Figures = { endpoint, cases: 0, accepted: 0, rejected: 0, violations: [], ms: 0, requestMs: 0, countMs: 0 };
+  const started = Date.now();
+  let stored = blobs ? blobFiles().stored : new Set<string>();
+  await fc.assert(
+    fc.asyncProperty(cases, async ({ label, request }) => {
+      result.cases += 1;
+      const sent = performance.now();
+      const answer = await send(request);
+      result.requestMs += performance.now() - sent;
+      const where = `${endpoint} [${label}] ${request.method} ${request.url.slice(0, 120)}`;
+      const wrong = wrongAnswer(answer, request.method);
+      if (wrong) result.violations.push(`${where}: ${wrong}`);
+      const refused = isRejected(answer) || "error" in answer;
+      if (refused) result.rejected += 1;
+      else result.accepted += 1;
+      const counted = performance.now();
+      const after = await counter.count();
+      result.countMs += performance.now() - counted;
+      const changed = rowChanges(rows, after);
+      if (refused && changed) result.violations.push(`${where}: refused, yet rows changed: ${changed}`);
+      rows = after;
+      if (blobs) {
+        const now = blobFiles();
+        const added = [...now.stored].filter((file) => !stored.has(file));
+        if (refused && added.length > 0) result.violations.push(`${where}: refused, yet ${added.length} blob(s) stored`);
+        if (now.temp.length > 0) result.violations.push(`${where}: ${now.temp.length} temp file(s) left`);
+        stored = now.stored;
+      }
+      return true;
+    }),
+    { numRuns, seed, endOnFailure: true },
+  );
+  await delay(300); // what the app prints about the last request reaches the log file
+  const { errors } = appLog.read();
+  result.violations.push(...errors.map((line) => `${endpoint}: the app printed "${line.slice(0, 300)}"`));
+  result.ms = Date.now() - started;
+  figures.push(result);
+  console.log(
+    `bad inputs: ${endpoint} – ${result.cases} cases (${result.accepted} accepted, ${result.rejected} refused), ${result.violations.length} violations, ` +
+      `${(result.ms / 1000).toFixed(1)} s (per case: request ${(result.requestMs / result.cases).toFixed(1)} ms, row count ${(result.countMs / result.cases).toFixed(1)} ms)`,
+  );
+  return result;
+}
+
+// ── path parameters ──────────────────────────────────────────────────────────────────
+
+const pathParameter = (valid: string) =>
+  fc.oneof(
+    { weight: 3, arbitrary: fc.constant(valid) },
+    { weight: 2, arbitrary: badValue.map((value) => encodeURIComponent(typeof value === "string" ? value : JSON.stringify(value) ?? "")) },
+    { weight: 1, arbitrary: fc.uuid() },
+    { weight: 1, arbitrary: fc.constantFrom("..", "%2e%2e", ".", "%2F", "%5C", "%00", "%E0%A4%A", "%C0%AF", "x".repeat(4096), valid.toUpperCase(), `${valid}%20`, `${valid}.png`) },
+  );
+
+function pathOf(op: Operation, values: Record<string, string>): string {
+  return op.path.replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? "x");
+}
+
+/** The op's path with each parameter valid or bad. */
+function pathCases(op: Operation): fc.Arbitrary<string> {
+  const valid = validParams(op);
+  const names = [...op.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => name!);
+  return fc.tuple(...names.map((name) => pathParameter(valid[name] ?? "x"))).map((values) => pathOf(op, Object.fromEntries(names.map((name, i) => [name, values[i]!]))));
+}
+
+// ── the endpoints ────────────────────────────────────────────────────────────────────
+
+/** Who may call an op (the own project's OrganizationAdmin, or its credential). */
+const authFor = (op: Operation) => (op.role === "credential" ? basic(own.credential) : bearer(own.adminToken));
+
+function validBody(op: Operation): Record<string, unknown> {
+  const bodies: Record<string, Record<string, unknown>> = {
+    "post /api/Projects/{projectId}/templates/{templateId}/preview": { data: { title: "Ana" } },
+    "put /api/Projects/{projectId}/public-video-shares/{channel}": {
+      publicTitle: "Bad inputs",
+      publicSubtitle: "tried",
+      locale: "en-US",
+      ctaLabel: "Go",
+      ctaUrl: "https://example.com/go",
+      personalizationData: { firstName: "Ana" },
+      consentMode: "required",
+      apiCredentialId: own.credential.id,
+    },
+    "post /api/credentials": { projectId: own.projectId, name: "fuzzed" },
+    "post /api/me/tokens": { name: "fuzzed" },
+    "post /api/organizations/{orgId}/projects": { name: "fuzzed" },
+    "post /api/organizations/{orgId}/members": { email: "fuzzed-member@example.com", role: "Viewer", projectId: own.projectId },
+    "patch /api/organizations/{orgId}/members/{membershipId}": { role: "Editor" },
+    "post /api/embed-sessions": { channel: "DEV", personalizationData: { firstName: "Ana" }, allowedOrigins: ["https://example.com"], ttlSeconds: 600 },
+  };
+  const body = bodies[`${op.method} ${op.path}`];
+  if (!body) throw new Error(`No valid body for ${op.method} ${op.path}`);
+  return body;
+}
+
+function validQuery(op: Operation): Record<string, string> {
+  const queries: Record<string, Record<string, string>> = {
+    "/api/Projects/{projectId}/templates": { status: "Testing" },
+    "/api/Projects/{projectId}/analytics": { from: "2026-01-01", to: "2026-02-01T00:00:00Z", channel: "DEV", templateId: own.templateId },
+    "/api/Projects/{projectId}/audit-events": { limit: "10", action: "share.disabled" },
+    "/api/credentials": { projectId: own.projectId },
+    "/api/embed/manifest": { share: own.share.slug },
+  };
+  return queries[op.path] ?? {};
+}
+
+const requestOf = (op: Operation, url: string, body?: BodyCase): SentRequest => ({
+  method: op.method.toUpperCase(),
+  url,
+  headers: { ...authFor(op), ...(body?.contentType ? { "Content-Type": body.contentType } : {}) },
+  body: body?.text,
+});
+
+/** Bodies (mutations of a valid one, values of the op's schema, raw junk); now and then a bad path. */
+function jsonBodyCases(op: Operation): fc.Arbitrary<Case> {
+  const path = fc.oneof({ weight: 5, arbitrary: fc.constant(pathOf(op, validParams(op))) }, { weight: 1, arbitrary: pathCases(op) });
+  return fc.tuple(path, bodyCases(validBody(op), jsonSchemaOf(op.body!))).map(([url, body]) => ({ label: body.label, request: requestOf(op, url, body) }));
+}
+
+function queryStringCases(op: Operation): fc.Arbitrary<Case> {
+  const path = fc.oneof({ weight: 5, arbitrary: fc.constant(pathOf(op, validParams(op))) }, { weight: 1, arbitrary: pathCases(op) });
+  return fc.tuple(path, queryCases(validQuery(op), op.query ? jsonSchemaOf(op.query) : undefined)).map(([url, { label, query }]) => ({
+    label,
+    request: requestOf(op, query ? `${url}?${query}` : url),
+  }));
+}
+
+/** Routes without a body or query of their own: bad path parameters, and junk they should ignore or refuse. */
+function pathAndJunkCases(op: Operation): fc.Arbitrary<Case> {
+  const junkBody = fc.option(
+    badValue.map((value): BodyCase => ({ label: "junk body", contentType: "application/json", text: JSON.stringify(value) ?? "" })),
+    { freq: 2 },
+  );
+  return fc.tuple(pathCases(op), fc.option(queryCases({}), { freq: 2 }), junkBody).map(([url, query, body]) => ({
+    label: [query?.label, body?.label].filter(Boolean).join(", ") || "path",
+    request: requestOf(op, query ? `${url}?${query.query}` : url, op.method === "get" ? undefined : (body ?? undefined)),
+  }));
+}
+
+/** The op's cases and how many: CI's base counts add up to 10,000 and more. */
+function endpointPlan(op: Operation): { runs: number; cases: fc.Arbitrary<Case> } {
+  if (op.body) {
+    // A valid preview renders a frame and a valid invitation hashes a password: fewer of those.
+    const runs = op.path.endsWith("/preview") ? 300 : op.path.endsWith("/members") ? 350 : 500;
+    return { runs, cases: jsonBodyCases(op) };
+  }
+  if (op.query) return { runs: op.path.endsWith("/analytics") ? 350 : 300, cases: queryStringCases(op) };
+  return { runs: 60, cases: pathAndJunkCases(op) };
+}
+
+/** Every op of the route table but the upload (its own test) and the internal ones (next-auth stores sign-in attempts by design; the CLI's channel needs DATA_DIR's secret). */
+const fuzzedOperations = () => operations.filter((op) => !op.upload && !op.internal);
+
+// ── setup ────────────────────────────────────────────────────────────────────────────
+
+test.beforeAll(async () => {
+  test.setTimeout(300_000);
+  ({ own } = await setUpTenants("Bad inputs", { withMembers: false }));
+  const token = own.adminToken;
+  // Victims: what deploy, archive, delete and the revocations may use up, apart from what the other cases need.
+  const [deployTemplate, archiveTemplate, deleteTemplate, credential, ownToken, member] = await Promise.all([
+    uploadTemplate(own.projectId, token),
+    uploadTemplate(own.projectId, token),
+    uploadTemplate(own.projectId, token),
+    createCredential(own.projectId, token),
+    callOk<{ id: string }>("POST", "/api/me/tokens", bearer(token), { name: "victim" }, 201),
+    addMember(own, "Viewer", "project"),
+  ]);
+  const membership = (await callOk<{ items: { id: string; userId: string }[] }>("GET", `/api/organizations/${own.orgId}/members`, bearer(token))).items.find(
+    (item) => item.userId === member.userId,
+  )!;
+  await callOk("PUT", `/api/Projects/${own.projectId}/public-video-shares/STAGING`, bearer(token), { publicTitle: "Staging", apiCredentialId: own.credential.id }, 201);
+  manifest = await callOk<Manifest>("GET", `/api/embed/manifest?share=${own.share.slug}`, {});
+  const fileUrl = new URL((manifest as unknown as { template: { files: { templateJson: string } } }).template.files.templateJson);
+  const [, , , , fileId, fileName] = fileUrl.pathname.split("/");
+  const preview = await callOk<{ url: string }>("POST", `/api/Projects/${own.projectId}/templates/${own.templateId}/preview`, bearer(token), { data: {} });
+  const previewFile = new URL(preview.url).pathname.split("/").pop()!;
+
+  validParams = (op) => ({
+    projectId: own.projectId,
+    orgId: own.orgId,
+    templateId: op.path.endsWith("/deploy") ? deployTemplate : op.path.endsWith("/archive") ? archiveTemplate : op.method === "delete" ? deleteTemplate : own.templateId,
+    // The DEV share serves the manifest and the embed sessions; the share routes use up STAGING.
+    channel: "STAGING",
+    id: op.path.startsWith("/api/me/") ? ownToken.id : credential.id,
+    membershipId: membership.id,
+    slug: own.share.slug,
+    fileId: fileId!,
+    name: fileName!,
+    file: previewFile,
+  });
+  counter = rowCounter();
+  appLog = appLogReader();
+  rows = await counter.count();
+});
+
+test.afterAll(async () => {
+  await counter?.close();
+  if (figures.length === 0) return;
+  const cases = figures.reduce((sum, f) => sum + f.cases, 0);
+  const violations = figures.reduce((sum, f) => sum + f.violations.length, 0);
+  const seconds = figures.reduce((sum, f) => sum + f.ms, 0) / 1000;
+  console.log(`bad inputs: ${cases} cases over ${figures.length} endpoints, ${violations} violations, ${seconds.toFixed(0)} s, seed ${seed}, database ${process.env.E2E_DATABASE_URL ? "PostgreSQL" : "PGlite"}`);
+});
+
+/** Runs some endpoints; fails listing the first violations of each. */
+async function expectNoViolations(results: Figures[]) {
+  const violations = results.flatMap((result) => result.violations.slice(0, 10));
+  expect(violations, `seed ${seed}`).toEqual([]);
+}
+
+// ── the tests ────────────────────────────────────────────────────────────────────────
+
+test("JSON bodies – every endpoint of the route table that takes one", async () => {
+  const results: Figures[] = [];
+  for (const op of fuzzedOperations().filter((op) => op.body)) {
+    const { runs, cases } = endpointPlan(op);
+    results.push(await runEndpoint(`${op.method.toUpperCase()} ${op.path}`, runsFor(runs), cases));
+  }
+  await expectNoViolations(results);
+});
+
+test("query strings and path parameters – every other endpoint of the route table", async () => {
+  const results: Figures[] = [];
+  for (const op of fuzzedOperations().filter((op) => !op.body)) {
+    const { runs, cases } = endpointPlan(op);
+    results.push(await runEndpoint(`${op.method.toUpperCase()} ${op.path}`, runsFor(runs), cases));
+  }
+  await expectNoViolations(results);
+});
+
+test("POST /api/Projects/{projectId}/templates/upload – multipart bodies", async () => {
+  const url = `/api/Projects/${own.projectId}/templates/upload`;
+  const cases = uploadCases().map(({ label, headers, body }) => ({ label, request: { method: "POST", url, headers: { ...bearer(own.adminToken), ...headers }, body } }));
+  await expectNoViolations([await runEndpoint("POST /api/Projects/{projectId}/templates/upload", runsFor(1500), cases, { blobs: true })]);
+});
+
+test("POST /analytics/v1/events and /consent – ingest batches and consent beacons", async () => {
+  const ingest = manifest.ingest;
+  const event = () => ctaClick(manifest) as Record<string, unknown>;
+  const eventCase = mutationOf(event(), eventSchema);
+  const batchCases = fc.oneof(
+    { weight: 4, arbitrary: eventCase.map(({ label, value }) => ({ label: `event: ${label}`, text: JSON.stringify({ sent_at: new Date().toISOString(), events: [event(), value] }) })) },
+    { weight: 2, arbitrary: bodyCases({ sent_at: new Date().toISOString(), events: [event()] }).map(({ label, text, contentType }) => ({ label: `batch: ${label}`, text, contentType })) },
+    { weight: 1, arbitrary: fc.integer({ min: 2, max: 600 }).map((n) => ({ label: `${n} events`, text: JSON.stringify({ sent_at: new Date().toISOString(), events: Array.from({ length: n }, event) }) })) },
+  );
+  const events = batchCases.map(({ label, text, contentType }: { label: string; text: string; contentType?: string | null }) => ({
+    label,
+    request: {
+      method: "POST",
+      url: `${ingest.url}/analytics/v1/events`,
+      headers: { Authorization: `Bearer ${ingest.token}`, ...(contentType === null ? {} : { "Content-Type": contentType ?? "application/json" }) },
+      body: text,
+    },
+  }));
+  const consentEvent = { ...event(), event_type: "consent.accepted", playback_id: null, payload: { source: "banner" } };
+  const beacons = bodyCases({ token: ingest.token, event: consentEvent }).map(({ label, text, contentType }) => ({
+    label,
+    request: {
+      method: "POST",
+      url: `${ingest.url}/analytics/v1/consent`,
+      headers: contentType ? { "Content-Type": contentType === "application/json" ? "text/plain" : contentType } : ({} as Record<string, string>),
+      body: text,
+    },
+  }));
+  await expectNoViolations([
+    await runEndpoint("POST /analytics/v1/events", runsFor(1500), events),
+    await runEndpoint("POST /analytics/v1/consent", runsFor(300), beacons),
+  ]);
+});

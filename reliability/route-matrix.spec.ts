@@ -1,0 +1,257 @@
+import { randomUUID } from "node:crypto";
+import { expect, test } from "@playwright/test";
+import { operations, type Operation } from "@/lib/api/openapi";
+import { highestRole, roleRank } from "@/lib/auth/permissions";
+import type { Role } from "@/lib/db/schema";
+import { appLogReader, send, sendRaw, wrongAnswer, type SentRequest } from "./server-watch";
+import {
+  addMember,
+  basic,
+  bearer,
+  callOk,
+  createCredential,
+  inParallel,
+  lightsUploadForm,
+  setUpTenants,
+  uploadTemplate,
+  type Credential,
+  type Member,
+  type Project,
+  type Tenants,
+} from "./tenants";
+
+// Issue 15, "Bad inputs tried": every route of the route table (lib/api/openapi.ts) × every
+// caller × own project, a foreign project of the same organization and a project of a foreign
+// organization. The expected status comes from the route table's declared minimum role and
+// the caller's memberships (lib/auth/permissions), never from the server: 401 without valid
+// credentials, 404 without access to the project (its existence is not revealed), 403 with
+// a role below the minimum, the route's own success status otherwise. Also: a method a path
+// does not take, and paths no route has, under /api and /analytics.
+
+type Tenant = "own" | "foreign project" | "foreign organization";
+const tenantNames: Tenant[] = ["own", "foreign project", "foreign organization"];
+
+/** Who calls: a member of organization A (on the organization or on its own project), or no valid credentials. */
+type Caller =
+  | { label: string; kind: "member"; member: Member }
+  | { label: string; kind: "credential"; credential: Credential }
+  | { label: string; kind: "none"; headers: Record<string, string> };
+
+let tenants: Tenants;
+let callers: Caller[];
+/** What each tenant's signed routes are called with: a template file URL of its share and a preview URL, each with its query. */
+let signedUrls: Map<Tenant, { fileId: string; fileName: string; fileQuery: string; previewFile: string; previewQuery: string }>;
+/** Per tenant, resources a refused call may point at: they exist, so a 404 is about access, not absence. */
+let victims: Map<Tenant, { credentialId: string; membershipId: string; tokenId: string }>;
+
+const projectOf = (tenant: Tenant): Project =>
+  tenant === "own" ? tenants.own : tenant === "foreign project" ? tenants.foreignProject : tenants.foreignOrg;
+
+/** The statuses the route table and the role rules allow for this call. */
+function expectedStatuses(op: Operation, caller: Caller, tenant: Tenant): number[] {
+  const success = Object.keys(op.responses).map(Number).filter((status) => status < 300);
+  if (op.role === "public") return success;
+  if (op.role === "admin-channel") return [401];
+  if (op.role === "credential") return caller.kind !== "credential" ? [401] : tenant === "own" ? success : [404];
+  if (caller.kind !== "member") return [401];
+  if (op.role === "user") return tenant === "own" || !op.path.includes("{id}") ? success : [404];
+  const { member } = caller;
+  // Every member belongs to organization A: on the organization itself, or on its own project.
+  const inOrganizationA = tenant !== "foreign organization";
+  const meets = (role: Role | null) => role !== null && roleRank(role) >= roleRank(op.role as Role);
+  if (op.path.startsWith("/api/organizations/")) {
+    if (!inOrganizationA) return [404];
+    return meets(member.scope === "organization" ? member.role : null) ? success : [403];
+  }
+  const roleOnProject = highestRole([
+    member.scope === "organization" && inOrganizationA ? member.role : null,
+    member.scope === "project" && tenant === "own" ? member.role : null,
+  ]);
+  if (!roleOnProject) return [404];
+  return meets(roleOnProject) ? success : [403];
+}
+
+/** Headers of the caller; an admin of the tenant's organization makes what a successful call uses up. */
+const headersOf = (caller: Caller) =>
+  caller.kind === "member" ? bearer(caller.member.token) : caller.kind === "credential" ? basic(caller.credential) : caller.headers;
+
+/** The request for one cell: path parameters, query and body pointing at the tenant's project. */
+async function requestFor(op: Operation, caller: Caller, tenant: Tenant, succeeds: boolean): Promise<SentRequest> {
+  const project = projectOf(tenant);
+  const admin = bearer(project.adminToken);
+  const victim = victims.get(tenant)!;
+  const signed = signedUrls.get(tenant)!;
+  const fresh = async (name: string): Promise<string> => {
+    if (!succeeds) return name === "templateId" ? project.templateId : name === "membershipId" ? victim.membershipId : victim.credentialId;
+    if (name === "templateId") return uploadTemplate(project.projectId, project.adminToken);
+    if (name === "membershipId") {
+      const member = await addMember(project, "Viewer", "project");
+      const { items } = await callOk<{ items: { id: string; userId: string }[] }>("GET", `/api/organizations/${project.orgId}/members`, admin);
+      return items.find((item) => item.userId === member.userId)!.id;
+    }
+    return (await createCredential(project.projectId, project.adminToken)).id;
+  };
+  const consumes = op.method === "delete" || /\/(deploy|archive|revoke)$/.test(op.path) || op.method === "patch";
+  const values: Record<string, string> = {
+    projectId: project.projectId,
+    orgId: project.orgId,
+    channel: "STAGING",
+    slug: project.share.slug,
+    fileId: signed.fileId,
+    name: signed.fileName,
+    file: signed.previewFile,
+  };
+  for (const [, name] of op.path.matchAll(/\{(\w+)\}/g)) {
+    if (values[name!] !== undefined) continue;
+    if (name === "id" && op.path.startsWith("/api/me/")) {
+      // The caller's own token, or another user's.
+      values.id = tenant === "own" && succeeds && caller.kind === "member"
+        ? (await callOk<{ id: string }>("POST", "/api/me/tokens", bearer(caller.member.token), { name: "revoked by the matrix" }, 201)).id
+        : victim.tokenId;
+    } else {
+      values[name!] = consumes ? await fresh(name === "id" ? "credentialId" : name!) : name === "templateId" ? project.templateId : victim.credentialId;
+    }
+  }
+  const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => values[name]!);
+  const queries: Record<string, string> = {
+    "get /api/credentials": `?projectId=${project.projectId}`,
+    "get /api/embed/manifest": `?share=${project.share.slug}`,
+    "get /api/embed/files/{fileId}/{name}": `?${signed.fileQuery}`,
+    "get /api/previews/{file}": `?${signed.previewQuery}`,
+  };
+  const bodies: Record<string, unknown> = {
+    "post /api/Projects/{projectId}/templates/{templateId}/preview": { data: {} },
+    "put /api/Projects/{projectId}/public-video-shares/{channel}": { publicTitle: "Matrix", apiCredentialId: project.credential.id },
+    "post /api/credentials": { projectId: project.projectId, name: "matrix" },
+    "post /api/me/tokens": { name: "matrix" },
+    "post /api/organizations/{orgId}/projects": { name: "matrix" },
+    "post /api/organizations/{orgId}/members": { email: `matrix-${randomUUID()}@example.com`, role: "Viewer" },
+    "patch /api/organizations/{orgId}/members/{membershipId}": { role: "Editor" },
+    "post /api/embed-sessions": { shareSlug: project.share.slug },
+    "post /api/internal/cli": { command: "db row-counts", options: {} },
+  };
+  const key = `${op.method} ${op.path}`;
+  const headers: Record<string, string> = { ...headersOf(caller) };
+  if (op.upload) return { method: "POST", url: path, headers, body: lightsUploadForm("Matrix") };
+  if (key in bodies) headers["Content-Type"] = "application/json";
+  return { method: op.method.toUpperCase(), url: `${path}${queries[key] ?? ""}`, headers, body: key in bodies ? JSON.stringify(bodies[key]) : undefined };
+}
+
+/** The matrix's operations: all of the route table but next-auth's own routes (not ours to define). */
+const matrixOperations = () => operations.filter((op) => !op.path.startsWith("/api/auth/"));
+
+test.beforeAll(async () => {
+  test.setTimeout(300_000);
+  tenants = await setUpTenants("Route matrix", { withMembers: true });
+  const revokedToken = await callOk<{ id: string; token: string }>("POST", "/api/me/tokens", bearer(tenants.members[0]!.token), { name: "revoked" }, 201);
+  await callOk("POST", `/api/me/tokens/${revokedToken.id}/revoke`, bearer(tenants.members[0]!.token));
+  const revokedCredential = await createCredential(tenants.own.projectId, tenants.own.adminToken);
+  await callOk("POST", `/api/credentials/${revokedCredential.id}/revoke`, bearer(tenants.own.adminToken));
+  callers = [
+    { label: "anonymous", kind: "none", headers: {} },
+    { label: "an unknown token", kind: "none", headers: bearer(`rbk_${randomUUID().replaceAll("-", "")}`) },
+    { label: "a revoked token", kind: "none", headers: bearer(revokedToken.token) },
+    { label: "a malformed Authorization", kind: "none", headers: { Authorization: "Bearer" } },
+    { label: "a revoked credential (pk_/sk_)", kind: "none", headers: basic(revokedCredential) },
+    { label: "the own project's credential (pk_/sk_)", kind: "credential", credential: tenants.own.credential },
+    ...tenants.members.map((member): Caller => ({ label: `${member.role} on the ${member.scope}`, kind: "member", member })),
+  ];
+
+  const entries = await inParallel(tenantNames, 3, async (tenant) => {
+    const project = projectOf(tenant);
+    const admin = bearer(project.adminToken);
+    await callOk("PUT", `/api/Projects/${project.projectId}/public-video-shares/STAGING`, admin, { publicTitle: "Staging", apiCredentialId: project.credential.id }, 201);
+    const manifest = await callOk<{ template: { files: { templateJson: string } } }>("GET", `/api/embed/manifest?share=${project.share.slug}`, {});
+    const file = new URL(manifest.template.files.templateJson);
+    const [, , , , fileId, fileName] = file.pathname.split("/");
+    const preview = new URL((await callOk<{ url: string }>("POST", `/api/Projects/${project.projectId}/templates/${project.templateId}/preview`, admin, { data: {} })).url);
+    const [credential, member, token] = await Promise.all([
+      createCredential(project.projectId, project.adminToken),
+      addMember(project, "Viewer", "project"),
+      callOk<{ id: string }>("POST", "/api/me/tokens", admin, { name: "victim" }, 201),
+    ]);
+    const { items } = await callOk<{ items: { id: string; userId: string }[] }>("GET", `/api/organizations/${project.orgId}/members`, admin);
+    return {
+      tenant,
+      signed: { fileId: fileId!, fileName: fileName!, fileQuery: file.search.slice(1), previewFile: preview.pathname.split("/").pop()!, previewQuery: preview.search.slice(1) },
+      victim: { credentialId: credential.id, membershipId: items.find((item) => item.userId === member.userId)!.id, tokenId: token.id },
+    };
+  });
+  signedUrls = new Map(entries.map(({ tenant, signed }) => [tenant, signed]));
+  victims = new Map(entries.map(({ tenant, victim }) => [tenant, victim]));
+});
+
+test("every route × every caller × own project, foreign project, foreign organization – the status the role rules give", async () => {
+  const appLog = appLogReader();
+  const started = Date.now();
+  const unexpected: string[] = [];
+  let cells = 0;
+  for (const op of matrixOperations()) {
+    for (const caller of callers) {
+      for (const tenant of tenantNames) {
+        const expected = expectedStatuses(op, caller, tenant);
+        const request = await requestFor(op, caller, tenant, expected.some((status) => status < 300));
+        const answer = await send(request);
+        cells += 1;
+        const where = `${op.method.toUpperCase()} ${op.path} – ${caller.label} – ${tenant}`;
+        if ("error" in answer || !expected.includes(answer.status)) {
+          unexpected.push(`${where}: expected ${expected.join(" or ")}, got ${"error" in answer ? answer.error : `${answer.status} ${answer.body.slice(0, 160)}`}`);
+        } else {
+          const wrong = wrongAnswer(answer, request.method);
+          if (wrong) unexpected.push(`${where}: ${wrong}`);
+        }
+      }
+    }
+  }
+  const printed = appLog.read().errors;
+  console.log(
+    `route matrix: ${matrixOperations().length} routes × ${callers.length} callers × ${tenantNames.length} tenants = ${cells} calls, ` +
+      `${unexpected.length} unexpected, ${printed.length} error lines in the app's output, ${((Date.now() - started) / 1000).toFixed(0)} s`,
+  );
+  expect(unexpected).toEqual([]);
+  expect(printed).toEqual([]);
+});
+
+test("a method a route does not take – 405 problem+json, on every path of the route table", async () => {
+  const token = bearer(tenants.own.adminToken);
+  const wrong: string[] = [];
+  const paths = [...new Set(matrixOperations().map((op) => op.path))];
+  for (const path of paths) {
+    const taken = new Set(operations.filter((op) => op.path === path).map((op) => op.method));
+    const request = await requestFor(operations.find((op) => op.path === path)!, { label: "admin", kind: "none", headers: token }, "own", false);
+    for (const method of (["get", "post", "put", "patch", "delete"] as const).filter((m) => !taken.has(m))) {
+      const answer = await send({ method: method.toUpperCase(), url: request.url, headers: token });
+      const problem = wrongAnswer(answer, method);
+      if ("error" in answer || answer.status !== 405 || problem) wrong.push(`${method.toUpperCase()} ${path}: ${problem ?? ("error" in answer ? answer.error : answer.status)}`);
+    }
+  }
+  expect(wrong).toEqual([]);
+});
+
+test("paths no route has, under /api and /analytics – 404 problem+json for every method", async () => {
+  const project = tenants.own.projectId;
+  const paths = [
+    "/api/nope",
+    "/api/Projects",
+    `/api/Projects/${project}`,
+    `/api/Projects/${project}/nope`,
+    `/api/Projects/${project}/templates/${tenants.own.templateId}/nope`,
+    "/api/Projects/%2e%2e/templates",
+    "/api/Projects/../templates",
+    `/api/me/tokens/${randomUUID()}`,
+    "/api/embed/files/x",
+    "/analytics/nope",
+    "/analytics/v1",
+    "/analytics/v1/events/more",
+    "/analytics/v2/events",
+  ];
+  const wrong: string[] = [];
+  for (const path of paths) {
+    for (const method of ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]) {
+      const answer = await sendRaw({ method, path, headers: bearer(tenants.own.adminToken) });
+      const problem = wrongAnswer(answer, method);
+      if ("error" in answer || answer.status !== 404 || problem) wrong.push(`${method} ${path}: ${problem ?? ("error" in answer ? answer.error : `${answer.status} ${answer.contentType}`)}`);
+    }
+  }
+  expect(wrong).toEqual([]);
+});

@@ -1,0 +1,153 @@
+import { existsSync, openSync, readdirSync, readSync, closeSync, statSync, readFileSync } from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import { drizzle } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
+import type { Db } from "@/lib/db";
+import { countRowsPerTable } from "@/lib/db/row-counts";
+import * as schema from "@/lib/db/schema";
+import { env } from "../e2e/owned-project";
+
+// What the bad-input specs watch on the app global-setup started: each answer (status, type,
+// problem document, connection resets), the rows of every table, the blob store's files and
+// what the app printed. A violation is a string naming the case and what went wrong.
+
+export type Answer = { status: number; contentType: string; body: string } | { error: string };
+
+export type SentRequest = { method: string; url: string; headers?: Record<string, string>; body?: BodyInit | null };
+
+/** Sends one request; a network failure (a reset connection, a closed socket) is an answer too. */
+export async function send({ method, url, headers = {}, body }: SentRequest): Promise<Answer> {
+  try {
+    const response = await fetch(new URL(url, env("E2E_BASE_URL")), {
+      method,
+      headers,
+      body: body ?? undefined,
+      redirect: "manual",
+      signal: AbortSignal.timeout(60_000),
+      ...(body instanceof ReadableStream ? { duplex: "half" } : {}),
+    } as RequestInit);
+    return { status: response.status, contentType: response.headers.get("content-type") ?? "", body: await response.text() };
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    return { error: `${(error as Error).message}${cause ? ` (${cause.code ?? ""} ${cause.message ?? ""})` : ""}` };
+  }
+}
+
+/** A request whose path goes out exactly as written ("%2e%2e" and ".." included), which fetch would normalize. */
+export function sendRaw({ method, path: rawPath, headers = {} }: { method: string; path: string; headers?: Record<string, string> }): Promise<Answer> {
+  const base = new URL(env("E2E_BASE_URL"));
+  return new Promise((resolve) => {
+    const request = http.request({ host: base.hostname, port: base.port, method, path: rawPath, headers, timeout: 60_000 }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () => resolve({ status: response.statusCode!, contentType: response.headers["content-type"] ?? "", body: Buffer.concat(chunks).toString("utf8") }));
+      response.on("error", (error) => resolve({ error: error.message }));
+    });
+    request.on("error", (error) => resolve({ error: error.message }));
+    request.on("timeout", () => request.destroy(new Error("timed out")));
+    request.end();
+  });
+}
+
+export const isRejected = (answer: Answer) => "status" in answer && answer.status >= 400 && answer.status < 500;
+
+/** What is wrong with an answer to bad input: a 5xx, a reset, or a 4xx that is not problem+json with a detail. */
+export function wrongAnswer(answer: Answer, method: string): string | null {
+  if ("error" in answer) return `no answer: ${answer.error}`;
+  if (answer.status >= 500) return `${answer.status} ${answer.body.slice(0, 200)}`;
+  if (answer.status < 400) return null;
+  if (!answer.contentType.startsWith("application/problem+json")) return `${answer.status} with Content-Type ${answer.contentType || "(none)"}`;
+  if (method === "HEAD") return null;
+  try {
+    const problem = JSON.parse(answer.body) as { status?: unknown; detail?: unknown; type?: unknown };
+    if (problem.status !== answer.status || typeof problem.detail !== "string" || problem.detail === "" || typeof problem.type !== "string") {
+      return `${answer.status} problem without status/type/detail: ${answer.body.slice(0, 200)}`;
+    }
+  } catch {
+    return `${answer.status} problem+json that is not JSON: ${answer.body.slice(0, 200)}`;
+  }
+  return null;
+}
+
+// ── rows ─────────────────────────────────────────────────────────────────────────────
+
+export type RowCounts = Record<string, number>;
+
+/**
+ * Rows per table (`reelbind db row-counts`): on PostgreSQL through a connection of our own; on
+ * PGlite the server holds the database, so through the CLI's admin channel to that server
+ * (what `reelbind db row-counts` does, without starting a process per count).
+ */
+export function rowCounter(): { count: () => Promise<RowCounts>; close: () => Promise<void> } {
+  const databaseUrl = process.env.E2E_DATABASE_URL;
+  if (databaseUrl) {
+    const client = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+    const db = drizzle({ client, schema }) as unknown as Db;
+    return { count: () => countRowsPerTable(db), close: () => client.end() };
+  }
+  const channel = JSON.parse(readFileSync(path.join(env("E2E_DATA_DIR"), "admin-channel.json"), "utf8")) as { port: number; secret: string };
+  const count = async () => {
+    const response = await fetch(`http://127.0.0.1:${channel.port}/api/internal/cli`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "x-reelbind-cli-secret": channel.secret },
+      body: JSON.stringify({ command: "db row-counts", options: {} }),
+      signal: AbortSignal.timeout(60_000),
+    });
+    if (!response.ok) throw new Error(`db row-counts: ${response.status} ${await response.text()}`);
+    return (await response.json()) as RowCounts;
+  };
+  return { count, close: async () => {} };
+}
+
+/** "templates +1, template_files +3", or "" when nothing changed. */
+export function rowChanges(before: RowCounts, after: RowCounts): string {
+  return Object.keys(after)
+    .filter((table) => after[table] !== before[table])
+    .map((table) => `${table} ${after[table]! - (before[table] ?? 0) > 0 ? "+" : ""}${after[table]! - (before[table] ?? 0)}`)
+    .join(", ");
+}
+
+// ── blobs ────────────────────────────────────────────────────────────────────────────
+
+function walk(directory: string): string[] {
+  if (!existsSync(directory)) return [];
+  return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(directory, entry.name);
+    return entry.isDirectory() ? walk(full) : [full];
+  });
+}
+
+/** The blob store's stored files and its temp files (DATA_DIR/blobs). */
+export function blobFiles(): { stored: Set<string>; temp: string[] } {
+  const root = path.join(env("E2E_DATA_DIR"), "blobs");
+  return { stored: new Set(walk(path.join(root, "sha256"))), temp: walk(path.join(root, "tmp")) };
+}
+
+// ── the app's output ─────────────────────────────────────────────────────────────────
+
+/** Lines that say an error escaped a request: Node's and Next's reports of uncaught errors, stack frames. */
+const errorLine = /uncaught|unhandled|⨯|\bError\b|^\s+at\s/i;
+
+/** Reads what the app printed (E2E_APP_LOG) since the last call. */
+export function appLogReader() {
+  const file = env("E2E_APP_LOG");
+  let offset = statSync(file).size;
+  return {
+    /** New lines that signal an error, and all new lines. */
+    read(): { errors: string[]; lines: string[] } {
+      const size = statSync(file).size;
+      if (size <= offset) return { errors: [], lines: [] };
+      const buffer = Buffer.alloc(size - offset);
+      const fd = openSync(file, "r");
+      try {
+        readSync(fd, buffer, 0, buffer.length, offset);
+      } finally {
+        closeSync(fd);
+      }
+      offset = size;
+      const lines = buffer.toString("utf8").split("\n").filter((line) => line.trim() !== "");
+      return { errors: lines.filter((line) => errorLine.test(line)), lines };
+    },
+  };
+}

@@ -1,0 +1,127 @@
+import { randomUUID } from "node:crypto";
+import { roles } from "@/lib/auth/permissions";
+import type { Role } from "@/lib/db/schema";
+import { fixture } from "@/lib/testing/multipart";
+import { cli } from "../e2e/owned-project";
+import { send } from "./server-watch";
+
+// The organizations, projects, users and credentials the bad-input specs work on, made through
+// the CLI (what only an operator can do: organizations, their first admin, tokens) and the
+// API (the rest). Organization A has the project the actors belong to ("own") and a second
+// project ("foreign project"); organization B has a third ("foreign organization").
+
+export type Credential = { id: string; apiKey: string; apiSecret: string };
+
+export type Project = {
+  orgId: string;
+  projectId: string;
+  /** An OrganizationAdmin of the project's organization: prepares what a case needs. */
+  adminToken: string;
+  credential: Credential;
+  /** A Testing template; the DEV share serves it. */
+  templateId: string;
+  share: { slug: string };
+};
+
+export type Member = { role: Role; scope: "organization" | "project"; userId: string; email: string; token: string };
+
+export type Tenants = { own: Project; foreignProject: Project; foreignOrg: Project; members: Member[] };
+
+export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+export const basic = ({ apiKey, apiSecret }: Credential) => ({ Authorization: `Basic ${Buffer.from(`${apiKey}:${apiSecret}`).toString("base64")}` });
+
+/** Runs fn over items, at most limit at a time (each CLI run is a process of its own). */
+export async function inParallel<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await fn(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+/** A JSON answer with the expected status, or an error saying what came instead. */
+export async function callOk<T>(method: string, url: string, headers: Record<string, string>, body?: unknown, status = 200): Promise<T> {
+  const answer = await send({
+    method,
+    url,
+    headers: body === undefined ? headers : { ...headers, "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if ("error" in answer || answer.status !== status) throw new Error(`${method} ${url} → ${JSON.stringify(answer).slice(0, 500)}`);
+  return JSON.parse(answer.body) as T;
+}
+
+/** The small Lottie fixture as a multipart upload body. */
+export function lightsUploadForm(name = "Lights"): FormData {
+  const form = new FormData();
+  form.set("name", name);
+  form.set("kind", "LottieStandalone");
+  form.set("templateJson", new Blob([new Uint8Array(fixture("lottie/lights.json"))], { type: "application/json" }), "lights.json");
+  return form;
+}
+
+/** Uploads the small Lottie fixture (a Testing template) and returns its id. */
+export async function uploadTemplate(projectId: string, token: string): Promise<string> {
+  const answer = await send({ method: "POST", url: `/api/Projects/${projectId}/templates/upload`, headers: bearer(token), body: lightsUploadForm() });
+  if ("error" in answer || answer.status !== 201) throw new Error(`upload → ${JSON.stringify(answer).slice(0, 500)}`);
+  return (JSON.parse(answer.body) as { id: string }).id;
+}
+
+export async function createCredential(projectId: string, token: string): Promise<Credential> {
+  return callOk<Credential>("POST", "/api/credentials", bearer(token), { projectId, name: "bad inputs" }, 201);
+}
+
+async function createOrganization(label: string): Promise<{ orgId: string; adminToken: string }> {
+  const run = randomUUID();
+  const email = `${label.toLowerCase().replace(/\W+/g, "-")}-admin-${run}@example.com`;
+  const [org] = await Promise.all([cli<{ id: string }>("org", "create", "--name", `${label} ${run}`), cli("user", "create", "--email", email)]);
+  await cli("member", "add", "--user", email, "--org", org.id, "--role", "OrganizationAdmin");
+  const { token } = await cli<{ token: string }>("token", "create", "--user", email);
+  return { orgId: org.id, adminToken: token };
+}
+
+/** A project with a Testing template, a credential and a DEV share serving the template. */
+async function createProject(org: { orgId: string; adminToken: string }, name: string): Promise<Project> {
+  const { id: projectId } = await callOk<{ id: string }>("POST", `/api/organizations/${org.orgId}/projects`, bearer(org.adminToken), { name }, 201);
+  const [templateId, credential] = await Promise.all([uploadTemplate(projectId, org.adminToken), createCredential(projectId, org.adminToken)]);
+  const share = await callOk<{ slug: string }>(
+    "PUT",
+    `/api/Projects/${projectId}/public-video-shares/DEV`,
+    bearer(org.adminToken),
+    { publicTitle: name, apiCredentialId: credential.id },
+    201,
+  );
+  return { ...org, projectId, credential, templateId, share: { slug: share.slug } };
+}
+
+/** Invites a new user to the organization (or one of its projects) and gives them a token (CLI). */
+export async function addMember(project: Project, role: Role, scope: Member["scope"]): Promise<Member> {
+  const email = `${scope}-${role.toLowerCase()}-${randomUUID()}@example.com`;
+  const invited = await callOk<{ member: { userId: string } }>(
+    "POST",
+    `/api/organizations/${project.orgId}/members`,
+    bearer(project.adminToken),
+    { email, role, ...(scope === "project" ? { projectId: project.projectId } : {}) },
+    201,
+  );
+  const { token } = await cli<{ token: string }>("token", "create", "--user", email);
+  return { role, scope, userId: invited.member.userId, email, token };
+}
+
+/** Organizations A and B, their projects, and (withMembers) a member of A per role, on the organization and on its first project. */
+export async function setUpTenants(label: string, { withMembers }: { withMembers: boolean }): Promise<Tenants> {
+  const [orgA, orgB] = await Promise.all([createOrganization(`${label} A`), createOrganization(`${label} B`)]);
+  const [own, foreignProject, foreignOrg] = await Promise.all([
+    createProject(orgA, `${label} own`),
+    createProject(orgA, `${label} foreign project`),
+    createProject(orgB, `${label} foreign organization`),
+  ]);
+  const wanted = withMembers ? roles.flatMap((role) => (["organization", "project"] as const).map((scope) => ({ role, scope }))) : [];
+  const members = await inParallel(wanted, 4, ({ role, scope }) => addMember(own, role, scope));
+  return { own, foreignProject, foreignOrg, members };
+}
