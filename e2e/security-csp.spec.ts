@@ -1,19 +1,10 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { directives } from "./csp";
 import { demoShareUrl, env } from "./owned-project";
 
 // Pages run only the scripts the server put there: script-src is a per-response nonce with
 // 'strict-dynamic' and no 'unsafe-inline', so markup injected later (an XSS found some day)
 // cannot run script. The player iframe and the demo customer page keep their own policies.
-
-/** The directives of a CSP header, by name. */
-function directives(csp: string): Map<string, string[]> {
-  const parsed = new Map<string, string[]>();
-  for (const directive of csp.split(";")) {
-    const [name, ...sources] = directive.trim().split(/\s+/);
-    if (name) parsed.set(name.toLowerCase(), sources);
-  }
-  return parsed;
-}
 
 /** The nonce of script-src, asserting the policy is nonce-based and allows no inline script. */
 function scriptNonce(csp: string): string {

@@ -1,10 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
-import postgres from "postgres";
-import { startApp, type StartedApp } from "../lib/testing/start-app";
+import type { StartedApp } from "../lib/testing/start-app";
 import { cli } from "./security-limits-helpers";
+import { startOwnInstance, type OwnInstance } from "./own-instance";
 import { ctaClick, type Manifest } from "./wire-events";
 
 // Anyone may mint a fresh ingest token for a public share from the manifest endpoint, so the
@@ -14,48 +12,18 @@ import { ctaClick, type Manifest } from "./wire-events";
 // PostgreSQL), so nothing refills while the test runs.
 
 const fullBatch = 500;
+let instance: OwnInstance | undefined;
 let app: StartedApp | undefined;
-let dataDir = "";
-let database: { url: string; drop: () => Promise<void> } | undefined;
-
-/** A fresh database on the suite's PostgreSQL server, or none on PGlite. */
-async function createDatabase(): Promise<typeof database> {
-  const serverUrl = process.env.E2E_DATABASE_URL;
-  if (!serverUrl) return undefined;
-  const name = `reelbind_limits_${Date.now()}_${process.pid}`;
-  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${name}"`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      await admin.unsafe(`drop database if exists "${name}" with (force)`);
-      await admin.end();
-    },
-  };
-}
 
 test.beforeAll(async () => {
   test.setTimeout(300_000);
-  dataDir = mkdtempSync(path.join(tmpdir(), "reelbind-limits-"));
-  database = await createDatabase();
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, INGEST_PROJECT_RATE: "0.001", INGEST_ADDRESS_RATE: "0.001" };
-  delete env.TOKEN_SECRETS;
-  delete env.AUTH_SECRET;
-  delete env.DATABASE_URL;
-  delete env.PUBLIC_BASE_URL;
-  delete env.INGEST_BASE_URL;
-  if (database) env.DATABASE_URL = database.url;
-  app = await startApp(env, 240_000);
+  instance = await startOwnInstance("limits", { INGEST_PROJECT_RATE: "0.001", INGEST_ADDRESS_RATE: "0.001" });
+  app = instance.app;
 });
 
 test.afterAll(async () => {
   test.setTimeout(60_000);
-  if (app) await Promise.race([app.stop(), new Promise((resolve) => setTimeout(resolve, 20_000))]);
-  if (app && app.child.exitCode === null && app.child.signalCode === null) process.kill(-app.child.pid!, "SIGKILL");
-  await database?.drop();
-  rmSync(dataDir, { recursive: true, force: true });
+  await instance?.stop();
 });
 
 async function pageManifest(slug: string): Promise<Manifest> {
@@ -77,8 +45,7 @@ async function sendBatch(manifest: Manifest, address: string, n: number) {
 /** A second project of the instance's demo organization with a share of its own; its slug. */
 async function secondShare(): Promise<string> {
   const organizationId = /Organization:.*\(([0-9a-f-]{36})\)/.exec(app!.output())![1]!;
-  const cliEnv = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: database?.url ?? "" };
-  const project = await cli<{ id: string }>(cliEnv, "project", "create", "--org", organizationId, "--name", "Limits second project");
+  const project = await cli<{ id: string }>(instance!.cliEnv, "project", "create", "--org", organizationId, "--name", "Limits second project");
   const auth = { Authorization: `Bearer ${app!.token}` };
   const form = new FormData();
   form.set("kind", "LottieStandalone");

@@ -1,0 +1,62 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import postgres from "postgres";
+import { startApp, type StartedApp } from "../lib/testing/start-app";
+
+// A second app instance of a spec's own, with settings the suite's app does not have (tiny
+// limits, an https PUBLIC_BASE_URL…): a fresh DATA_DIR, and its own database when the suite runs
+// on PostgreSQL (the suite's database belongs to the app global-setup started).
+
+export type TestDatabase = { url: string; drop: () => Promise<void> };
+
+/** A fresh database named after `label` on E2E_DATABASE_URL's server, or undefined on PGlite. */
+export async function createTestDatabase(label: string): Promise<TestDatabase | undefined> {
+  const serverUrl = process.env.E2E_DATABASE_URL;
+  if (!serverUrl) return undefined;
+  const name = `reelbind_${label}_${Date.now()}_${process.pid}`;
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database "${name}"`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      await admin.unsafe(`drop database if exists "${name}" with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+export type OwnInstance = {
+  app: StartedApp;
+  dataDir: string;
+  /** The CLI's environment for this instance. */
+  cliEnv: NodeJS.ProcessEnv;
+  /** Stops the app (SIGKILL after 20 s), drops its database, removes its DATA_DIR. */
+  stop: () => Promise<void>;
+};
+
+/** Starts the built app with `settings` on top of a clean environment (no secrets, base URLs or database of the suite's). */
+export async function startOwnInstance(label: string, settings: Record<string, string>): Promise<OwnInstance> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), `reelbind-${label}-`));
+  const database = await createTestDatabase(label);
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
+  for (const name of ["TOKEN_SECRETS", "AUTH_SECRET", "DATABASE_URL", "PUBLIC_BASE_URL", "INGEST_BASE_URL"]) delete env[name];
+  if (database) env.DATABASE_URL = database.url;
+  Object.assign(env, settings);
+  const stop = async (app?: StartedApp) => {
+    if (app) await Promise.race([app.stop(), new Promise((resolve) => setTimeout(resolve, 20_000))]);
+    if (app && app.child.exitCode === null && app.child.signalCode === null) process.kill(-app.child.pid!, "SIGKILL");
+    await database?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  let app: StartedApp;
+  try {
+    app = await startApp(env, 240_000);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { app, dataDir, cliEnv: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: database?.url ?? "" }, stop: () => stop(app) };
+}
