@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import postgres from "postgres";
+import { createFreshDatabase, type FreshDatabase } from "../lib/testing/fresh-database";
 import { startApp, type StartedApp } from "../lib/testing/start-app";
 import { cli } from "./security-limits-helpers";
 import { ctaClick, type Manifest } from "./wire-events";
@@ -16,24 +16,12 @@ import { ctaClick, type Manifest } from "./wire-events";
 const fullBatch = 500;
 let app: StartedApp | undefined;
 let dataDir = "";
-let database: { url: string; drop: () => Promise<void> } | undefined;
+let database: FreshDatabase | undefined;
 
 /** A fresh database on the suite's PostgreSQL server, or none on PGlite. */
-async function createDatabase(): Promise<typeof database> {
+async function createDatabase(): Promise<FreshDatabase | undefined> {
   const serverUrl = process.env.E2E_DATABASE_URL;
-  if (!serverUrl) return undefined;
-  const name = `reelbind_limits_${Date.now()}_${process.pid}`;
-  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${name}"`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      await admin.unsafe(`drop database if exists "${name}" with (force)`);
-      await admin.end();
-    },
-  };
+  return serverUrl ? createFreshDatabase(serverUrl, "limits") : undefined;
 }
 
 test.beforeAll(async () => {
