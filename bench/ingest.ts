@@ -3,6 +3,7 @@
 // time). Durable events/s are counted in the table afterwards, not from acknowledgements.
 // Baselines in the same run: a naive handler (one INSERT per event) and the raw storage
 // limit (the same rows loaded without HTTP: COPY on PostgreSQL, one-statement inserts on PGlite).
+// With BENCH_INGEST_URLS it loads ingest servers that are already running instead (loadRunning).
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -141,38 +142,46 @@ async function startServer(kind: "standalone" | "naive" | "next", store: Store) 
   };
 }
 
+/** Mints one token per simulated page view, as the page manifest does: the per-token rate limit is for one viewer's page, not for the whole load. */
+function mintTokens(organizationId: string, projectId: string, tokenSecrets?: typeof secrets) {
+  return Promise.all(Array.from({ length: 256 }, () => mintIngestToken({ organizationId, projectId }, { secrets: tokenSecrets })));
+}
+
+/** Batches of `batch()` POSTed by autocannon to one ingest URL, each with the next token. */
+function sendBatches(url: string, tokens: { token: string }[], batch: () => string, options: { connections: number; amount?: number }) {
+  let sent = 0;
+  return autocannon({
+    url: `${url}/analytics/v1/events`,
+    connections: options.connections,
+    ...(options.amount ? { amount: options.amount } : { duration: seconds }),
+    timeout: 30,
+    requests: [
+      {
+        method: "POST",
+        setupRequest: (request) => ({
+          ...request,
+          headers: {
+            authorization: `Bearer ${tokens[sent++ % tokens.length]!.token}`,
+            "content-type": "application/json",
+            "user-agent": "Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/120.0",
+          },
+          body: batch(),
+        }),
+      },
+    ],
+  });
+}
+
 async function load(server: "standalone" | "naive" | "next", store: Store): Promise<Result> {
   const organizationId = randomUUID();
   const projectId = randomUUID();
-  // One token per simulated page view, as the page manifest mints them: the per-token rate
-  // limit is for one viewer's page, not for the whole load.
-  const tokens = await Promise.all(Array.from({ length: 256 }, () => mintIngestToken({ organizationId, projectId }, { secrets })));
-  let sent = 0;
+  const tokens = await mintTokens(organizationId, projectId, secrets);
   const batch = batchMaker(organizationId, projectId);
   const target = await startServer(server, store);
   let peakRss = 0;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, treeRss(target.pid))), 100);
   try {
-    const result = await autocannon({
-      url: `http://127.0.0.1:${target.port}/analytics/v1/events`,
-      connections,
-      duration: seconds,
-      timeout: 30,
-      requests: [
-        {
-          method: "POST",
-          setupRequest: (request) => ({
-            ...request,
-            headers: {
-              authorization: `Bearer ${tokens[sent++ % tokens.length]!.token}`,
-              "content-type": "application/json",
-              "user-agent": "Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/120.0",
-            },
-            body: batch(),
-          }),
-        },
-      ],
-    });
+    const result = await sendBatches(`http://127.0.0.1:${target.port}`, tokens, batch, { connections });
     clearInterval(sampler);
     target.stop();
     await target.exited;
@@ -189,6 +198,51 @@ async function load(server: "standalone" | "naive" | "next", store: Store): Prom
   } finally {
     clearInterval(sampler);
   }
+}
+
+/**
+ * BENCH_INGEST_URLS mode: ingest servers that are already running (reliability/scale-out.spec.ts,
+ * bench/scale-out.ts: `npm run ingest` processes sharing BENCH_DATABASE_URL, with this
+ * process's TOKEN_SECRETS), loaded together, the connections split between them. With
+ * BENCH_REQUESTS a fixed number of batches, so every one is answered and the count of stored
+ * events must equal the acknowledged; else BENCH_SECONDS. Prints the table row and a JSON line.
+ */
+async function loadRunning(urls: string[], databaseUrl: string) {
+  const organizationId = randomUUID();
+  const projectId = randomUUID();
+  const tokens = await mintTokens(organizationId, projectId);
+  const batch = batchMaker(organizationId, projectId);
+  const requests = Number(process.env.BENCH_REQUESTS ?? 0);
+  const started = performance.now();
+  const results = await Promise.all(
+    urls.map((url, i) =>
+      sendBatches(url, tokens, batch, {
+        connections: Math.max(1, Math.floor(connections / urls.length)),
+        amount: requests ? Math.floor(requests / urls.length) + (i < requests % urls.length ? 1 : 0) : undefined,
+      }),
+    ),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  const client = postgres(databaseUrl, { max: 1 });
+  const [row] = await client`select count(*)::int as stored, count(distinct event_id)::int as distinct_events
+    from analytics_events where project_id = ${projectId}`;
+  await client.end();
+  const answered = results.reduce((sum, r) => sum + r["2xx"], 0);
+  const figures = {
+    servers: urls.length,
+    connections,
+    seconds: Number(elapsed.toFixed(1)),
+    batches: results.reduce((sum, r) => sum + r.requests.total, 0),
+    acknowledged: answered * batchSize,
+    stored: row!.stored as number,
+    duplicates: (row!.stored as number) - (row!.distinct_events as number),
+    errors: results.reduce((sum, r) => sum + r.non2xx + r.errors, 0),
+    eventsPerSecond: Math.round((row!.stored as number) / elapsed),
+    p50: Math.max(...results.map((r) => r.latency.p50)),
+    p99: Math.max(...results.map((r) => r.latency.p99)),
+  };
+  console.log(`| ${urls.length} × npm run ingest | PostgreSQL | ${figures.eventsPerSecond.toLocaleString("en-US")} | ${figures.p50} | ${figures.p99} | – | ${figures.errors} |`);
+  console.log(JSON.stringify(figures));
 }
 
 /** Points this process's own database connection (used by the raw baselines) elsewhere. */
@@ -256,6 +310,13 @@ async function measure(label: string, make: () => Promise<Store>, run: (store: S
   } finally {
     await store.drop();
   }
+}
+
+const runningUrls = process.env.BENCH_INGEST_URLS?.split(",").filter(Boolean);
+if (runningUrls) {
+  if (!process.env.BENCH_DATABASE_URL) throw new Error("BENCH_INGEST_URLS needs BENCH_DATABASE_URL: the database those servers write to.");
+  await loadRunning(runningUrls, process.env.BENCH_DATABASE_URL);
+  process.exit(0);
 }
 
 Object.assign(process.env, env);

@@ -3,14 +3,29 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { startApp } from "../lib/testing/start-app";
 
+/** What the tests read from the environment besides E2E_BASE_URL; an external app must provide them all. */
+const externalVariables = ["E2E_DATA_DIR", "E2E_ADMIN_EMAIL", "E2E_ADMIN_PASSWORD", "E2E_API_TOKEN", "E2E_PROJECT_ID", "E2E_SHARE_URL"];
+
 /**
  * Starts the product exactly as the README's quick start does (`npm start`, which builds
  * when needed), on a fresh DATA_DIR and a free port, and hands the printed demo
  * credentials to the tests through the environment, and what the app prints in the file
  * E2E_APP_LOG. The database is the embedded PGlite, or the PostgreSQL server of
  * E2E_DATABASE_URL (CI gives it a fresh database).
+ *
+ * With E2E_EXTERNAL_BASE_URL the tests run against an app that is already running there
+ * instead (reliability/scale-out.spec.ts: several processes behind a proxy); the caller sets
+ * the other E2E_ variables from that app's start banner, and E2E_DATABASE_URL to its database.
  */
 export default async function globalSetup() {
+  const external = process.env.E2E_EXTERNAL_BASE_URL;
+  if (external) {
+    const missing = externalVariables.filter((name) => !process.env[name]);
+    if (missing.length > 0) throw new Error(`E2E_EXTERNAL_BASE_URL needs ${missing.join(", ")} as well.`);
+    process.env.E2E_BASE_URL = external;
+    return;
+  }
+
   const dataDir = mkdtempSync(path.join(tmpdir(), "reelbind-e2e-"));
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
   delete env.DATABASE_URL;

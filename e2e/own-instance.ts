@@ -1,31 +1,17 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import postgres from "postgres";
+import { createFreshDatabase, type FreshDatabase } from "../lib/testing/fresh-database";
 import { startApp, type StartedApp } from "../lib/testing/start-app";
 
 // A second app instance of a spec's own, with settings the suite's app does not have (tiny
 // limits, an https PUBLIC_BASE_URL…): a fresh DATA_DIR, and its own database when the suite runs
 // on PostgreSQL (the suite's database belongs to the app global-setup started).
 
-export type TestDatabase = { url: string; drop: () => Promise<void> };
-
 /** A fresh database named after `label` on E2E_DATABASE_URL's server, or undefined on PGlite. */
-export async function createTestDatabase(label: string): Promise<TestDatabase | undefined> {
+export async function createTestDatabase(label: string): Promise<FreshDatabase | undefined> {
   const serverUrl = process.env.E2E_DATABASE_URL;
-  if (!serverUrl) return undefined;
-  const name = `reelbind_${label}_${Date.now()}_${process.pid}`;
-  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${name}"`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      await admin.unsafe(`drop database if exists "${name}" with (force)`);
-      await admin.end();
-    },
-  };
+  return serverUrl ? createFreshDatabase(serverUrl, label) : undefined;
 }
 
 export type OwnInstance = {

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, existsSync } from "node:fs
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { ConfigError, parseConfig, parseDurationSeconds } from "./config";
+import { ConfigError, parseConfig, parseDurationSeconds, startUpWarnings } from "./config";
 
 // parseConfig gets explicit env objects; process.env belongs to the test setup.
 
@@ -55,6 +55,7 @@ describe("parseConfig – defaults", () => {
       geoHeader: "CloudFront-Viewer-Country",
       clientIpHeader: "X-Forwarded-For",
       authSecret: secrets.AUTH_SECRET,
+      generatedSecrets: false,
       bootstrapOnStart: true,
       storage: { driver: "local" },
     });
@@ -243,6 +244,19 @@ describe("parseConfig – generated secrets", () => {
     const stored = JSON.parse(readFileSync(path.join(dataDir, "secrets.json"), "utf8")) as Record<string, string>;
     expect(config.tokenSecrets).toEqual([{ kid: "k1", secret: "0123456789abcdef0123456789abcdef" }]);
     expect(config.authSecret).toBe(stored.authSecret);
+  });
+});
+
+describe("startUpWarnings", () => {
+  it.each([
+    { name: "PGlite, generated secrets", input: { DATA_DIR: freshDataDir() }, warned: false },
+    { name: "PostgreSQL, secrets set", input: env({ DATABASE_URL: "postgres://db.internal/reelbind" }), warned: false },
+    { name: "PostgreSQL, generated secrets", input: { DATA_DIR: freshDataDir(), DATABASE_URL: "postgres://db.internal/reelbind" }, warned: true },
+    { name: "PostgreSQL, AUTH_SECRET generated", input: { ...env({ DATABASE_URL: "postgres://db.internal/reelbind" }), AUTH_SECRET: undefined }, warned: true },
+  ])("startUpWarnings – $name → warned: $warned", ({ input, warned }) => {
+    const warnings = startUpWarnings(parseConfig(input));
+    expect(warnings).toHaveLength(warned ? 1 : 0);
+    if (warned) expect(warnings[0]).toMatch(/TOKEN_SECRETS and AUTH_SECRET .* same ones/);
   });
 });
 

@@ -106,6 +106,8 @@ export type Config = {
   /** The header the proxy in front of the app puts the client's address in (lib/client-address.ts). */
   clientIpHeader: string;
   authSecret: string;
+  /** TOKEN_SECRETS or AUTH_SECRET came from DATA_DIR/secrets.json, not the environment. */
+  generatedSecrets: boolean;
   bootstrapOnStart: boolean;
   storage: StorageConfig;
 };
@@ -198,9 +200,22 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     geoHeader: e.GEO_HEADER,
     clientIpHeader: e.CLIENT_IP_HEADER,
     authSecret: e.AUTH_SECRET ?? generated!.authSecret,
+    generatedSecrets: needsGenerated,
     bootstrapOnStart: e.REELBIND_BOOTSTRAP === "1",
     storage,
   };
+}
+
+/**
+ * What a server prints at start about its configuration. Secrets generated into one DATA_DIR
+ * belong to that process (and those sharing the directory): with a PostgreSQL database several
+ * processes may share, the tokens, signed URLs and console sessions one signs fail on the others.
+ */
+export function startUpWarnings(config: Config): string[] {
+  if (!config.databaseUrl || !config.generatedSecrets) return [];
+  return [
+    `Warning: TOKEN_SECRETS and AUTH_SECRET are generated in ${config.dataDir}. Every process that shares this database must use the same ones: set both (docs/operations.md).`,
+  ];
 }
 
 const configKey = Symbol.for("reelbind.config");

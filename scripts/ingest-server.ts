@@ -5,6 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { AppError, NotFoundError, problemOf } from "@/lib/api/errors";
 import { readBodyWithLimit } from "@/lib/api/request";
+import { getConfig, startUpWarnings } from "@/lib/config";
 import { closeDb, getDb } from "@/lib/db";
 import {
   drainIngestWriter,
@@ -58,6 +59,7 @@ export function createIngestServer(): http.Server {
 
 async function main() {
   const port = Number(process.env.INGEST_PORT ?? 3001);
+  for (const warning of startUpWarnings(getConfig())) console.warn(warning);
   await getDb();
   const server = createIngestServer();
   server.listen(port, process.env.INGEST_HOST ?? "0.0.0.0", () => console.log(`Reelbind ingest listening on :${port}`));

@@ -8,7 +8,6 @@ import { randomBase62, safeEqual, sha256Hex } from "@/lib/auth/secrets";
 import type { Db } from "@/lib/db";
 import { lastUsedIsDue, lastUsedWasDue } from "@/lib/db/last-used";
 import { apiCredentials } from "@/lib/db/schema";
-import { forgetActiveCredential } from "./active-credentials";
 import type { CreateCredentialInput } from "./schema";
 
 type CredentialRow = typeof apiCredentials.$inferSelect;
@@ -81,7 +80,7 @@ export async function authorizeCredential(db: Db, actor: Actor, credentialId: st
  * Once committed, the embed sessions the credential minted stop working (active-credentials.ts).
  */
 export async function revokeCredential(db: Db, actor: Actor, access: ProjectAccess, credentialId: string) {
-  const credential = await db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     const [revoked] = await tx
       .update(apiCredentials)
       .set({ status: "revoked", revokedAt: new Date() })
@@ -108,8 +107,6 @@ export async function revokeCredential(db: Db, actor: Actor, access: ProjectAcce
     if (!current) throw new NotFoundError(`Credential ${credentialId} was not found.`);
     return presentCredential(current);
   });
-  forgetActiveCredential(credentialId);
-  return credential;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Db } from "@/lib/db";
 import { findPublicShare } from "@/lib/shares/public-share";
 import { getBlobStore } from "@/lib/storage";
-import { readCachedPreview, renderPreview } from "@/lib/templates/preview";
+import { readPreviewPng, renderPreview } from "@/lib/templates/preview";
 import { getTemplateFiles } from "@/lib/templates/templates";
 import { bindingData } from "./page-manifest";
 
@@ -18,7 +18,7 @@ export async function findSharePoster(db: Db, slug: string): Promise<SharePoster
   if (!share?.template) return null;
   const poster = (await getTemplateFiles(db, share.template.id)).find((file) => file.role === "posterFile");
   if (poster) return { body: await getBlobStore().read(poster.storageKey), contentType: poster.contentType };
-  const { name } = await renderPreview(db, share.projectId, share.template.id, bindingData(share.personalizationData));
-  const png = await readCachedPreview(name);
+  const { sha256 } = await renderPreview(db, share.projectId, share.template.id, bindingData(share.personalizationData));
+  const png = await readPreviewPng(sha256);
   return png ? { body: png, contentType: "image/png" } : null;
 }

@@ -1,6 +1,6 @@
 import { bootstrapDemo, formatBootstrapBanner } from "@/lib/bootstrap/bootstrap";
 import { publishAdminChannel } from "@/lib/cli/admin-channel";
-import { getConfig } from "@/lib/config";
+import { getConfig, startUpWarnings } from "@/lib/config";
 import { closeDb, getDb } from "@/lib/db";
 import { drainIngestWriter } from "@/lib/ingest/handle-ingest";
 import { cleanTempFiles } from "@/lib/storage";
@@ -21,6 +21,7 @@ async function shutDownApp(): Promise<void> {
 /** Migrates the database (taking the DATA_DIR lock on PGlite), then bootstraps the demo data and prints it. */
 export async function startServer(): Promise<void> {
   const config = getConfig();
+  for (const warning of startUpWarnings(config)) console.warn(warning);
   const db = await getDb();
   (globalThis as { [key: symbol]: unknown })[Symbol.for("reelbind.app-shutdown")] = shutDownApp;
   if (!config.databaseUrl) publishAdminChannel(config.dataDir, config.port);

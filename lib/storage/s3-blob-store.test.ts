@@ -1,65 +1,27 @@
 import { randomBytes } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
-import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { ListObjectsV2Command, paginateListObjectsV2, PutObjectCommand } from "@aws-sdk/client-s3";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { startS3Server, s3rverCredentials as credentials, type S3Server } from "@/lib/testing/s3-server";
 import { BlobNotFoundError, InvalidBlobKeyError } from "./blob-store";
 import { describeBlobStoreContract, failingSource, sourceOf } from "./blob-store-contract";
 import { S3BlobStore } from "./s3-blob-store";
 
 // A real S3 API: s3rver in this process on 127.0.0.1, a random free port, its own directory.
 
-type S3rverServer = { run(): Promise<{ port: number }>; close(): Promise<void> };
-type S3rverOptions = {
-  address: string;
-  port: number;
-  silent: boolean;
-  allowMismatchedSignatures: boolean;
-  directory: string;
-  configureBuckets: { name: string }[];
-};
-const S3rver = createRequire(import.meta.url)("@20minutes/s3rver") as new (options: S3rverOptions) => S3rverServer;
-
-const bucket = "reelbind-blobs";
-let server: S3rverServer;
-let serverDir: string;
+let server: S3Server;
+let bucket: string;
 let endpoint: string;
 let store: S3BlobStore;
 
-/** s3rver's built-in account. */
-const credentials = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };
-
-function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
 beforeAll(async () => {
-  serverDir = await mkdtemp(path.join(tmpdir(), "reelbind-s3rver-"));
-  server = new S3rver({
-    address: "127.0.0.1",
-    port: 0,
-    silent: true,
-    // s3rver signs bucket-level requests for `/bucket`, while the SDK now sends `/bucket/`
-    // (ListObjectsV2), so it would reject every listing; signing is the SDK's job, not ours.
-    allowMismatchedSignatures: true,
-    directory: serverDir,
-    configureBuckets: [{ name: bucket }],
-  });
-  const { port } = await withTimeout(server.run(), 10_000, "starting s3rver");
-  endpoint = `http://127.0.0.1:${port}`;
+  server = await startS3Server();
+  ({ bucket, endpoint } = server);
   store = new S3BlobStore({ bucket, region: "us-east-1", endpoint, forcePathStyle: true, credentials });
 }, 15_000);
 
 afterAll(async () => {
   store?.client.destroy();
-  await withTimeout(server.close(), 10_000, "closing s3rver");
-  await rm(serverDir, { recursive: true, force: true });
+  await server?.close();
 }, 15_000);
 
 afterEach(() => {

@@ -4,6 +4,7 @@ import { signUrlSubject, verifyUrlSubject } from "@/lib/tokens/signed-url";
 /** Preview URLs work for 15 minutes: long enough to look, short enough not to be shared around. */
 export const previewUrlTtlSeconds = 15 * 60;
 
+/** A preview is named by the SHA-256 of its PNG, its key in the blob store. */
 const previewNamePattern = /^[0-9a-f]{64}$/;
 
 /** A URL the app serves without a bearer token: the HMAC and the expiry are the authorization. */

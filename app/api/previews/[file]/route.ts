@@ -1,15 +1,15 @@
 import { NotFoundError } from "@/lib/api/errors";
 import { withPublic } from "@/lib/api/handler";
-import { readCachedPreview } from "@/lib/templates/preview";
+import { readPreviewPng } from "@/lib/templates/preview";
 import { verifyPreviewUrl } from "@/lib/templates/preview-url";
 
-// GET /api/previews/{name}.png?expires=&signature= – a rendered preview; the signed URL is the authorization
+// GET /api/previews/{sha256}.png?expires=&signature= – a rendered preview from the blob store; the signed URL is the authorization
 export const GET = withPublic<{ file: string }>(async ({ req, params }) => {
-  const name = params.file.replace(/\.png$/, "");
+  const sha256 = params.file.replace(/\.png$/, "");
   const url = new URL(req.url);
   const notFound = new NotFoundError("This preview URL is unknown or has expired; request a new preview.");
-  if (!verifyPreviewUrl(name, url.searchParams.get("expires"), url.searchParams.get("signature"))) throw notFound;
-  const png = await readCachedPreview(name);
+  if (!verifyPreviewUrl(sha256, url.searchParams.get("expires"), url.searchParams.get("signature"))) throw notFound;
+  const png = await readPreviewPng(sha256);
   if (!png) throw notFound;
   return new Response(new Uint8Array(png), {
     headers: { "Content-Type": "image/png", "Cache-Control": "private, max-age=900", "X-Content-Type-Options": "nosniff" },

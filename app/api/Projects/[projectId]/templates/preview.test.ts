@@ -1,5 +1,4 @@
-import { readdirSync } from "node:fs";
-import path from "node:path";
+import { createHash } from "node:crypto";
 import { inflateSync } from "node:zlib";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { getConfig } from "@/lib/config";
@@ -9,7 +8,7 @@ import { fixture, weatherCardParts } from "@/lib/testing/multipart";
 import { previewResultSchema } from "@/lib/templates/schema";
 import { GET as previewFileRoute } from "@/app/api/previews/[file]/route";
 import { POST as previewRoute } from "./[templateId]/preview/route";
-import { errorPaths, okJson, preview, problemOf, templatesUrl, upload, type PreviewJson, type TemplateJson } from "./template-test-helpers";
+import { blobFiles, errorPaths, okJson, preview, problemOf, templatesUrl, upload, type PreviewJson, type TemplateJson } from "./template-test-helpers";
 
 let projectId: string;
 let editor: string;
@@ -108,14 +107,6 @@ function differingPixels(a: Uint8Array, b: Uint8Array, threshold = 32): number {
   return count;
 }
 
-const previewFiles = () => {
-  try {
-    return readdirSync(path.join(getConfig().dataDir, "previews")).filter((name) => name.endsWith(".png"));
-  } catch {
-    return [];
-  }
-};
-
 describe("POST /api/Projects/:id/templates/:templateId/preview", () => {
   it("POST …/preview – weather card with City, Status, Tempreture → 200 {url, expiresAt ≈ 15 min, width, height, frame, warnings: []}", async () => {
     const requestedAt = Date.now();
@@ -172,15 +163,25 @@ describe("POST /api/Projects/:id/templates/:templateId/preview", () => {
     await problemOf(await previewRoute(request, routeParams({ projectId, templateId: weatherCard.id })), status);
   });
 
-  it("POST …/preview – the same data twice (in any key order) → the same URL path, rendered once", async () => {
+  it("POST …/preview – the same data twice (in any key order) → the same URL path, one blob", async () => {
     const data = { City: "Porto", Status: "Fog", Tempreture: "9°" };
     const first = await previewOf(data);
-    const filesAfterFirst = previewFiles();
+    const blobsAfterFirst = blobFiles();
     const second = await previewOf({ Tempreture: "9°", Status: "Fog", City: "Porto" });
     expect(new URL(second.url).pathname).toBe(new URL(first.url).pathname);
     expect(second).toMatchObject({ width: first.width, height: first.height, frame: first.frame, warnings: first.warnings });
-    expect(previewFiles()).toEqual(filesAfterFirst);
+    expect(blobFiles()).toEqual(blobsAfterFirst);
     expect(await pngOf(second.url)).toEqual(await pngOf(first.url));
+  });
+
+  it("POST …/preview – the URL names the PNG's SHA-256, kept in the blob store: a process that did not render it serves it", async () => {
+    const result = await previewOf({ ...bound, City: "Faro" });
+    const sha256 = /\/api\/previews\/([0-9a-f]{64})\.png$/.exec(new URL(result.url).pathname)![1]!;
+    expect(blobFiles()).toContain(`sha256/${sha256.slice(0, 2)}/${sha256}`);
+    // What this process remembers of its renders is gone, as in another process.
+    delete (globalThis as Record<symbol, unknown>)[Symbol.for("reelbind.templates.rendered-previews")];
+    const png = await pngOf(result.url);
+    expect(createHash("sha256").update(png).digest("hex")).toBe(sha256);
   });
 
   it("POST …/preview – other data → another URL", async () => {
