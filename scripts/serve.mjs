@@ -25,8 +25,12 @@ const shutdownBoundMs = 10_000;
 const quietMs = 250;
 /** After SIGTERM the server keeps listening until it is quiet, but no longer than this. */
 const listenAfterSignalMs = 3_000;
-/** Once it stops listening, a request whose body is still arriving gets this long before it is cut off. */
-const bodyGraceMs = 1_000;
+/**
+ * From the signal on, a request whose body is still arriving (a slow upload) gets this long
+ * before it is cut off: ample for an ordinary request, and it leaves its handler's cleanup and
+ * the app's own time within shutdownBoundMs.
+ */
+const cutOffAfterSignalMs = 5_000;
 /** What a 503 page tells the browser (and a CDN) about when to try again. */
 const retryAfterSeconds = "5";
 
@@ -39,8 +43,8 @@ const app = next({ dev: false, dir: root, hostname: "localhost", port });
 const handle = app.getRequestHandler();
 await app.prepare(); // runs instrumentation.ts: migrations, admin channel, bootstrap banner
 
-/** Requests not yet done: answered (or cut off) and their handler finished, cleanup included. */
-const inFlight = new Set();
+/** Requests not yet answered, each with its handler's promise. */
+const inFlight = new Map();
 let lastRequestAt = 0;
 let stopping = false;
 
@@ -88,21 +92,25 @@ function answerMethodNotAllowedAsProblem(req, res) {
   };
 }
 
+/**
+ * True while a request's handler reads its body and has consumed every byte received: it waits
+ * for its client. A request whose handler has not started reading, or has bytes waiting, is
+ * held up by this busy server instead.
+ */
+const waitsForItsClient = (req) => !req.complete && !req.destroyed && req.readableFlowing !== null && req.readableLength === 0;
+
 const server = http.createServer((req, res) => {
   const context = { serviceUnavailable: false };
   lastRequestAt = Date.now();
+  res.once("close", () => {
+    inFlight.delete(res);
+    lastRequestAt = Date.now();
+  });
   // Keep-alive connections are not kept past a shutdown.
   if (stopping) res.setHeader("Connection", "close");
   answerUnavailableAs503(res, context);
   answerMethodNotAllowedAsProblem(req, res);
-  const answered = new Promise((resolve) => res.once("close", resolve));
-  const handled = requestContext.run(context, () => handle(req, res));
-  const request = { req };
-  inFlight.add(request);
-  void Promise.allSettled([answered, handled]).then(() => {
-    inFlight.delete(request);
-    lastRequestAt = Date.now();
-  });
+  inFlight.set(res, { req, handled: requestContext.run(context, () => handle(req, res)) });
 });
 // A request Node's parser refuses never reaches the app: headers or URL over its 16 KB limit
 // (431), a malformed request (400)… It is answered with Node's own status, as problem+json.
@@ -143,16 +151,26 @@ async function shutdown(signal) {
   // - http.Server#close is not used: it would also drop connections whose request is not yet
   //   parsed.
   // - A request whose body is still arriving (a slow upload) would hold the shutdown for as
-  //   long as its client takes: bodyGraceMs after the server stops listening it is cut off,
-  //   and its handler cleans up (an upload removes what it stored) before the app closes.
-  const listenUntil = Date.now() + listenAfterSignalMs;
+  //   long as its client takes: cutOffAfterSignalMs after the signal it is cut off, and the
+  //   server waits for its handler to clean up (an upload removes what it stored). Not sooner,
+  //   and only while its handler waits for the client: on a busy server a body may simply not
+  //   have been read yet.
+  const listenUntil = started + listenAfterSignalMs;
   while ((inFlight.size > 0 || Date.now() - lastRequestAt < quietMs) && Date.now() < listenUntil) await delay(20);
   const closed = new Promise((resolve) => net.Server.prototype.close.call(server, resolve));
-  const cutOffAt = Date.now() + bodyGraceMs;
+  const cutOffAt = started + cutOffAfterSignalMs;
+  const cutOff = [];
   while (inFlight.size > 0 || Date.now() - lastRequestAt < quietMs) {
-    if (Date.now() >= cutOffAt) for (const { req } of inFlight) if (!req.complete) req.destroy();
+    if (Date.now() >= cutOffAt) {
+      for (const { req, handled } of inFlight.values()) {
+        if (!waitsForItsClient(req)) continue;
+        req.destroy();
+        cutOff.push(handled);
+      }
+    }
     await delay(20);
   }
+  await Promise.allSettled(cutOff);
   server.closeAllConnections();
   await closed;
 
