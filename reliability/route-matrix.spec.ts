@@ -185,6 +185,7 @@ test("every route × every caller × own project, foreign project, foreign organ
   const appLog = appLogReader();
   const started = Date.now();
   const unexpected: string[] = [];
+  const statuses = new Map<number, number>();
   let cells = 0;
   for (const op of matrixOperations()) {
     for (const caller of callers) {
@@ -193,6 +194,7 @@ test("every route × every caller × own project, foreign project, foreign organ
         const request = await requestFor(op, caller, tenant, expected.some((status) => status < 300));
         const answer = await send(request);
         cells += 1;
+        if ("status" in answer) statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
         const where = `${op.method.toUpperCase()} ${op.path} – ${caller.label} – ${tenant}`;
         if ("error" in answer || !expected.includes(answer.status)) {
           unexpected.push(`${where}: expected ${expected.join(" or ")}, got ${"error" in answer ? answer.error : `${answer.status} ${answer.body.slice(0, 160)}`}`);
@@ -206,7 +208,8 @@ test("every route × every caller × own project, foreign project, foreign organ
   const printed = appLog.read().errors;
   console.log(
     `route matrix: ${matrixOperations().length} routes × ${callers.length} callers × ${tenantNames.length} tenants = ${cells} calls, ` +
-      `${unexpected.length} unexpected, ${printed.length} error lines in the app's output, ${((Date.now() - started) / 1000).toFixed(0)} s`,
+      `${unexpected.length} unexpected, ${printed.length} error lines in the app's output, ${((Date.now() - started) / 1000).toFixed(0)} s; ` +
+      `statuses: ${[...statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status} ×${n}`).join(", ")}`,
   );
   expect(unexpected).toEqual([]);
   expect(printed).toEqual([]);

@@ -108,6 +108,58 @@ export function rowChanges(before: RowCounts, after: RowCounts): string {
     .join(", ");
 }
 
+/**
+ * Holds the database to "a request that may not store anything changed no row". Such requests
+ * (refused ones, reads) are checked in batches: one count after many of them; a request that
+ * may store something is preceded by a count (the batch before it is checked) and followed by
+ * one (what it stored becomes the new baseline). BAD_INPUT_ROW_BATCH=1 checks each on its own.
+ */
+export class RowLedger {
+  counts = 0;
+  private pending: string[] = [];
+
+  private constructor(
+    private readonly counter: ReturnType<typeof rowCounter>,
+    private baseline: RowCounts,
+    private readonly batch = Number(process.env.BAD_INPUT_ROW_BATCH ?? 25),
+  ) {}
+
+  static async open(counter: ReturnType<typeof rowCounter>): Promise<RowLedger> {
+    return new RowLedger(counter, await counter.count());
+  }
+
+  private async count(): Promise<RowCounts> {
+    this.counts += 1;
+    return this.counter.count();
+  }
+
+  /** Checks the batch: violations when a row count moved. */
+  async settle(): Promise<string[]> {
+    if (this.pending.length === 0) return [];
+    const now = await this.count();
+    const changed = rowChanges(this.baseline, now);
+    const cases = this.pending;
+    this.baseline = now;
+    this.pending = [];
+    return changed ? [`rows changed (${changed}) during ${cases.length} request(s) that may not store anything: ${cases.slice(0, 5).join(" | ")}`] : [];
+  }
+
+  /** Before a request that may store rows. */
+  async beforeStoring(): Promise<string[]> {
+    return this.settle();
+  }
+
+  /** After each request; mayHaveStored: it may store rows and was not refused. */
+  async after(label: string, mayHaveStored: boolean): Promise<string[]> {
+    if (mayHaveStored) {
+      this.baseline = await this.count();
+      return [];
+    }
+    this.pending.push(label);
+    return this.pending.length >= this.batch ? this.settle() : [];
+  }
+}
+
 // ── blobs ────────────────────────────────────────────────────────────────────────────
 
 function walk(directory: string): string[] {
