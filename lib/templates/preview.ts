@@ -61,12 +61,13 @@ export async function renderPreview(db: Db, projectId: string, templateId: strin
   const template = await getTemplateRowOrThrow(db, { projectId, templateId });
   const cacheKey = createHash("sha256").update(`${template.id}\n${canonicalJson(data)}`).digest("hex");
   const cached = renderedPreviews().get(cacheKey);
-  if (cached) return cached;
+  const store = getBlobStore();
+  // Blobs are shared by content: a template file with the same bytes, deleted, takes the PNG with it.
+  if (cached && (await store.stat(`sha256/${cached.sha256}`))) return cached;
   const files = await getTemplateFiles(db, template.id);
   const templateJson = files.find((f) => f.role === "templateJson");
   const poster = files.find((f) => f.role === "posterFile");
   if (!templateJson && !poster) throw new ConflictError("This template has neither a Lottie file nor a poster to preview.");
-  const store = getBlobStore();
   const lottie = templateJson ? await loadLottie(templateJson) : emptyOverlay;
   const manifest = template.manifest as BindingManifest | null;
   const assets = new Map<string, Uint8Array>();

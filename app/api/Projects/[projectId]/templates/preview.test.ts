@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { inflateSync } from "node:zlib";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { getConfig } from "@/lib/config";
+import { getBlobStore } from "@/lib/storage";
 import { apiRequest, createTestMember, createTestProject, routeParams } from "@/lib/testing/factories";
 import { solidPngDataUrl } from "@/lib/testing/fixtures/lottie-builders";
 import { fixture, weatherCardParts } from "@/lib/testing/multipart";
@@ -182,6 +183,16 @@ describe("POST /api/Projects/:id/templates/:templateId/preview", () => {
     delete (globalThis as Record<symbol, unknown>)[Symbol.for("reelbind.templates.rendered-previews")];
     const png = await pngOf(result.url);
     expect(createHash("sha256").update(png).digest("hex")).toBe(sha256);
+  });
+
+  it("POST …/preview – its blob deleted meanwhile (a template file with the same bytes was deleted) → rendered and stored again", async () => {
+    const data = { ...bound, City: "Braga" };
+    const first = await previewOf(data);
+    const sha256 = /([0-9a-f]{64})\.png$/.exec(new URL(first.url).pathname)![1]!;
+    await getBlobStore().delete(`sha256/${sha256}`);
+    const second = await previewOf(data);
+    expect(new URL(second.url).pathname).toBe(new URL(first.url).pathname);
+    expect(createHash("sha256").update(await pngOf(second.url)).digest("hex")).toBe(sha256);
   });
 
   it("POST …/preview – other data → another URL", async () => {
