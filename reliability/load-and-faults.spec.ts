@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { expect, test, type Page, type Request } from "@playwright/test";
@@ -85,7 +85,14 @@ test("Load held – mixed management and ingest load at a fixed rate on PostgreS
   const ledger: EventLedger = { acknowledged: [], refused: [] };
   const shots = await runOpenLoad(loadStreams(ledger), loadSeconds * 1000);
   const events = await eventLedgerFigures(ledger);
-  const figures = { seconds: loadSeconds, requests: shots.length, perSecond: Math.round(shots.length / loadSeconds), byClass: figuresByClass(shots, loadSeconds), ...events };
+  const figures = {
+    seconds: loadSeconds,
+    requests: shots.length,
+    perSecond: Math.round(shots.length / loadSeconds),
+    byClass: figuresByClass(shots, loadSeconds),
+    ...events,
+    loadAverage: loadavg()[0],
+  };
   console.log(`load held: ${JSON.stringify(figures)}`);
 
   expect(shots.filter((shot) => !succeeded(shot)).map(describeShot), "requests that did not succeed").toEqual([]);
@@ -222,6 +229,7 @@ test("Faults survived – PostgreSQL stopped for 20 s under the same load: 503 w
       stored: database.sdkStored.stored,
       storedTwice: database.sdkStored.rows - database.sdkStored.stored,
     },
+    loadAverage: loadavg()[0],
   };
   console.log(`faults survived: ${JSON.stringify(figures)}`);
 
