@@ -36,8 +36,8 @@ const recoveryBoundMs = 10_000;
 const trackEveryMs = 400;
 
 test.skip(!process.env.E2E_DATABASE_URL, "runs in the PostgreSQL run of the suite (E2E_DATABASE_URL set)");
-test.describe.configure({ mode: "serial" });
 
+// One cluster and app for both tests (a worker that restarts after a failure makes new ones).
 let cluster: PrivatePostgres;
 let dataDir: string;
 let app: StartedApp;
@@ -64,7 +64,7 @@ function loadStreams(ledger: EventLedger): Stream[] {
 }
 
 const succeeded = (shot: Shot) => typeof shot.outcome.status === "number" && shot.outcome.status < 300;
-const describeShot = (shot: Shot) => `${shot.kind} at +${shot.scheduledAt % 100_000} ms: ${shot.outcome.status}`;
+const describeShot = (shot: Shot) => `${shot.kind} scheduled at ${new Date(shot.scheduledAt).toISOString().slice(11, 23)}: ${shot.outcome.status}`;
 
 /** Events acknowledged but not stored, and stored more than once. */
 async function eventLedgerFigures(ledger: EventLedger) {
