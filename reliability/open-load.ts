@@ -74,7 +74,16 @@ export function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-export type ClassFigures = { requests: number; perSecond: number; p50Ms: number; p99Ms: number; statuses: Record<string, number> };
+/** Latencies from the scheduled time; service times from the time the request was sent. */
+export type ClassFigures = {
+  requests: number;
+  perSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  serviceP50Ms: number;
+  serviceP99Ms: number;
+  statuses: Record<string, number>;
+};
 
 /** Throughput, p50/p99 and the statuses of each class of `shots`, over `seconds`. */
 export function figuresByClass(shots: Shot[], seconds: number): Record<string, ClassFigures> {
@@ -87,10 +96,17 @@ export function figuresByClass(shots: Shot[], seconds: number): Record<string, C
     [...byKind].map(([kind, list]) => {
       const statuses = countBy(list.map((shot) => shot.outcome.status));
       const latencies = list.map((shot) => shot.latencyMs);
-      return [
-        kind,
-        { requests: list.length, perSecond: Math.round((list.length / seconds) * 10) / 10, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99), statuses },
-      ];
+      const serviceTimes = list.map((shot) => shot.endedAt - shot.startedAt);
+      const figures: ClassFigures = {
+        requests: list.length,
+        perSecond: Math.round((list.length / seconds) * 10) / 10,
+        p50Ms: percentile(latencies, 50),
+        p99Ms: percentile(latencies, 99),
+        serviceP50Ms: percentile(serviceTimes, 50),
+        serviceP99Ms: percentile(serviceTimes, 99),
+        statuses,
+      };
+      return [kind, figures];
     }),
   );
 }

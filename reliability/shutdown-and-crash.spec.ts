@@ -1,4 +1,5 @@
 import http from "node:http";
+import { loadavg } from "node:os";
 import { setTimeout as delay } from "node:timers/promises";
 import { expect, test } from "@playwright/test";
 import { multipartBody } from "../lib/testing/multipart";
@@ -99,7 +100,7 @@ test("SIGTERM while a large template upload is still arriving, and just after it
     const arrived = { ...(await terminate(app)), answer: await fast.answer };
     const arrivedStore = await templatesNamed(database, "Arrived");
 
-    console.log(`upload sigterm: ${JSON.stringify({ database: database.url ? "postgres" : "pglite", cutOff, cutOffStore, arrived, arrivedStore })}`);
+    console.log(`upload sigterm: ${JSON.stringify({ database: database.url ? "postgres" : "pglite", cutOff, cutOffStore, arrived, arrivedStore, loadAverage: loadavg()[0] })}`);
     expect(cutOff.exitCode, "exit code after SIGTERM mid-body").toBe(0);
     expect(cutOff.shutdownMs, "SIGTERM → exit, mid-body").toBeLessThan(shutdownBoundMs);
     expect(cutOff.sentAtSignal, "bytes of the 48 MB body sent at SIGTERM").toBeLessThan(48 * 1024 * 1024);
@@ -162,6 +163,7 @@ test("SIGKILL of the app on PGlite in the middle of ingest and writes: the resta
       credentialsAcknowledged: credentials.length,
       credentialsLost: credentials.filter((id) => !listedIds.has(id)).length,
       restartMs,
+      loadAverage: loadavg()[0],
     };
     console.log(`pglite sigkill: ${JSON.stringify(figures)}`);
 
