@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
+import { connect } from "node:net";
 import { expect, test } from "@playwright/test";
 import { operations, type Operation } from "@/lib/api/openapi";
 import { highestRole, roleRank } from "@/lib/auth/permissions";
 import type { Role } from "@/lib/db/schema";
+import { env } from "../e2e/owned-project";
 import { appLogReader, send, sendRaw, wrongAnswer, type SentRequest } from "./server-watch";
 import {
   addMember,
@@ -257,4 +259,21 @@ test("paths no route has, under /api and /analytics – 404 problem+json for eve
     }
   }
   expect(wrong).toEqual([]);
+});
+
+test("requests Node's HTTP parser refuses – problem+json with Node's status, not an empty answer", async () => {
+  const longUrl = await sendRaw({ method: "GET", path: `/api/me?q=${"x".repeat(20_000)}`, headers: bearer(tenants.own.adminToken) });
+  expect(longUrl).toMatchObject({ status: 431, contentType: "application/problem+json" });
+  expect(wrongAnswer(longUrl, "GET")).toBeNull();
+  const base = new URL(env("E2E_BASE_URL"));
+  const garbage = await new Promise<string>((resolve, reject) => {
+    const socket = connect(Number(base.port), base.hostname, () => socket.end("NOT HTTP AT ALL\r\n\r\n"));
+    const chunks: Buffer[] = [];
+    socket.on("data", (chunk) => chunks.push(chunk));
+    socket.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    socket.on("error", reject);
+  });
+  expect(garbage).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+  expect(garbage).toContain("Content-Type: application/problem+json");
+  expect(JSON.parse(garbage.slice(garbage.indexOf("\r\n\r\n") + 4))).toMatchObject({ status: 400, code: "bad_request" });
 });

@@ -1,10 +1,2 @@
-import { unknownRoute } from "@/lib/api/handler";
-
-// Any method on a path under /analytics/ that no route has – 404 problem+json, not Next's HTML 404 page
-export const GET = unknownRoute;
-export const HEAD = unknownRoute;
-export const POST = unknownRoute;
-export const PUT = unknownRoute;
-export const PATCH = unknownRoute;
-export const DELETE = unknownRoute;
-export const OPTIONS = unknownRoute;
+// Any method on a path under /analytics/ that no route has – 404 problem+json, as under /api/
+export { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } from "@/app/api/[...path]/route";
