@@ -5,7 +5,8 @@ import { verifyPreviewUrl } from "@/lib/templates/preview-url";
 
 // GET /api/previews/{name}.png?expires=&signature= – a rendered preview; the signed URL is the authorization
 export const GET = withPublic<{ file: string }>(async ({ req, params }) => {
-  const name = params.file.replace(/\.png$/, "");
+  // Only the path that was signed: {name}.png.
+  const name = /^(.+)\.png$/.exec(params.file)?.[1] ?? "";
   const url = new URL(req.url);
   const notFound = new NotFoundError("This preview URL is unknown or has expired; request a new preview.");
   if (!verifyPreviewUrl(name, url.searchParams.get("expires"), url.searchParams.get("signature"))) throw notFound;
