@@ -1,4 +1,7 @@
 import type { NextConfig } from "next";
+import { dataResponseHeaders } from "./lib/security/response-headers";
+
+const asList = (headers: Record<string, string>) => Object.entries(headers).map(([key, value]) => ({ key, value }));
 
 const nextConfig: NextConfig = {
   // PGlite and CanvasKit load their WASM and data files from their own package directories at run time.
@@ -11,13 +14,15 @@ const nextConfig: NextConfig = {
       {
         // Pages' Content-Security-Policy has a nonce per response: proxy.ts sets it. The player
         // iframe (/embed) and the demo host page set their own headers: they are framed by other sites.
-        source: "/((?!api/|embed$|embed/|demo/).*)",
+        source: "/((?!api/|analytics/|embed$|embed/|demo/).*)",
         headers: [
           { key: "X-Content-Type-Options", value: "nosniff" },
           { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
         ],
       },
-      { source: "/api/:path*", headers: [{ key: "X-Content-Type-Options", value: "nosniff" }] },
+      // Data, never pages. These win over a route's own headers of the same name (Next sets them first).
+      { source: "/api/:path*", headers: asList(dataResponseHeaders) },
+      { source: "/analytics/:path*", headers: asList(dataResponseHeaders) },
     ];
   },
 };

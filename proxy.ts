@@ -1,15 +1,20 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { BadRequestError, problemResponse } from "@/lib/api/errors";
+import { clientAddress } from "@/lib/client-address";
 import { isWellEncodedPath } from "@/lib/security/path-encoding";
 import { mintNonce, pagePolicy } from "@/lib/security/page-policy";
+import { shareLookupRefusal, tooManyLookupsPage } from "@/lib/shares/share-lookup-limit";
 
-// Runs before routing, for the two things no route can do for itself (docs/decisions.md,
+// Runs before routing, for the things no route can do for itself (docs/decisions.md,
 // "Guard rails before the console"): a path whose percent-encoding does not decode never
-// reaches Next's parameter decoding (a bare 500), and every page gets a CSP with a nonce of
-// its own, which Next reads from the request's CSP header and puts on each of its scripts.
+// reaches Next's parameter decoding (a bare 500), every page gets a CSP with a nonce of its
+// own, which Next reads from the request's CSP header and puts on each of its scripts, and a
+// landing page is refused (429) to an address that has missed too many slugs (a page cannot
+// answer a status of its own; lib/shares/share-lookup-limit.ts).
 
 /** The API and ingest answer problem+json; the player iframe and the demo page set their own CSP. */
 const problemPaths = /^\/(api|analytics)\//;
+const landingPagePath = /^\/v\/[^/]+\/?$/;
 const ownPolicyPaths = /^\/(embed$|embed\/|demo\/)/;
 
 function answerMalformedPath(request: NextRequest): Response {
@@ -35,6 +40,10 @@ function withPagePolicy(request: NextRequest, respond: (init: ForwardInit) => Ne
 export function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
   if (!isWellEncodedPath(pathname)) return answerMalformedPath(request);
+  if (landingPagePath.test(pathname)) {
+    const refusal = shareLookupRefusal(clientAddress((name) => request.headers.get(name)));
+    if (refusal) return tooManyLookupsPage(refusal);
+  }
   if (problemPaths.test(pathname) || ownPolicyPaths.test(pathname)) return NextResponse.next();
   return withPagePolicy(request, (init) => NextResponse.next(init));
 }

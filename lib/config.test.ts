@@ -52,6 +52,7 @@ describe("parseConfig – defaults", () => {
       ingestTokenTtlSeconds: 24 * 3600,
       ingestProjectRate: 10_000,
       ingestAddressRate: 5_000,
+      shareMissRate: 60,
       geoHeader: "CloudFront-Viewer-Country",
       clientIpHeader: "X-Forwarded-For",
       authSecret: secrets.AUTH_SECRET,
@@ -105,6 +106,10 @@ describe("parseConfig – defaults", () => {
     expect([config.ingestProjectRate, config.ingestAddressRate]).toEqual([250_000, 0.001]);
   });
 
+  it("parseConfig – SHARE_MISS_RATE=5 → passed through", () => {
+    expect(parseConfig(env({ SHARE_MISS_RATE: "5" })).shareMissRate).toBe(5);
+  });
+
   it("parseConfig – DATABASE_URL and REELBIND_BOOTSTRAP=0 → passed through", () => {
     const config = parseConfig(env({ DATABASE_URL: "postgresql://db.internal/reelbind", REELBIND_BOOTSTRAP: "0" }));
     expect([config.databaseUrl, config.bootstrapOnStart]).toEqual(["postgresql://db.internal/reelbind", false]);
@@ -141,6 +146,8 @@ describe("parseConfig – invalid variables", () => {
     { variable: "INGEST_PROJECT_RATE", value: "lots" },
     { variable: "INGEST_ADDRESS_RATE", value: "Infinity" },
     { variable: "INGEST_ADDRESS_RATE", value: "1e10" },
+    { variable: "SHARE_MISS_RATE", value: "0" },
+    { variable: "SHARE_MISS_RATE", value: "many" },
     { variable: "AUTH_SECRET", value: "too-short" },
     { variable: "NODE_ENV", value: "staging" },
     { variable: "ALLOW_GENERATED_SECRETS", value: "true" },

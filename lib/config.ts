@@ -63,6 +63,7 @@ const envSchema = z.object({
     .refine((value) => parseDurationSeconds(value) !== null, "must be a duration with a unit, like 15m, 24h, 1d or 3600s"),
   INGEST_PROJECT_RATE: eventRateSchema(10_000),
   INGEST_ADDRESS_RATE: eventRateSchema(5_000),
+  SHARE_MISS_RATE: z.coerce.number({ error: "must be a number of unknown share links a minute" }).positive("must be more than 0").max(1e9).default(60),
   GEO_HEADER: z.string().min(1).default("CloudFront-Viewer-Country"),
   CLIENT_IP_HEADER: z.string().min(1).default("X-Forwarded-For"),
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
@@ -102,6 +103,8 @@ export type Config = {
   ingestProjectRate: number;
   /** Events a second one client address (clientIpHeader) may send, whatever tokens and projects. */
   ingestAddressRate: number;
+  /** Unknown share slugs one client address may look up a minute (lib/shares/share-lookup-limit.ts). */
+  shareMissRate: number;
   geoHeader: string;
   /** The header the proxy in front of the app puts the client's address in (lib/client-address.ts). */
   clientIpHeader: string;
@@ -197,6 +200,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     ingestTokenTtlSeconds: Math.min(maxIngestTtl, Math.max(minIngestTtl, ttl)),
     ingestProjectRate: e.INGEST_PROJECT_RATE,
     ingestAddressRate: e.INGEST_ADDRESS_RATE,
+    shareMissRate: e.SHARE_MISS_RATE,
     geoHeader: e.GEO_HEADER,
     clientIpHeader: e.CLIENT_IP_HEADER,
     authSecret: e.AUTH_SECRET ?? generated!.authSecret,

@@ -15,6 +15,7 @@ import {
   type IngestAnswer,
   type IngestRequest,
 } from "@/lib/ingest/handle-ingest";
+import { dataResponseHeaders, transportSecurityHeaders } from "@/lib/security/response-headers";
 
 const routes: Record<string, (req: IngestRequest) => Promise<IngestAnswer>> = {
   "/analytics/v1/events": ingestEventBatch,
@@ -44,13 +45,15 @@ function answer(req: http.IncomingMessage): Promise<IngestAnswer> {
 }
 
 export function createIngestServer(): http.Server {
+  // What the app's routes get from next.config.ts, and HSTS when the ingest URL is https.
+  const securityHeaders = { ...dataResponseHeaders, ...transportSecurityHeaders(getConfig().ingestBaseUrl) };
   return http.createServer((req, res) => {
     answer(req)
       .then(({ status, headers, body }) => {
         // An answer given before the whole body was read (401, 403, 413…) leaves the rest of it in
         // the socket: close the connection, or the client's next request on it would hang.
         if (!req.complete) res.setHeader("Connection", "close");
-        res.writeHead(status, headers);
+        res.writeHead(status, { ...securityHeaders, ...headers });
         res.end(body ?? undefined);
       })
       .catch(() => res.destroy());

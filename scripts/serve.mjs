@@ -38,6 +38,7 @@ const retryAfterSeconds = "5";
 const requestContext = new AsyncLocalStorage();
 globalThis[Symbol.for("reelbind.request-context")] = requestContext;
 const appShutdownKey = Symbol.for("reelbind.app-shutdown");
+const responseHeadersKey = Symbol.for("reelbind.response-headers");
 
 const app = next({ dev: false, dir: root, hostname: "localhost", port });
 const handle = app.getRequestHandler();
@@ -108,6 +109,8 @@ const server = http.createServer((req, res) => {
   });
   // Keep-alive connections are not kept past a shutdown.
   if (stopping) res.setHeader("Connection", "close");
+  // Strict-Transport-Security when PUBLIC_BASE_URL is https (lib/security/response-headers.ts).
+  for (const [name, value] of Object.entries(globalThis[responseHeadersKey] ?? {})) res.setHeader(name, value);
   answerUnavailableAs503(res, context);
   answerMethodNotAllowedAsProblem(req, res);
   inFlight.set(res, { req, handled: requestContext.run(context, () => handle(req, res)) });

@@ -2,7 +2,7 @@ import { NotFoundError } from "@/lib/api/errors";
 import { getConfig } from "@/lib/config";
 import { isCredentialActive } from "@/lib/credentials/active-credentials";
 import type { Db } from "@/lib/db";
-import { findProjectPublicShare, findPublicShare, type PublicShare } from "@/lib/shares/public-share";
+import { findProjectPublicShare, findPublicShareFor, type PublicShare } from "@/lib/shares/public-share";
 import { loadLottie } from "@/lib/templates/load-lottie";
 import type { Lottie } from "@/lib/templates/lottie";
 import { chaptersOf, type BindingManifest } from "@/lib/templates/manifest";
@@ -16,7 +16,8 @@ import type { ManifestChapter, ManifestFileUrls, PageManifest } from "./protocol
 // The page manifest (DESIGN.md §7): everything the player needs to play a share, built for
 // one view. GET /api/embed/manifest serves it; the player page inlines it.
 
-export type ManifestSource = { share: string } | { session: string };
+/** A share slug looked up for a viewer at a client address (unknown slugs are limited per address), or an embed session. */
+export type ManifestSource = { share: string; address: string } | { session: string };
 
 const unavailable = () => new NotFoundError("This video is not available.");
 
@@ -26,7 +27,7 @@ const unavailable = () => new NotFoundError("This video is not available.");
  */
 export async function buildPageManifest(db: Db, source: ManifestSource): Promise<PageManifest> {
   if ("share" in source) {
-    const share = await findPublicShare(db, source.share);
+    const share = await findPublicShareFor(db, source.share, source.address);
     if (!share) throw unavailable();
     return manifestFor(db, share, null);
   }

@@ -27,16 +27,17 @@ export function parseRange(header: string | null, size: number): ByteRange | "un
 /**
  * GET /api/embed/files/{fileId}/{name}?expires=&signature=: a template file for the player,
  * with byte ranges (a <video> seeks by range). Content under a file id never changes, so it
- * may be cached until the URL expires.
+ * may be cached until the URL expires. The signature covers the id; the name must be the
+ * file's own, so that only the URL the manifest gave opens the file.
  */
-export async function serveTemplateFile(db: Db, req: Request, fileId: string): Promise<Response> {
+export async function serveTemplateFile(db: Db, req: Request, { fileId, name }: { fileId: string; name: string }): Promise<Response> {
   const url = new URL(req.url);
   const notFound = new NotFoundError("This file URL is unknown or has expired; reload the player.");
   if (!uuidPattern.test(fileId) || !verifyFileUrl(fileId, url.searchParams.get("expires"), url.searchParams.get("signature"))) {
     throw notFound;
   }
   const [file] = await db.select().from(templateFiles).where(eq(templateFiles.id, fileId));
-  if (!file) throw notFound;
+  if (!file || file.name !== name) throw notFound;
 
   const maxAge = Math.max(0, Math.min(fileUrlTtlSeconds, Number(url.searchParams.get("expires")) - Math.floor(Date.now() / 1000)));
   const headers: Record<string, string> = {

@@ -7,6 +7,7 @@ import type { PageManifest } from "./protocol";
 const notices: Record<number, string> = {
   401: "This video link has expired or is not valid.",
   404: "This video is not available.",
+  429: "Too many unknown video links from your address. Try again in a moment.",
 };
 
 /** GET /embed/{slug} and /embed?session=: the player document, or an HTML notice with the error's status. */

@@ -89,6 +89,21 @@ describe("standalone ingest server – routing", () => {
     expect(response.headers.get("vary")).toMatch(/\bOrigin\b/);
   });
 
+  it.each<[string, string, number]>([
+    ["POST", "/analytics/v1/events", 401],
+    ["OPTIONS", "/analytics/v1/events", 204],
+    ["GET", "/", 404],
+  ])("%s %s → %i with nosniff, the sandbox CSP and no referrer, as the app's routes", async (method, pathname, status) => {
+    const response = await fetch(`${baseUrl}${pathname}`, { method, signal: timeout() });
+    expect(response.status).toBe(status);
+    await response.arrayBuffer();
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(response.headers.get("content-security-policy")).toBe("default-src 'none'; frame-ancestors 'none'; sandbox");
+    expect(response.headers.get("referrer-policy")).toBe("no-referrer");
+    // INGEST_BASE_URL is http in the tests: no HSTS (reliability/security-headers.spec.ts has the https case for the app).
+    expect(response.headers.get("strict-transport-security")).toBeNull();
+  });
+
   it.each<[string, string]>([
     ["GET", "/"],
     ["POST", "/analytics/v1/other"],

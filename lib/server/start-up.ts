@@ -3,6 +3,7 @@ import { publishAdminChannel } from "@/lib/cli/admin-channel";
 import { getConfig, startUpWarnings } from "@/lib/config";
 import { closeDb, getDb } from "@/lib/db";
 import { drainIngestWriter } from "@/lib/ingest/handle-ingest";
+import { transportSecurityHeaders } from "@/lib/security/response-headers";
 import { cleanTempFiles } from "@/lib/storage";
 
 /** Temp files of uploads older than this at start-up were left by a crash. */
@@ -18,12 +19,18 @@ async function shutDownApp(): Promise<void> {
   await closeDb();
 }
 
-/** Migrates the database (taking the DATA_DIR lock on PGlite), then bootstraps the demo data and prints it. */
+/**
+ * Migrates the database (taking the DATA_DIR lock on PGlite), then bootstraps the demo data and
+ * prints it. Publishes for the server (scripts/serve.mjs) what to do on shutdown and the headers
+ * it puts on every response (static files and Next's own answers included).
+ */
 export async function startServer(): Promise<void> {
   const config = getConfig();
   for (const warning of startUpWarnings(config)) console.warn(warning);
   const db = await getDb();
-  (globalThis as { [key: symbol]: unknown })[Symbol.for("reelbind.app-shutdown")] = shutDownApp;
+  const published = globalThis as { [key: symbol]: unknown };
+  published[Symbol.for("reelbind.app-shutdown")] = shutDownApp;
+  published[Symbol.for("reelbind.response-headers")] = transportSecurityHeaders(config.publicBaseUrl);
   if (!config.databaseUrl) publishAdminChannel(config.dataDir, config.port);
   await cleanTempFiles(staleUploadMs).catch((error: unknown) => console.error("Cleaning upload temp files failed:", error));
   if (config.bootstrapOnStart) console.log(formatBootstrapBanner(await bootstrapDemo(db)));

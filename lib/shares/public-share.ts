@@ -2,15 +2,16 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { apiCredentials, projects, publicVideoShares, type Channel } from "@/lib/db/schema";
 import { findServedTemplate } from "@/lib/templates/served-template";
+import { chargeShareMiss, shareLookupRefusal } from "./share-lookup-limit";
+import { isWellFormedSlug } from "./share-rules";
 
-const slugPattern = /^[0-9A-Za-z]{1,64}$/;
 
 /**
  * The share a public URL serves, or null. Unknown and rotated-out slugs, disabled shares and
  * shares whose credential was revoked are all null: viewers see one deactivation page for all.
  */
 export async function findPublicShare(db: Db, slug: string) {
-  if (!slugPattern.test(slug)) return null;
+  if (!isWellFormedSlug(slug)) return null;
   const [row] = await db
     .select({
       id: publicVideoShares.id,
@@ -41,6 +42,15 @@ export async function findPublicShare(db: Db, slug: string) {
 }
 
 export type PublicShare = NonNullable<Awaited<ReturnType<typeof findPublicShare>>>;
+
+/** findPublicShare for a viewer at `address`: refused (429) once the address's misses are used up; a miss is charged. */
+export async function findPublicShareFor(db: Db, slug: string, address: string): Promise<PublicShare | null> {
+  const refusal = shareLookupRefusal(address);
+  if (refusal) throw refusal;
+  const share = await findPublicShare(db, slug);
+  if (!share) chargeShareMiss(slug, address);
+  return share;
+}
 
 /**
  * The available share of one project named by its channel or its slug (embed sessions name

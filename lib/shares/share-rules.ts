@@ -8,6 +8,9 @@ export const maxPersonalizationDataBytes = 16 * 1024;
 
 export const localePattern = /^[a-z]{2}-[A-Z]{2}$/;
 
+/** Whether a slug could name a share at all (issued ones are 22 base62 characters); anything else is never looked up. */
+export const isWellFormedSlug = (slug: string) => /^[0-9A-Za-z]{1,64}$/.test(slug);
+
 /** Length in Unicode code points, as PostgreSQL's char_length counts it (an emoji is one character). */
 export const characters = (value: string) => [...value].length;
 

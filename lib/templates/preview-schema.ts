@@ -1,9 +1,7 @@
 import { z } from "zod";
+import { previewDataLimits } from "./preview-limits";
 
-// POST …/templates/{templateId}/preview body: {data: {key: string}}. Browser-safe.
-
-/** Enough for a long text or a profile picture of several hundred kilobytes as a data URL. */
-export const previewDataLimits = { maxKeys: 100, maxKeyLength: 200, maxValueLength: 1_000_000 } as const;
+// POST …/templates/{templateId}/preview body: {data: {key: string}}.
 
 /**
  * Strict: unknown members are a 422; a value that is not a string is a 422 naming its key

@@ -221,6 +221,7 @@ describe("GET /api/embed/files/{fileId}/{name}", () => {
     ["a later expiry", (u: URL) => u.searchParams.set("expires", String(Number(u.searchParams.get("expires")) + 3600))],
     ["another file id", (u: URL) => (u.pathname = u.pathname.replace(/files\/[0-9a-f-]{36}/, "files/00000000-0000-4000-8000-000000000000"))],
     ["no signature", (u: URL) => u.searchParams.delete("signature")],
+    ["another file name", (u: URL) => (u.pathname = u.pathname.replace(/[^/]+$/, "other.json"))],
   ])("GET …/files – %s → 404", async (_case, change) => {
     const url = new URL(manifest.template!.files.templateJson!);
     change(url);

@@ -47,6 +47,7 @@ button{padding:.4rem .9rem;border-radius:.5rem;border:1px solid #94a3b8;backgrou
       "Content-Security-Policy": csp,
       "Cache-Control": "no-store",
       "X-Content-Type-Options": "nosniff",
+      "Referrer-Policy": "strict-origin-when-cross-origin",
     },
   });
 }

@@ -1,7 +1,23 @@
+import { headers } from "next/headers";
 import { cache } from "react";
+import { clientAddress } from "@/lib/client-address";
 import { getDb } from "@/lib/db";
 import { loadPageData } from "@/lib/server/request-context";
 import { findPublicShare } from "@/lib/shares/public-share";
+import { chargeShareMiss } from "@/lib/shares/share-lookup-limit";
 
-/** One query per request, shared by the layout (lang), generateMetadata and the page; 503 while the database is unreachable. */
-export const loadShare = cache((slug: string) => loadPageData(async () => findPublicShare(await getDb(), slug)));
+/**
+ * One query per request, shared by the layout (lang), generateMetadata and the page; 503 while
+ * the database is unreachable. A miss is charged to the viewer's address; proxy.ts refuses the
+ * page (429) once the address's misses are used up (a page cannot answer a status of its own).
+ */
+export const loadShare = cache((slug: string) =>
+  loadPageData(async () => {
+    const share = await findPublicShare(await getDb(), slug);
+    if (!share) {
+      const requestHeaders = await headers();
+      chargeShareMiss(slug, clientAddress((name) => requestHeaders.get(name)));
+    }
+    return share;
+  }),
+);

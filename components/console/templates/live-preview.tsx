@@ -9,7 +9,7 @@ import { usePreviewTemplate } from "@/lib/console/hooks/templates";
 import { formatDateTime } from "@/lib/console/format";
 import { previewData, previewProblemsByKey, type PreviewField } from "@/lib/console/templates/preview-data";
 import type { TemplateJson } from "@/lib/console/templates/template-rules";
-import { previewDataLimits } from "@/lib/templates/preview-schema";
+import { previewDataLimits } from "@/lib/templates/preview-limits";
 import { usePreviewPlayer } from "./use-preview-player";
 
 export type LivePreviewField = PreviewField & { targetLabel: string };

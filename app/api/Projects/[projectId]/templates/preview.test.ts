@@ -242,6 +242,7 @@ describe("GET /api/previews/:file – the signed PNG", () => {
     { name: "no expires", tamper: (url) => url.searchParams.delete("expires") },
     { name: "another preview's name", tamper: (url) => (url.pathname = url.pathname.replace(/[0-9a-f]{64}/, "0".repeat(64))) },
     { name: "a name that is not 64 hex", tamper: (url) => (url.pathname = "/api/previews/..%2Fsecrets.json.png") },
+    { name: "the path without .png", tamper: (url) => (url.pathname = url.pathname.replace(/\.png$/, "")) },
   ])("GET /api/previews/:file – $name → 404", async ({ tamper }) => {
     const url = new URL((await previewOf(bound)).url);
     tamper(url);
