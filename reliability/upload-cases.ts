@@ -9,7 +9,8 @@ import { badValue, mutationOf, type JsonSchema } from "./bad-values";
 // bad (the Lottie and the manifest mutated like any JSON body), unknown file parts, and the
 // body itself cut short, unterminated, mislabelled or garbled.
 
-export type UploadCase = { label: string; headers: Record<string, string>; body: Uint8Array<ArrayBuffer> };
+/** mayStore: false when the body cannot be a whole multipart/form-data upload (cut short, unterminated, mislabelled). */
+export type UploadCase = { label: string; headers: Record<string, string>; body: Uint8Array<ArrayBuffer>; mayStore: boolean };
 
 const manifestSchema = JSON.parse(readFileSync("lib/templates/binding-manifest-v1.json", "utf8")) as JsonSchema;
 
@@ -86,17 +87,17 @@ const multipart = (boundary: string) => ({ "Content-Type": `multipart/form-data;
 function transportMutation({ label, parts }: PartsMutation): fc.Arbitrary<UploadCase> {
   const boundary = "----reelbind-bad-inputs-0123456789";
   const { body } = multipartBody(parts, boundary);
-  const whole: UploadCase = { label, headers: multipart(boundary), body: new Uint8Array(body) };
+  const whole: UploadCase = { label, headers: multipart(boundary), body: new Uint8Array(body), mayStore: true };
   const text = body.toString("latin1");
   return fc.oneof(
     { weight: 6, arbitrary: fc.constant(whole) },
-    { weight: 2, arbitrary: fc.nat({ max: body.length - 1 }).map((cut) => ({ ...whole, label: `${label}, cut at byte ${cut}`, body: whole.body.slice(0, cut) })) },
-    { weight: 1, arbitrary: fc.constant({ ...whole, label: `${label}, no closing boundary`, body: whole.body.slice(0, body.lastIndexOf(`--${boundary}--`)) }) },
+    { weight: 2, arbitrary: fc.nat({ max: body.length - 1 }).map((cut) => ({ ...whole, label: `${label}, cut at byte ${cut}`, body: whole.body.slice(0, cut), mayStore: false })) },
+    { weight: 1, arbitrary: fc.constant({ ...whole, label: `${label}, no closing boundary`, body: whole.body.slice(0, body.lastIndexOf(`--${boundary}--`)), mayStore: false }) },
     {
       weight: 1,
       arbitrary: fc
         .constantFrom("multipart/form-data", "multipart/form-data; boundary=", `multipart/form-data; boundary=${"b".repeat(200)}`, "multipart/form-data; boundary=other", "multipart/mixed; boundary=x", "application/json", "text/plain", "")
-        .map((contentType) => ({ ...whole, label: `${label}, Content-Type "${contentType}"`, headers: { "Content-Type": contentType } })),
+        .map((contentType) => ({ ...whole, label: `${label}, Content-Type "${contentType}"`, headers: { "Content-Type": contentType }, mayStore: false })),
     },
     {
       weight: 1,
@@ -119,7 +120,7 @@ const unknownPartCut = fc.integer({ min: 1, max: 4000 }).map((offset): UploadCas
   const boundary = "----reelbind-bad-inputs-skipped";
   const { body } = multipartBody([...validParts(), { name: "unknownFile", filename: "x.bin", content: Buffer.alloc(8192, 7) }], boundary);
   const cut = body.indexOf('filename="x.bin"') + offset;
-  return { label: `unknown file part cut after ${offset} bytes`, headers: multipart(boundary), body: new Uint8Array(body.subarray(0, cut)) };
+  return { label: `unknown file part cut after ${offset} bytes`, headers: multipart(boundary), body: new Uint8Array(body.subarray(0, cut)), mayStore: false };
 });
 
 export function uploadCases(): fc.Arbitrary<UploadCase> {
