@@ -88,8 +88,7 @@ test("Load held – mixed management and ingest load at a fixed rate on PostgreS
   const figures = {
     seconds: loadSeconds,
     requests: shots.length,
-    perSecond: Math.round(shots.length / loadSeconds),
-    byClass: figuresByClass(shots, loadSeconds),
+    byClass: figuresByClass(shots),
     ...events,
     loadAverage: loadavg()[0],
   };
@@ -213,9 +212,9 @@ test("Faults survived – PostgreSQL stopped for 20 s under the same load: 503 w
     outage: { stopMs: timeline.downAt - timeline.stopAt, downMs: timeline.backAt - timeline.stopAt },
     recoveryMs: recoveredAt - timeline.backAt,
     requests: shots.length,
-    byClass: figuresByClass(shots, phaseMs / 1000),
+    byClass: figuresByClass(shots),
     /** The 503 answers: how long each took (service) and waited (from its scheduled time). */
-    unavailable: figuresByClass(unavailable, outageMs / 1000),
+    unavailable: figuresByClass(unavailable),
     missingRetryAfter: unavailable.filter((shot) => !shot.outcome.retryAfter).length,
     failures: failures.length,
     ...events,

@@ -85,8 +85,12 @@ export type ClassFigures = {
   statuses: Record<string, number>;
 };
 
-/** Throughput, p50/p99 and the statuses of each class of `shots`, over `seconds`. */
-export function figuresByClass(shots: Shot[], seconds: number): Record<string, ClassFigures> {
+/**
+ * Each class of `shots`: its throughput (requests answered a second, from the first scheduled
+ * send to the last answer: below the offered rate when the server fell behind), p50/p99 and
+ * statuses.
+ */
+export function figuresByClass(shots: Shot[]): Record<string, ClassFigures> {
   const byKind = new Map<string, Shot[]>();
   for (const shot of shots) {
     if (!byKind.has(shot.kind)) byKind.set(shot.kind, []);
@@ -97,6 +101,7 @@ export function figuresByClass(shots: Shot[], seconds: number): Record<string, C
       const statuses = countBy(list.map((shot) => shot.outcome.status));
       const latencies = list.map((shot) => shot.latencyMs);
       const serviceTimes = list.map((shot) => shot.endedAt - shot.startedAt);
+      const seconds = (Math.max(...list.map((shot) => shot.endedAt)) - Math.min(...list.map((shot) => shot.scheduledAt))) / 1000;
       const figures: ClassFigures = {
         requests: list.length,
         perSecond: Math.round((list.length / seconds) * 10) / 10,
