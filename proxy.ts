@@ -41,7 +41,7 @@ export function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
   if (!isWellEncodedPath(pathname)) return answerMalformedPath(request);
   if (landingPagePath.test(pathname)) {
-    const refusal = shareLookupRefusal(clientAddress((name) => request.headers.get(name)));
+    const refusal = shareLookupRefusal(clientAddress(request.headers));
     if (refusal) return tooManyLookupsPage(refusal);
   }
   if (problemPaths.test(pathname) || ownPolicyPaths.test(pathname)) return NextResponse.next();

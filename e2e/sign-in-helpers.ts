@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { promisify } from "node:util";
+import { expect, type Browser } from "@playwright/test";
 import { cliEnv, env } from "./owned-project";
 
 // Accounts of the sign-in security specs' own, made through the CLI (never the demo admin, whom
@@ -50,4 +51,27 @@ export async function signInOverHttp(input: { email: string; password: string; a
   });
   const sessionCookie = response.headers.getSetCookie().map((c) => c.split(";")[0]!).find((c) => /session-token=./.test(c)) ?? null;
   return { status: response.status, headers: response.headers, body: await response.text(), sessionCookie };
+}
+
+/**
+ * Signs `user` in through the console's form from `address` when that address or the account
+ * has used up its attempts: the form must say to wait, and stay on /login. Resolves with the
+ * sign-in request's status and Retry-After.
+ */
+export async function expectSignInFormRefused(browser: Browser, user: { email: string; password: string }, address: string) {
+  const context = await browser.newContext({ baseURL: env("E2E_BASE_URL"), extraHTTPHeaders: { "X-Forwarded-For": address } });
+  try {
+    const page = await context.newPage();
+    await page.goto("/login");
+    await page.getByLabel("Email").fill(user.email);
+    await page.getByLabel("Password").fill(user.password);
+    const answered = page.waitForResponse((response) => response.url().includes("/api/auth/callback/credentials"));
+    await page.getByRole("button", { name: "Sign in" }).click();
+    const answer = await answered;
+    await expect(page.locator("#sign-in-error")).toHaveText(/Too many sign-in attempts\. Try again in \d+ (minutes?|seconds)\./);
+    await expect(page).toHaveURL(/\/login/);
+    return { status: answer.status(), retryAfter: answer.headers()["retry-after"] };
+  } finally {
+    await context.close();
+  }
 }

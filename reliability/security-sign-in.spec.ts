@@ -1,6 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { env } from "../e2e/owned-project";
-import { createUserWithPassword, ownAddress, signInOverHttp } from "../e2e/sign-in-helpers";
+import { createUserWithPassword, expectSignInFormRefused, ownAddress, signInOverHttp } from "../e2e/sign-in-helpers";
 
 // Issue 15, security checks: sign-in throttling. e2e/security-sign-in-throttle.spec.ts holds the
 // limits over HTTP (the 11th attempt on one account and the 51st failure from one address are
@@ -21,22 +20,9 @@ test("GET /login – after 50 failed sign-ins from one address at 50 accounts, a
   }
   expect(statuses).toEqual(statuses.map(() => 401));
 
-  const context = await browser.newContext({ baseURL: env("E2E_BASE_URL"), extraHTTPHeaders: { "X-Forwarded-For": address } });
-  try {
-    const page = await context.newPage();
-    await page.goto("/login");
-    await page.getByLabel("Email").fill(user.email);
-    await page.getByLabel("Password").fill(user.password);
-    const answered = page.waitForResponse((response) => response.url().includes("/api/auth/callback/credentials"));
-    await page.getByRole("button", { name: "Sign in" }).click();
-    const answer = await answered;
-    expect(answer.status()).toBe(429);
-    await expect(page.locator("#sign-in-error")).toHaveText(/Too many sign-in attempts\. Try again in \d+ (minutes?|seconds)\./);
-    await expect(page).toHaveURL(/\/login/);
-    console.log(`sign-in throttling: ${statuses.length} failures from one address at ${statuses.length} accounts → the next sign-in, right password, ${answer.status()} with Retry-After ${answer.headers()["retry-after"]} s; the form says so`);
-  } finally {
-    await context.close();
-  }
+  const refused = await expectSignInFormRefused(browser, user, address);
+  expect(refused.status).toBe(429);
+  console.log(`sign-in throttling: ${statuses.length} failures from one address at ${statuses.length} accounts → the next sign-in, right password, ${refused.status} with Retry-After ${refused.retryAfter} s; the form says so`);
   // The same user from another address is let in.
   expect((await signInOverHttp({ email: user.email, password: user.password, address: ownAddress() })).status).toBe(200);
 });

@@ -5,7 +5,6 @@ import { findServedTemplate } from "@/lib/templates/served-template";
 import { chargeShareMiss, shareLookupRefusal } from "./share-lookup-limit";
 import { isWellFormedSlug } from "./share-rules";
 
-
 /**
  * The share a public URL serves, or null. Unknown and rotated-out slugs, disabled shares and
  * shares whose credential was revoked are all null: viewers see one deactivation page for all.

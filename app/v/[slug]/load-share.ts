@@ -15,8 +15,7 @@ export const loadShare = cache((slug: string) =>
   loadPageData(async () => {
     const share = await findPublicShare(await getDb(), slug);
     if (!share) {
-      const requestHeaders = await headers();
-      chargeShareMiss(slug, clientAddress((name) => requestHeaders.get(name)));
+      chargeShareMiss(slug, clientAddress(await headers()));
     }
     return share;
   }),

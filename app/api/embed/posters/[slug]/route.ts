@@ -6,7 +6,7 @@ import { findSharePoster } from "@/lib/embed/share-poster";
 
 // GET /api/embed/posters/{slug} – the share's poster: shown until the player's first frame, and as its Open Graph image
 export const GET = withPublic<{ slug: string }>(async ({ req, params }) => {
-  const poster = await findSharePoster(await getDb(), params.slug, clientAddress((name) => req.headers.get(name)));
+  const poster = await findSharePoster(await getDb(), params.slug, clientAddress(req.headers));
   if (!poster) throw new NotFoundError("This share has no poster.");
   return new Response(new Uint8Array(poster.body), {
     headers: {
