@@ -43,7 +43,7 @@ test.skip(!process.env.E2E_DATABASE_URL, "needs PostgreSQL (E2E_DATABASE_URL): t
 test.describe.configure({ mode: "serial" });
 
 let cluster: ScaleOutCluster;
-const figures: Record<string, unknown> = {};
+const figures: Record<string, unknown> = { e2e: {} };
 
 test.beforeAll(async () => {
   test.setTimeout(600_000);
@@ -141,7 +141,10 @@ test("Idempotency-Key – an upload on one app process is replayed by the other,
   expect((JSON.parse(replay.body) as { id: string }).id).toBe((JSON.parse(first.body) as { id: string }).id);
 });
 
-test("the e2e API and built-server specs pass through the front, every process taking part", async () => {
+type E2eStats = { expected: number; unexpected: number; flaky: number; skipped: number };
+
+/** Runs one e2e spec file with its own Playwright (playwright.config.ts) against the front; its JSON report's stats. */
+async function runE2eSpec(spec: string): Promise<{ code: number | null; stats: E2eStats | null; output: string }> {
   const reportFile = path.join(tmpdir(), `reelbind-scale-out-e2e-${randomUUID()}.json`);
   const [first] = cluster.apps;
   const env: NodeJS.ProcessEnv = {
@@ -158,8 +161,7 @@ test("the e2e API and built-server specs pass through the front, every process t
   };
   // Its report is read here: it must not join the suite's own in CI.
   delete env.CI_REPORT_DIR;
-  const started = performance.now();
-  const run = spawn(process.execPath, ["node_modules/@playwright/test/cli.js", "test", "-c", "playwright.config.ts", "--timeout=180000", "--reporter=list,json", ...e2eSpecs], {
+  const run = spawn(process.execPath, ["node_modules/@playwright/test/cli.js", "test", "-c", "playwright.config.ts", "--timeout=180000", "--reporter=list,json", spec], {
     env,
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -171,20 +173,30 @@ test("the e2e API and built-server specs pass through the front, every process t
   run.stdout.on("data", show);
   run.stderr.on("data", show);
   const code = await new Promise<number | null>((resolve) => {
-    const timer = setTimeout(() => run.kill("SIGTERM"), 540_000);
+    const timer = setTimeout(() => run.kill("SIGTERM"), 570_000);
     run.once("exit", (exitCode) => {
       clearTimeout(timer);
       resolve(exitCode);
     });
   });
-  expect(existsSync(reportFile), `no report (stopped after 540 s?):\n${output}`).toBe(true);
-  const stats = (JSON.parse(readFileSync(reportFile, "utf8")) as { stats: { expected: number; unexpected: number; flaky: number; skipped: number } }).stats;
-  figures.e2e = { specs: e2eSpecs.length, ...stats, seconds: Math.round((performance.now() - started) / 1000) };
-  expect(code, output).toBe(0);
-  expect(stats.unexpected, output).toBe(0);
-  expect(stats.expected).toBeGreaterThan(0);
-
+  const stats = existsSync(reportFile) ? (JSON.parse(readFileSync(reportFile, "utf8")) as { stats: E2eStats }).stats : null;
   rmSync(reportFile, { force: true });
+  return { code, stats, output };
+}
+
+for (const spec of e2eSpecs) {
+  test(`${spec} passes through the front`, async () => {
+    const started = performance.now();
+    const { code, stats, output } = await runE2eSpec(spec);
+    expect(stats, `no report (stopped after 570 s?):\n${output}`).not.toBeNull();
+    (figures.e2e as Record<string, unknown>)[path.basename(spec, ".spec.ts")] = { passed: stats!.expected, seconds: Math.round((performance.now() - started) / 1000) };
+    expect(code, output).toBe(0);
+    expect(stats!.unexpected, output).toBe(0);
+    expect(stats!.expected).toBeGreaterThan(0);
+  });
+}
+
+test("every app and ingest process took part in the e2e specs", () => {
   const hits = cluster.front.hits();
   figures.requestsPerProcess = hits;
   for (const server of [...cluster.apps.map((app) => app.baseUrl), ...cluster.ingests.map((ingest) => `http://127.0.0.1:${ingest.port}`)]) {
