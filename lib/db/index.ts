@@ -39,7 +39,8 @@ async function openPostgres(url: string): Promise<Connection> {
   }
 
   // `socket` is documented in postgres.js's README ("Custom socket") but missing from its types.
-  // A connection that cannot be opened makes the database unreachable until a probe gets an answer.
+  // A connection that cannot be opened (or that the server refuses) makes the database
+  // unreachable until a probe gets an answer.
   const probe = () => probePostgres(url);
   const socket = (options: SocketOptions) => watchConnect(connectWithoutDelay(options), () => noteUnreachable(probe));
   const clientOptions = { max: 10, onnotice: () => {}, socket, backoff: reconnectDelaySeconds };

@@ -1,9 +1,11 @@
+import net from "node:net";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { toAppError } from "@/lib/api/errors";
 import { closeDb, getDb } from "@/lib/db";
+import { freePort } from "@/lib/testing/free-port";
 import { startPrivatePostgres, type PrivatePostgres } from "@/lib/testing/private-postgres";
-import { noteUnreachable, requireReachable } from "./reachability";
+import { noteUnreachable, requireReachable, watchConnect } from "./reachability";
 
 // The pool of a PostgreSQL cluster of this file's own, stopped and started again: once a
 // connection could not be opened, getDb refuses at once (503) instead of queueing every request
@@ -81,5 +83,40 @@ describe("noteUnreachable", () => {
 
     await vi.waitFor(() => expect(requireReachable).not.toThrow(), { timeout: 5_000, interval: 20 });
     expect({ calls, mostAtOnce }).toEqual({ calls: 3, mostAtOnce: 1 });
+  });
+});
+
+/** A server that answers every connection with `first` (what PostgreSQL sends before a session starts). */
+async function answeringServer(first: Buffer) {
+  const server = net.createServer((socket) => socket.end(first));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { port: (server.address() as net.AddressInfo).port, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+/** A backend message: its type byte, its length, its body. */
+function message(type: string, body: Buffer) {
+  const length = Buffer.alloc(4);
+  length.writeInt32BE(body.length + 4);
+  return Buffer.concat([Buffer.from(type), length, body]);
+}
+
+describe("watchConnect", () => {
+  const shuttingDown = message("E", Buffer.from("SFATAL\0C57P03\0Mthe database system is shutting down\0\0"));
+  const authenticationOk = message("R", Buffer.from([0, 0, 0, 0]));
+
+  it.each([
+    { server: "nobody listens on the port", first: null, unreachable: true },
+    { server: "the server's first message is an error (shutting down)", first: shuttingDown, unreachable: true },
+    { server: "the server asks for authentication", first: authenticationOk, unreachable: false },
+  ])("$server → unreachable: $unreachable", async ({ first, unreachable }) => {
+    const server = first ? await answeringServer(first) : null;
+    const port = server?.port ?? (await freePort());
+    let noted = false;
+    const socket = watchConnect(net.connect({ host: "127.0.0.1", port }), () => (noted = true));
+    socket.on("error", () => {});
+    socket.resume();
+    await new Promise((resolve) => socket.once("close", resolve));
+    await server?.close();
+    expect(noted).toBe(unreachable);
   });
 });

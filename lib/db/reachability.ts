@@ -2,11 +2,12 @@ import type net from "node:net";
 import { setTimeout as delay } from "node:timers/promises";
 import { processWide } from "@/lib/process-wide";
 
-// Once a connection to the PostgreSQL server could not be opened, the database counts as
-// unreachable: requests are refused at once (503) instead of each queueing in the pool for a
-// connection attempt of its own, which during an outage made every request wait seconds and
-// piled them up (docs/reliability.md, "Faults survived"). One probe at a time looks for the
-// server to be back; the first that gets an answer ends it.
+// Once a connection to the PostgreSQL server could not be opened (nobody listens, or the server
+// refuses sessions while it shuts down or starts up), the database counts as unreachable:
+// requests are refused at once (503) instead of each queueing in the pool for a connection
+// attempt of its own, which during an outage made every request wait seconds and piled them up
+// (docs/reliability.md, "Faults survived"). One probe at a time looks for the server to be
+// back; the first that gets an answer ends it.
 
 const probeIntervalMs = 250;
 
@@ -51,10 +52,20 @@ export function forgetUnreachable(): void {
   reachability().unreachable = false;
 }
 
-/** Calls `onUnreachable` if `socket` fails before it connects (refused, unreachable host, timeout). */
+/** The first byte of the server's ErrorResponse message. */
+const errorResponse = 0x45;
+
+/**
+ * Calls `onUnreachable` if `socket` cannot open a session: it fails before it connects (refused,
+ * unreachable host, timeout), or the server's first message is an error (shutting down, starting
+ * up, too many connections) where a session would start with an authentication request.
+ */
 export function watchConnect(socket: net.Socket, onUnreachable: () => void): net.Socket {
   const failed = () => onUnreachable();
   socket.once("error", failed);
   socket.once("connect", () => socket.off("error", failed));
+  socket.once("data", (chunk: Buffer) => {
+    if (chunk[0] === errorResponse) onUnreachable();
+  });
   return socket;
 }

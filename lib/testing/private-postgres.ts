@@ -44,15 +44,15 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   }
   const command = (tool: string, args: string[]): [string, string[]] =>
     asRoot ? ["runuser", ["-u", "postgres", "--", path.join(bin, tool), ...args]] : [path.join(bin, tool), args];
-  const run = (tool: string, args: string[]) => execFileSync(...command(tool, args), { stdio: "pipe", timeout: 60_000 });
+  const run = (tool: string, args: string[]) => execFileSync(...command(tool, args), { stdio: "pipe", timeout: 90_000 });
   const runInBackground = async (tool: string, args: string[]) => {
-    await promisify(execFile)(...command(tool, args), { timeout: 60_000 });
+    await promisify(execFile)(...command(tool, args), { timeout: 90_000 });
   };
   const port = await freePort();
   run("initdb", ["-D", dataDir, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"]);
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off`;
-  const startArgs = ["-D", dataDir, "-o", options, "-l", path.join(dir, "log"), "-w", "-t", "30", "start"];
-  const stopArgs = ["-D", dataDir, "-m", "fast", "-w", "-t", "30", "stop"];
+  const startArgs = ["-D", dataDir, "-o", options, "-l", path.join(dir, "log"), "-w", "-t", "60", "start"];
+  const stopArgs = ["-D", dataDir, "-m", "fast", "-w", "-t", "60", "stop"];
   run("pg_ctl", startArgs);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
