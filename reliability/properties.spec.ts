@@ -91,7 +91,7 @@ async function runEndpoint(endpoint: string, numRuns: number, cases: fc.Arbitrar
 const pathParameter = (valid: string) =>
   fc.oneof(
     { weight: 3, arbitrary: fc.constant(valid) },
-    { weight: 2, arbitrary: badValue.map((value) => encodeURIComponent(typeof value === "string" ? value : JSON.stringify(value) ?? "")) },
+    { weight: 2, arbitrary: badValue.map((value) => encodeURIComponent((typeof value === "string" ? value : (JSON.stringify(value) ?? "")).toWellFormed())) },
     { weight: 1, arbitrary: fc.uuid() },
     { weight: 1, arbitrary: fc.constantFrom("..", "%2e%2e", ".", "%2F", "%5C", "%00", "%E0%A4%A", "%C0%AF", "x".repeat(4096), valid.toUpperCase(), `${valid}%20`, `${valid}.png`) },
   );
