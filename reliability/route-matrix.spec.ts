@@ -5,7 +5,7 @@ import { operations, type Operation } from "@/lib/api/openapi";
 import { highestRole, roleRank } from "@/lib/auth/permissions";
 import type { Role } from "@/lib/db/schema";
 import { env } from "../e2e/owned-project";
-import { appLogReader, send, sendRaw, wrongAnswer, type SentRequest } from "./server-watch";
+import { appLogReader, send, wrongAnswer, type SentRequest } from "./server-watch";
 import {
   addMember,
   basic,
@@ -253,7 +253,7 @@ test("paths no route has, under /api and /analytics – 404 problem+json for eve
   const wrong: string[] = [];
   for (const path of paths) {
     for (const method of ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]) {
-      const answer = await sendRaw({ method, path, headers: bearer(tenants.own.adminToken) });
+      const answer = await send({ method, url: path, headers: bearer(tenants.own.adminToken) });
       const problem = wrongAnswer(answer, method);
       if ("error" in answer || answer.status !== 404 || problem) wrong.push(`${method} ${path}: ${problem ?? ("error" in answer ? answer.error : `${answer.status} ${answer.contentType}`)}`);
     }
@@ -262,7 +262,7 @@ test("paths no route has, under /api and /analytics – 404 problem+json for eve
 });
 
 test("requests Node's HTTP parser refuses – problem+json with Node's status, not an empty answer", async () => {
-  const longUrl = await sendRaw({ method: "GET", path: `/api/me?q=${"x".repeat(20_000)}`, headers: bearer(tenants.own.adminToken) });
+  const longUrl = await send({ method: "GET", url: `/api/me?q=${"x".repeat(20_000)}`, headers: bearer(tenants.own.adminToken) });
   expect(longUrl).toMatchObject({ status: 431, contentType: "application/problem+json" });
   expect(wrongAnswer(longUrl, "GET")).toBeNull();
   const base = new URL(env("E2E_BASE_URL"));

@@ -14,39 +14,53 @@ import { env } from "../e2e/owned-project";
 
 export type Answer = { status: number; contentType: string; body: string } | { error: string };
 
-export type SentRequest = { method: string; url: string; headers?: Record<string, string>; body?: BodyInit | null };
+export type SentRequest = { method: string; url: string; headers?: Record<string, string>; body?: string | Uint8Array | FormData | null };
 
-/** Sends one request; a network failure (a reset connection, a closed socket) is an answer too. */
+/**
+ * Sends one request on a connection of its own (so a reset can only come from how the server
+ * handled this request, never from a keep-alive race), its path exactly as written ("%2e%2e"
+ * and ".." included, which fetch would normalize), reading answers whose headers go up to
+ * 64 KB (a redirect echoes a long URL). A network failure is an answer too.
+ */
 export async function send({ method, url, headers = {}, body }: SentRequest): Promise<Answer> {
-  try {
-    const response = await fetch(new URL(url, env("E2E_BASE_URL")), {
-      method,
-      headers,
-      body: body ?? undefined,
-      redirect: "manual",
-      signal: AbortSignal.timeout(60_000),
-      ...(body instanceof ReadableStream ? { duplex: "half" } : {}),
-    } as RequestInit);
-    return { status: response.status, contentType: response.headers.get("content-type") ?? "", body: await response.text() };
-  } catch (error) {
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    return { error: `${(error as Error).message}${cause ? ` (${cause.code ?? ""} ${cause.message ?? ""})` : ""}` };
-  }
-}
-
-/** A request whose path goes out exactly as written ("%2e%2e" and ".." included), which fetch would normalize. */
-export function sendRaw({ method, path: rawPath, headers = {} }: { method: string; path: string; headers?: Record<string, string> }): Promise<Answer> {
   const base = new URL(env("E2E_BASE_URL"));
+  const target = /^https?:\/\//.test(url) ? new URL(url) : null;
+  const sentHeaders = { ...headers };
+  let bytes: Uint8Array | string | undefined;
+  if (body instanceof FormData) {
+    const encoded = new Response(body);
+    sentHeaders["Content-Type"] = encoded.headers.get("content-type")!;
+    bytes = new Uint8Array(await encoded.arrayBuffer());
+  } else {
+    bytes = body ?? undefined;
+  }
+  if (bytes !== undefined) sentHeaders["Content-Length"] = String(Buffer.byteLength(bytes));
   return new Promise((resolve) => {
-    const request = http.request({ host: base.hostname, port: base.port, method, path: rawPath, headers, timeout: 60_000 }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("end", () => resolve({ status: response.statusCode!, contentType: response.headers["content-type"] ?? "", body: Buffer.concat(chunks).toString("utf8") }));
-      response.on("error", (error) => resolve({ error: error.message }));
-    });
-    request.on("error", (error) => resolve({ error: error.message }));
-    request.on("timeout", () => request.destroy(new Error("timed out")));
-    request.end();
+    let answered = false;
+    const failed = (error: Error) => ({ error: `${(error as NodeJS.ErrnoException).code ?? ""} ${error.message}` });
+    const request = http.request(
+      {
+        host: (target ?? base).hostname,
+        port: (target ?? base).port,
+        method,
+        path: target ? `${target.pathname}${target.search}` : url,
+        headers: sentHeaders,
+        agent: false,
+        maxHeaderSize: 64 * 1024,
+        timeout: 60_000,
+      },
+      (response) => {
+        answered = true;
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () => resolve({ status: response.statusCode!, contentType: response.headers["content-type"] ?? "", body: Buffer.concat(chunks).toString("utf8") }));
+        response.on("error", (error) => resolve(failed(error)));
+      },
+    );
+    // Writing may fail after the server answered early (a 413 before the body was read): the answer counts.
+    request.on("error", (error) => answered || resolve(failed(error)));
+    request.on("timeout", () => request.destroy(new Error("no answer within 60 s")));
+    request.end(bytes);
   });
 }
 

@@ -111,7 +111,7 @@ function transportMutation({ label, parts }: PartsMutation): fc.Arbitrary<Upload
         )
         .map(([what, pattern, replacement]) => ({ ...whole, label: `${label}, ${what as string}`, body: new Uint8Array(Buffer.from(text.replace(pattern as RegExp, replacement as string), "latin1")) })),
     },
-    { weight: 1, arbitrary: badString.map((key) => ({ ...whole, label: `${label}, Idempotency-Key ${JSON.stringify(key.slice(0, 20))}`, headers: { ...whole.headers, "Idempotency-Key": encodeURIComponent(key).slice(0, 300) || " " } })) },
+    { weight: 1, arbitrary: badString.map((key) => ({ ...whole, label: `${label}, Idempotency-Key ${JSON.stringify(key.slice(0, 20))}`, headers: { ...whole.headers, "Idempotency-Key": encodeURIComponent(key.toWellFormed()).slice(0, 300) || " " } })) },
   );
 }
 
