@@ -37,26 +37,36 @@ export async function startRoundRobinProxy(options: RoundRobinOptions): Promise<
 
   const server = http.createServer((req, res) => {
     const chosen = routes.find((route) => req.url?.startsWith(route.prefix))?.pool ?? fallback;
-    const upstream = chosen.upstreams[chosen.next++ % chosen.upstreams.length]!;
-    hits[upstream.origin] = (hits[upstream.origin] ?? 0) + 1;
     const forwardedFor = [req.headers["x-forwarded-for"], req.socket.remoteAddress].filter(Boolean).join(", ");
-    const forward = http.request(
-      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, "x-forwarded-for": forwardedFor }, agent },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
-        answer.pipe(res);
-        answer.once("error", () => res.destroy());
-      },
-    );
-    forward.once("error", () => {
-      if (!res.headersSent) res.writeHead(502, { "content-type": "text/plain", connection: "close" }).end(`Upstream ${upstream.origin} failed.`);
-      else res.destroy();
-    });
-    req.pipe(forward);
-    // The client went away before the answer was complete: so does the upstream request.
-    res.once("close", () => {
-      if (!res.writableFinished) forward.destroy();
-    });
+    const bodyless = req.method === "GET" || req.method === "HEAD";
+
+    const send = (retry: boolean) => {
+      const upstream = chosen.upstreams[chosen.next++ % chosen.upstreams.length]!;
+      hits[upstream.origin] = (hits[upstream.origin] ?? 0) + 1;
+      const forward = http.request(
+        { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, "x-forwarded-for": forwardedFor }, agent },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
+          answer.pipe(res);
+          answer.once("error", () => res.destroy());
+        },
+      );
+      forward.once("error", (error: NodeJS.ErrnoException) => {
+        // An upstream closes a kept-alive connection after its idle timeout; a request sent on it
+        // at that moment is reset unanswered. As reverse proxies do, a bodyless request is sent
+        // again, once, on a fresh connection to the next upstream.
+        if (retry && bodyless && forward.reusedSocket && error.code === "ECONNRESET" && !res.headersSent) return send(false);
+        if (!res.headersSent) res.writeHead(502, { "content-type": "text/plain", connection: "close" }).end(`Upstream ${upstream.origin} failed.`);
+        else res.destroy();
+      });
+      if (bodyless) forward.end();
+      else req.pipe(forward);
+      // The client went away before the answer was complete: so does the upstream request.
+      res.once("close", () => {
+        if (!res.writableFinished) forward.destroy();
+      });
+    };
+    send(true);
   });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
