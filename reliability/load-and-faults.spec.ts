@@ -64,7 +64,8 @@ function loadStreams(ledger: EventLedger): Stream[] {
 }
 
 const succeeded = (shot: Shot) => typeof shot.outcome.status === "number" && shot.outcome.status < 300;
-const describeShot = (shot: Shot) => `${shot.kind} scheduled at ${new Date(shot.scheduledAt).toISOString().slice(11, 23)}: ${shot.outcome.status}`;
+const describeShot = (shot: Shot) =>
+  `${shot.kind} (${shot.stream} #${shot.index}) scheduled at ${new Date(shot.scheduledAt).toISOString().slice(11, 23)}, sent ${new Date(shot.startedAt).toISOString().slice(11, 23)}: ${shot.outcome.status}`;
 
 /** Events acknowledged but not stored, and stored more than once. */
 async function eventLedgerFigures(ledger: EventLedger) {
@@ -231,6 +232,10 @@ test("Faults survived – PostgreSQL stopped for 20 s under the same load: 503 w
     loadAverage: loadavg()[0],
   };
   console.log(`faults survived: ${JSON.stringify(figures)}`);
+  if (failures.length > 0) {
+    const at = (time: number) => new Date(time).toISOString().slice(11, 23);
+    console.log(`outage timeline: stop ${at(timeline.stopAt)}, stopped ${at(timeline.downAt)}, started ${at(timeline.backAt)}; the app printed:\n${app.output().slice(-6000)}`);
+  }
 
   expect(failures.map(describeShot), "answers other than success or a 503 during the outage (500, reset, timeout…)").toEqual([]);
   expect(unavailable.length, "requests answered 503 while the database was down").toBeGreaterThan(0);

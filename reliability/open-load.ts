@@ -10,6 +10,8 @@ export type Outcome = { status: number | string; retryAfter?: string | null };
 
 export type Shot = {
   stream: string;
+  /** Its place in its stream (which request of the stream's cycle it was). */
+  index: number;
   /** The class the request is reported under (read, write, ingest…). */
   kind: string;
   /** ms since the epoch. */
@@ -45,7 +47,7 @@ export async function runOpenLoad(streams: Stream[], durationMs: number): Promis
         const startedAt = Date.now();
         const shot = stream.send(index).then(({ kind, outcome }) => {
           const endedAt = Date.now();
-          shots.push({ stream: stream.name, kind, scheduledAt, startedAt, endedAt, latencyMs: endedAt - scheduledAt, outcome });
+          shots.push({ stream: stream.name, index, kind, scheduledAt, startedAt, endedAt, latencyMs: endedAt - scheduledAt, outcome });
         });
         const tracked = shot.finally(() => running.delete(tracked));
         running.add(tracked);
