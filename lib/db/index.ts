@@ -43,7 +43,7 @@ async function openPostgres(url: string): Promise<Connection> {
   // unreachable until a probe gets an answer.
   const probe = () => probePostgres(url);
   const socket = (options: SocketOptions) => watchConnect(connectWithoutDelay(options), () => noteUnreachable(probe));
-  const clientOptions = { max: 10, onnotice: () => {}, socket, backoff: reconnectDelaySeconds };
+  const clientOptions = { max: 10, onnotice: () => {}, socket, backoff: reconnectDelaySeconds, connect_timeout: connectTimeoutSeconds };
   const client = postgres(url, clientOptions);
   const db = drizzle({ client, schema }) as unknown as Db;
   const copy = copyConnections(() => postgres(url, { ...clientOptions, max: 1 }), 2);
@@ -60,8 +60,14 @@ async function openPostgres(url: string): Promise<Connection> {
 
 /** How long closing waits for running queries before it ends their connections. */
 const closeTimeoutSeconds = 3;
-/** A probe of an unreachable server gives up connecting after this long (the pool's default is 30 s). */
+/** A probe of an unreachable server gives up connecting after this long. */
 const probeTimeoutSeconds = 2;
+/**
+ * The pool gives up opening a connection after this long (postgres.js's default is 30 s): a
+ * server that accepts connections but does not answer must not hold a request past its
+ * client's patience; the failed attempt makes the database unreachable (503 at once).
+ */
+const connectTimeoutSeconds = 5;
 
 /** One query on a connection of its own: is the server back? */
 async function probePostgres(url: string): Promise<void> {

@@ -100,7 +100,32 @@ function message(type: string, body: Buffer) {
   return Buffer.concat([Buffer.from(type), length, body]);
 }
 
+/** A server that accepts connections and never says a word. */
+async function silentServer() {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => sockets.add(socket));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const close = () => {
+    sockets.forEach((socket) => socket.destroy());
+    return new Promise((resolve) => server.close(resolve));
+  };
+  return { port: (server.address() as net.AddressInfo).port, close };
+}
+
 describe("watchConnect", () => {
+  it("a server that accepts the connection but never answers → unreachable once the client gives up on it", async () => {
+    const server = await silentServer();
+    let noted = false;
+    const socket = watchConnect(net.connect({ host: "127.0.0.1", port: server.port }), () => (noted = true));
+    await new Promise((resolve) => socket.once("connect", resolve));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(noted).toBe(false);
+    socket.destroy(); // what postgres.js does when its connect_timeout fires
+    await new Promise((resolve) => socket.once("close", resolve));
+    await server.close();
+    expect(noted).toBe(true);
+  });
+
   const shuttingDown = message("E", Buffer.from("SFATAL\0C57P03\0Mthe database system is shutting down\0\0"));
   const authenticationOk = message("R", Buffer.from([0, 0, 0, 0]));
 
@@ -108,6 +133,7 @@ describe("watchConnect", () => {
     { server: "nobody listens on the port", first: null, unreachable: true },
     { server: "the server's first message is an error (shutting down)", first: shuttingDown, unreachable: true },
     { server: "the server asks for authentication", first: authenticationOk, unreachable: false },
+    { server: "the server hangs up without a word", first: Buffer.alloc(0), unreachable: true },
   ])("$server → unreachable: $unreachable", async ({ first, unreachable }) => {
     const server = first ? await answeringServer(first) : null;
     const port = server?.port ?? (await freePort());

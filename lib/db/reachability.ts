@@ -57,14 +57,21 @@ const errorResponse = 0x45;
 
 /**
  * Calls `onUnreachable` if `socket` cannot open a session: it fails before it connects (refused,
- * unreachable host, timeout), or the server's first message is an error (shutting down, starting
- * up, too many connections) where a session would start with an authentication request.
+ * unreachable host, timeout), it closes before the server said a word (the server hung up, or
+ * the pool's connect timeout gave up on a server that accepted the connection but never
+ * answered), or the server's first message is an error (shutting down, starting up, too many
+ * connections) where a session would start with an authentication request.
  */
 export function watchConnect(socket: net.Socket, onUnreachable: () => void): net.Socket {
+  let answered = false;
   const failed = () => onUnreachable();
   socket.once("error", failed);
   socket.once("connect", () => socket.off("error", failed));
+  socket.once("close", () => {
+    if (!answered) onUnreachable();
+  });
   socket.once("data", (chunk: Buffer) => {
+    answered = true;
     if (chunk[0] === errorResponse) onUnreachable();
   });
   return socket;
