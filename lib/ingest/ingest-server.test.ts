@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "@/lib/db";
 import { freePort } from "@/lib/testing/free-port";
 import { mintIngestToken } from "@/lib/tokens/ingest-token";
 import { strangerSecret } from "@/lib/tokens/testing";
@@ -37,6 +38,9 @@ let server: http.Server;
 let baseUrl: string;
 
 beforeAll(async () => {
+  // Open (and migrate) the database here, under the hook's budget: on a busy machine the first
+  // request paying for it outlasted its own 15 s abort.
+  await getDb();
   server = createIngestServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
