@@ -39,6 +39,8 @@ const e2eSpecs = (
 /** Batches (of 20 events) per ingest benchmark run. */
 const benchBatches = Number(process.env.SCALE_OUT_BENCH_BATCHES ?? (process.env.CI ? 2_000 : 10_000));
 
+// Skipped on PGlite on purpose: several processes cannot share one embedded database; .ci/run
+// runs this spec in its PostgreSQL pass.
 test.skip(!process.env.E2E_DATABASE_URL, "needs PostgreSQL (E2E_DATABASE_URL): the embedded database belongs to one process");
 test.describe.configure({ mode: "serial" });
 

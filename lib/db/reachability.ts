@@ -63,10 +63,8 @@ const errorResponse = 0x45;
  * connections) where a session would start with an authentication request.
  */
 export function watchConnect(socket: net.Socket, onUnreachable: () => void): net.Socket {
+  // A failure to connect ends in 'close' too, with nothing received: one listener covers both.
   let answered = false;
-  const failed = () => onUnreachable();
-  socket.once("error", failed);
-  socket.once("connect", () => socket.off("error", failed));
   socket.once("close", () => {
     if (!answered) onUnreachable();
   });
