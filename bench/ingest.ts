@@ -292,6 +292,7 @@ async function rawPglite(store: Store): Promise<Result> {
     organization_id: projectId, project_id: projectId, event_id: randomUUID(), event_type: "video.played", occurred_at: now, received_at: now,
     template_id: null, template_version: "1.0", session_id: randomUUID(), playback_id: 1, viewer_hash: null, referrer_host: "www.example.com",
     consent: { status: "granted" }, payload: { position_ms: 1000 }, device: { type: "desktop" }, geo: null, share_id: null, channel: null,
+    is_bot: false,
   });
   const started = performance.now();
   for (let i = 0; i < 10; i++) await insertEventRows(db, Array.from({ length: 10_000 }, row));

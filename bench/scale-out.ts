@@ -132,7 +132,10 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
  * days, windowEnd): the median of 3 runs, or 1 run once a query takes more than 2 s.
  */
 async function timeReport(db: Db, projectId: string, days: number, runs = 3): Promise<Record<string, number> & { report: number }> {
-  const filter: AnalyticsFilter = { projectId, from: new Date(windowEnd - days * dayMs), to: new Date(windowEnd), channel: null, templateId: null };
+  const filter: AnalyticsFilter = {
+    projectId, from: new Date(windowEnd - days * dayMs), to: new Date(windowEnd),
+    channel: null, templateId: null, templateVersion: null, deviceType: null, country: null, granularity: "day",
+  };
   const times: Record<string, number> = {};
   for (const [name, query] of reportQueries) {
     const measured: number[] = [];

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { lightsUpload, setUpShare } from "./embed-helpers";
-import { ctaClick, type Manifest } from "./wire-events";
+import { browserUserAgent, ctaClick, type Manifest } from "./wire-events";
 
 // The analytics ingest of the built server, on whichever database it runs (CI runs this file
 // on PGlite and on PostgreSQL): an SDK retry repeats a batch after a lost answer, and that
@@ -17,7 +17,7 @@ async function pageManifest(request: APIRequestContext, slug: string): Promise<M
 
 async function sendBatch(request: APIRequestContext, ingest: Ingest, events: object[]) {
   const response = await request.post(`${ingest.url}/analytics/v1/events`, {
-    headers: { Authorization: `Bearer ${ingest.token}` },
+    headers: { Authorization: `Bearer ${ingest.token}`, "User-Agent": browserUserAgent },
     data: { sent_at: new Date().toISOString(), events },
   });
   return { status: response.status(), body: (await response.json()) as { accepted?: number; duplicates?: number; code?: string } };

@@ -100,12 +100,21 @@ test.describe("the player embedded on a customer site through an embed session",
     ]);
     expect(analytics.events[0]!.playback_id).toBeNull();
     expect(analytics.events.slice(1).every((event) => event.playback_id === 1)).toBe(true);
-    expect(analytics.events.find((e) => e.event_type === "video.completed")!.payload).toMatchObject({ percent: 100 });
+    const completed = analytics.events.find((e) => e.event_type === "video.completed")!.payload;
+    expect(completed).toMatchObject({ percent: 100 });
+    // Played to the end without a stop: one span, from where video.played was reported (the
+    // clock has run a few milliseconds by then) to the end.
+    const startedAt = (playbackId: number) => analytics.events.find((e) => e.event_type === "video.played" && e.playback_id === playbackId)!.payload.position_ms as number;
+    expect(startedAt(1)).toBeLessThan(250);
+    expect(completed.watched).toEqual([[startedAt(1), completed.duration_ms]]);
     await waitForCall(page, (call) => call.name === "onComplete");
 
     await hostCommand(page, "play()");
     await expect.poll(() => analytics.types(2), { timeout: 20_000 }).toContain("video.completed");
     expect(analytics.types(2)).toEqual(["video.played", "progressed 25", "progressed 50", "progressed 75", "video.completed"]);
+    const replayed = analytics.events.find((e) => e.event_type === "video.completed" && e.playback_id === 2)!.payload;
+    expect(startedAt(2)).toBeLessThan(250);
+    expect(replayed.watched).toEqual([[startedAt(2), completed.duration_ms]]);
 
     // Every batch came from the allowed second origin and was stored by the real ingest.
     await expect.poll(() => new Set(analytics.origins)).toEqual(new Set([secondOrigin()]));
@@ -128,6 +137,18 @@ test.describe("the player embedded on a customer site through an embed session",
     await hostCommand(page, "play()");
     await expect.poll(() => analytics.types(1), { timeout: 20_000 }).toContain("video.completed");
     expect(analytics.types(1).filter((type) => type.startsWith("progressed"))).toEqual(["progressed 75"]);
+
+    // Watched: 0 up to the pause, then from the seek's target to the end; the skipped part is not.
+    const payloads = (type: string) => analytics.events.filter((e) => e.event_type === type).map((e) => e.payload);
+    const [paused] = payloads("video.paused");
+    const [started, resumed] = payloads("video.played");
+    const [completed] = payloads("video.completed");
+    expect(paused!.position_ms).toBeGreaterThanOrEqual(duration * 0.1);
+    expect(started!.position_ms).toBeLessThan(250);
+    expect(paused!.watched).toEqual([[started!.position_ms, paused!.position_ms]]);
+    expect(resumed!.position_ms).toBeGreaterThanOrEqual(Math.round(duration * 0.8));
+    expect(resumed!.position_ms).toBeLessThan(Math.round(duration * 0.8) + 250);
+    expect(completed!.watched).toEqual([[resumed!.position_ms, completed!.duration_ms]]);
   });
 
   test("an INIT from an origin the session does not allow is ignored: no READY, no analytics", async ({ page, request }) => {

@@ -5,7 +5,7 @@ import { expect, test, type APIRequestContext } from "@playwright/test";
 import { exportJWK, exportSPKI, generateKeyPair, SignJWT, type JWTPayload } from "jose";
 import { lightsUpload, setUpShare } from "../e2e/embed-helpers";
 import { env } from "../e2e/owned-project";
-import { ctaClick, type Manifest } from "../e2e/wire-events";
+import { browserUserAgent, ctaClick, type Manifest } from "../e2e/wire-events";
 
 // Issue 15, security checks: forged and altered credentials of every kind against the built
 // server. Each case is a request an attacker could make; each must be refused with the status
@@ -125,7 +125,7 @@ test("forged and altered tokens, credentials and signed URLs are refused with 40
   // Ingest: a batch of one valid event of project A, sent with the token under test.
   const batch = (manifest: Manifest, claims: Record<string, string> = {}) => JSON.stringify({ sent_at: new Date().toISOString(), events: [{ ...ctaClick(manifest), ...claims }] });
   const ingest = (token: string | null, extra: Record<string, string> = {}, body = batch(manifestA)) => () =>
-    fetch(`${base()}/analytics/v1/events`, { method: "POST", headers: { "Content-Type": "application/json", ...(token === null ? {} : bearer(token)), ...extra }, body, signal: timeout() });
+    fetch(`${base()}/analytics/v1/events`, { method: "POST", headers: { "Content-Type": "application/json", "User-Agent": browserUserAgent, ...(token === null ? {} : bearer(token)), ...extra }, body, signal: timeout() });
   const consent = (token: string) => () =>
     fetch(`${base()}/analytics/v1/consent`, {
       method: "POST",

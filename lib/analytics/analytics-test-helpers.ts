@@ -18,6 +18,8 @@ export type SessionSpec = {
   device: { type: string; os: string | null; browser: string | null } | null;
   country: string | null;
   viewerHash: string | null;
+  /** Enrichment's bot verdict; false when left out. */
+  isBot?: boolean;
 };
 
 /** [seconds after start, event type, playback id, payload]. */
@@ -56,6 +58,7 @@ export function sessionRows(tenant: Tenant, spec: SessionSpec, steps: Step[]): E
     geo: spec.country ? { country: spec.country } : null,
     share_id: null,
     channel: spec.channel,
+    is_bot: spec.isBot ?? false,
   }));
 }
 

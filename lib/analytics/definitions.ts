@@ -3,8 +3,11 @@
  * The queries in ./queries follow these exactly; change a definition here first.
  *
  * Scope. Every query reads only analytics_events of one project (project_id), with
- * occurred_at in [from, to) (from inclusive, to exclusive), and, when given, channel = the
- * channel filter and template_id = the templateId filter. Each event counts by its own
+ * occurred_at in [from, to) (from inclusive, to exclusive), that enrichment did not classify
+ * as a bot (is_bot false), and, when given, channel = the channel filter, template_id = the
+ * templateId filter, template_version = the templateVersion filter, and the event's device
+ * type and country keys (as the breakdowns key them, so "unknown" selects the missing ones)
+ * = the deviceType and country filters. Each event counts by its own
  * occurred_at: a session that started before `from` contributes its in-window plays and
  * clicks but is not one of the window's sessions.
  *
@@ -39,7 +42,7 @@
  * fractions (0.75, not 75), except averageWatchPercent, which is a percent (0–100).
  *
  * Breakdowns, by day (UTC date of occurred_at), channel, template version, device type,
- * browser and country; a missing or empty value is the key "unknown". Each row is
+ * browser, OS, referrer host and country; a missing or empty value is the key "unknown". Each row is
  * {key, sessions, plays, completions, ctaClicks}:
  * - a session counts under the key of its first session.started event;
  * - a play counts under the key of its first video.played event, and is a completion there
@@ -48,6 +51,44 @@
  * so a column summed over a dimension's rows equals the summary total. Rows are ordered by
  * sessions, then plays (both descending), then key; at most maxBreakdownKeys of them. The day
  * breakdown instead lists every UTC date the window touches, oldest first, zero-filled.
+ *
+ * - series               the same four columns keyed by time bucket instead of a dimension:
+ *                        every UTC hour (granularity hour) or UTC day (granularity day) the
+ *                        window touches, oldest first, zero-filled, so each column sums to
+ *                        the summary total like a breakdown. Default granularity: hour when
+ *                        the window touches at most 2 UTC days, else day; hour is refused
+ *                        past maxHourlyWindowDays.
+ * - previous             the summary over the period of equal length just before `from`
+ *                        ([from - (to - from), from)), with the same filters.
+ * - chapters             per chapter_id of chapter.entered events: sessions = distinct
+ *                        session_id that entered it, plays = plays (as above) with a
+ *                        chapter.entered of that chapter and playback, share = plays / the
+ *                        summary's plays. chapterName is the name of its newest event. Ordered
+ *                        by the lowest position_ms it was entered at, then chapterId; at most
+ *                        maxBreakdownKeys.
+ * - excluded.botEvents   events in scope except the bot condition that are bots: the events
+ *                        the report left out.
+ *
+ * Heatmap (GET …/analytics/heatmap, one template): the spans of payload.watched
+ * ([[fromMs, toMs], …]) of video.paused, video.completed and video.incomplete events in scope,
+ * per play. A span with fromMs ≥ toMs is ignored; spans are clipped to the duration.
+ * A span covers second s when it overlaps [s·1000, (s+1)·1000).
+ * - durationMs           from the template: (out point − in point) / frame rate of its Lottie
+ *                        file; null when unknown (a Raster template's video), and the timeline
+ *                        then ends at the furthest watched millisecond.
+ * - plays                plays with at least one span.
+ * - watchedPlays (per s) plays with a span covering s; share = watchedPlays / plays.
+ * - views (per s)        spans covering s, over all plays; rewatches = views − watchedPlays.
+ * - dropOffs (per s)     plays without a video.completed whose furthest watched millisecond
+ *                        (the greatest toMs − 1) falls in s.
+ *
+ * Quarantine (GET …/analytics/quarantine): events refused by the v1 schema (422) in batches
+ * that carried a valid ingest token of the project, counted per reason by the UTC hour they
+ * were received in (a window selects whole hours: those starting in [from, to)). An event with
+ * several errors counts once under each distinct reason; a reason is the error's field path
+ * within the event (slash-separated) and message. Errors of the batch itself (sent_at, events)
+ * count once per batch. Samples: the newest refused events of the project (at most
+ * quarantineSamplesKept are kept; the report lists at most quarantineSamplesListed in the window).
  */
 
 export const maxWindowDays = 366;
@@ -55,10 +96,24 @@ export const defaultWindowDays = 30;
 /** More keys than any dimension has in practice (250 countries); bounds what a client-supplied value can do. */
 export const maxBreakdownKeys = 500;
 
+/** Hourly series cover at most this many days (744 points); longer windows take granularity day. */
+export const maxHourlyWindowDays = 31;
+/** A window touching at most this many UTC days defaults to an hourly series. */
+export const hourlyDefaultMaxDays = 2;
+
+export const seriesGranularities = ["hour", "day"] as const;
+export type SeriesGranularity = (typeof seriesGranularities)[number];
+
+/** Refused events kept per project (newest first), and listed by one report. */
+export const quarantineSamplesKept = 200;
+export const quarantineSamplesListed = 50;
+/** A sample's envelope is cut to this many characters of JSON. */
+export const quarantineSampleMaxChars = 4096;
+
 export const funnelQuartiles = [25, 50, 75, 100] as const;
 export type FunnelQuartile = (typeof funnelQuartiles)[number];
 
-export const breakdownDimensions = ["day", "channel", "templateVersion", "deviceType", "browser", "country"] as const;
+export const breakdownDimensions = ["day", "channel", "templateVersion", "deviceType", "browser", "os", "referrerHost", "country"] as const;
 export type BreakdownDimension = (typeof breakdownDimensions)[number];
 
 /** The key a missing dimension value is reported under. */

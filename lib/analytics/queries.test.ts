@@ -8,7 +8,9 @@ import { createTestMember, createTestProject } from "@/lib/testing/factories";
 import { sessionRows, viewerHash, type SessionSpec, type Step, type Tenant } from "./analytics-test-helpers";
 import { maxBreakdownKeys, type BreakdownDimension } from "./definitions";
 import { getProjectAnalytics } from "./get-project-analytics";
+import { getBotEvents } from "./queries/get-bot-events";
 import { getBreakdown } from "./queries/get-breakdown";
+import { getChapters } from "./queries/get-chapters";
 import { getDaily } from "./queries/get-daily";
 import { getQuartileFunnel } from "./queries/get-quartile-funnel";
 import { getSummary } from "./queries/get-summary";
@@ -45,6 +47,10 @@ const filterFor = (projectId: string, overrides: Partial<AnalyticsFilter> = {}):
   to: new Date("2026-03-03T00:00:00Z"),
   channel: null,
   templateId: null,
+  templateVersion: null,
+  deviceType: null,
+  country: null,
+  granularity: "day",
   ...overrides,
 });
 
@@ -273,5 +279,37 @@ describe("getProjectAnalytics – all reports agree", () => {
         summary.ctaClicks,
       ]);
     }
+  });
+});
+
+describe("getChapters – chapter.entered", () => {
+  it("getChapters – ordered by the lowest position; newest name; a session without a play counts, a bot does not", async () => {
+    const chapter = (id: string, name: string, position: number) => ({ chapter_id: id, chapter_name: name, position_ms: position });
+    const projectId = await seededProject((tenant) => [
+      ...sessionRows(tenant, spec("first", "2026-03-01T10:00:00Z"), [
+        [0, "session.started", null],
+        [1, "video.played", 1],
+        [2, "chapter.entered", 1, chapter("offer", "Offer (old name)", 5000)],
+        [3, "chapter.entered", 1, chapter("intro", "Intro", 0)],
+        // Entered twice by one play: still one play.
+        [4, "chapter.entered", 1, chapter("offer", "Offer", 5000)],
+      ]),
+      // A chapter.entered without a playback id: its session counts, no play.
+      ...sessionRows(tenant, spec("no-play", "2026-03-01T11:00:00Z"), [
+        [0, "session.started", null],
+        [1, "chapter.entered", null, chapter("intro", "Intro", 0)],
+      ]),
+      ...sessionRows(tenant, spec("crawler", "2026-03-01T12:00:00Z", { isBot: true }), [
+        [0, "session.started", null],
+        [1, "video.played", 1],
+        [2, "chapter.entered", 1, chapter("outro", "Outro", 9000)],
+      ]),
+    ]);
+    expect(await getChapters(db, filterFor(projectId), 1)).toEqual([
+      { chapterId: "intro", chapterName: "Intro", sessions: 2, plays: 1, share: 1 },
+      { chapterId: "offer", chapterName: "Offer", sessions: 1, plays: 1, share: 1 },
+    ]);
+    expect(await getBotEvents(db, filterFor(projectId))).toBe(3);
+    expect(await getChapters(db, filterFor(projectId), 0)).toMatchObject([{ share: null }, { share: null }]);
   });
 });

@@ -16,9 +16,31 @@ describe("analyticsQuery – the window", () => {
 
   it("analyticsQuery – no parameters: the 30 UTC days ending with today", () => {
     now("2026-03-10T23:59:59.999Z");
-    expect(parse({})).toEqual({ from: at("2026-02-09T00:00:00Z"), to: at("2026-03-11T00:00:00Z"), channel: null, templateId: null });
+    expect(parse({})).toEqual({
+      from: at("2026-02-09T00:00:00Z"),
+      to: at("2026-03-11T00:00:00Z"),
+      channel: null,
+      templateId: null,
+      templateVersion: null,
+      deviceType: null,
+      country: null,
+      granularity: "day",
+    });
     now("2026-03-10T00:00:00.000Z");
     expect(parse({}).to).toEqual(at("2026-03-11T00:00:00Z"));
+  });
+
+  it.each([
+    { name: "a 1-hour window", from: "2026-03-01T10:00:00Z", to: "2026-03-01T11:00:00Z", granularity: "hour" },
+    { name: "a window touching 2 UTC days", from: "2026-03-01T10:00:00Z", to: "2026-03-03T00:00:00Z", granularity: "hour" },
+    { name: "a window touching 3 UTC days", from: "2026-03-01T23:00:00Z", to: "2026-03-03T00:00:01Z", granularity: "day" },
+  ])("analyticsQuery – default granularity for $name: $granularity", ({ from, to, granularity }) => {
+    expect(parse({ from, to }).granularity).toBe(granularity);
+  });
+
+  it("analyticsQuery – granularity=hour is accepted up to 31 UTC days", () => {
+    expect(parse({ from: "2026-01-01", to: "2026-02-01", granularity: "hour" }).granularity).toBe("hour");
+    expect(analyticsQuery.safeParse({ from: "2026-01-01", to: "2026-02-01T00:00:00.001Z", granularity: "hour" }).success).toBe(false);
   });
 
   it("analyticsQuery – only to: from is 30 days earlier", () => {

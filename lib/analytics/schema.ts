@@ -1,6 +1,15 @@
 import { z } from "zod";
+import { deviceTypes } from "@/lib/ingest/device-types";
 import { channelSchema } from "@/lib/shares/schema";
-import { defaultWindowDays, funnelQuartiles, maxWindowDays } from "./definitions";
+import {
+  defaultWindowDays,
+  funnelQuartiles,
+  hourlyDefaultMaxDays,
+  maxHourlyWindowDays,
+  maxWindowDays,
+  seriesGranularities,
+  unknownKey,
+} from "./definitions";
 
 const dayMs = 24 * 60 * 60 * 1000;
 const isoDate = z.iso.date();
@@ -32,6 +41,24 @@ export const analyticsQueryParams = z.strictObject({
     .uuid()
     .transform((value) => value.toLowerCase())
     .optional(),
+  templateVersion: z
+    .string()
+    .regex(/^[0-9]{1,9}\.[0-9]{1,9}$/, { error: "must be a template version, major.minor (e.g. 1.0)" })
+    .optional()
+    .describe("Only events of this template version (exact match)"),
+  deviceType: z
+    .enum([...deviceTypes, unknownKey])
+    .optional()
+    .describe("Only events from this device type, as enrichment types devices; unknown: none recorded"),
+  country: z
+    .string()
+    .regex(/^([A-Z]{2}|unknown)$/, { error: "must be an ISO 3166-1 alpha-2 code in upper case (e.g. FR), or unknown" })
+    .optional()
+    .describe("Only events from this country (ISO 3166-1 alpha-2), or unknown: none recorded"),
+  granularity: z
+    .enum(seriesGranularities)
+    .optional()
+    .describe(`The series' buckets; default: hour when the window touches at most ${hourlyDefaultMaxDays} UTC days, else day`),
 });
 
 /** UTC midnight of the date holding `time`. */
@@ -45,26 +72,81 @@ export function windowDays(from: Date, to: Date): number {
   return (utcDay(new Date(to.getTime() - 1)).getTime() - utcDay(from).getTime()) / dayMs + 1;
 }
 
-export const analyticsQuery = analyticsQueryParams.transform((params, ctx) => {
+/** The window a query string names, defaults applied; undefined (with the issue added) when it is empty or too long. */
+function resolveWindow(params: { from?: Date; to?: Date }, ctx: z.RefinementCtx): { from: Date; to: Date } | undefined {
   const to = params.to ?? (params.from ? defaultTo(params.from) : new Date(utcDay(new Date()).getTime() + dayMs));
   const from = params.from ?? new Date(to.getTime() - defaultWindowDays * dayMs);
   // Report on a parameter the caller sent, so the message points at something they can change.
   const path = [params.to ? "to" : "from"];
   if (to <= from) {
-    ctx.issues.push({ code: "custom", path, input: params, message: "the window is empty: `to` must be after `from`" });
-    return z.NEVER;
+    ctx.addIssue({ code: "custom", path, input: params, message: "the window is empty: `to` must be after `from`" });
+    return undefined;
   }
   if (windowDays(from, to) > maxWindowDays) {
-    ctx.issues.push({
+    ctx.addIssue({
       code: "custom",
       path,
       input: params,
       message: `the window may touch at most ${maxWindowDays} UTC days (the day breakdown has one row per day)`,
     });
+    return undefined;
+  }
+  return { from, to };
+}
+
+export const analyticsQuery = analyticsQueryParams.transform((params, ctx) => {
+  const window = resolveWindow(params, ctx);
+  if (!window) return z.NEVER;
+  const days = windowDays(window.from, window.to);
+  if (params.granularity === "hour" && days > maxHourlyWindowDays) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["granularity"],
+      input: params,
+      message: `an hourly series covers at most ${maxHourlyWindowDays} UTC days; this window touches ${days} (use granularity=day)`,
+    });
     return z.NEVER;
   }
-  return { from, to, channel: params.channel ?? null, templateId: params.templateId ?? null };
+  return {
+    ...window,
+    ...resolvedFilters(params),
+    granularity: params.granularity ?? (days <= hourlyDefaultMaxDays ? ("hour" as const) : ("day" as const)),
+  };
 });
+
+/** GET …/analytics/heatmap: the report's filters without the series, and one template (one timeline). */
+export const heatmapQueryParams = analyticsQueryParams.omit({ granularity: true }).extend({
+  templateId: z
+    .uuid()
+    .transform((value) => value.toLowerCase())
+    .describe("The template whose timeline the heatmap covers"),
+});
+
+export const heatmapQuery = heatmapQueryParams.transform((params, ctx) => {
+  const window = resolveWindow(params, ctx);
+  if (!window) return z.NEVER;
+  return { ...window, ...resolvedFilters(params), templateId: params.templateId };
+});
+
+export type HeatmapQuery = z.output<typeof heatmapQuery>;
+
+/** GET …/analytics/quarantine: a window only. */
+export const quarantineQueryParams = analyticsQueryParams.pick({ from: true, to: true });
+
+export const quarantineQuery = quarantineQueryParams.transform((params, ctx) => resolveWindow(params, ctx) ?? z.NEVER);
+
+export type QuarantineQuery = z.output<typeof quarantineQuery>;
+
+/** The filters a query names, null for each one it leaves out. */
+function resolvedFilters(params: Omit<z.output<typeof analyticsQueryParams>, "from" | "to" | "granularity">) {
+  return {
+    channel: params.channel ?? null,
+    templateId: params.templateId ?? null,
+    templateVersion: params.templateVersion ?? null,
+    deviceType: params.deviceType ?? null,
+    country: params.country ?? null,
+  };
+}
 
 /** With only `from`: the default end (next UTC midnight), unless that is before `from`, then a default-length window. */
 function defaultTo(from: Date): Date {
@@ -102,19 +184,93 @@ export const quartileFunnelSchema = z.object({
 
 export const breakdownRowSchema = z.object({ key: z.string(), sessions: count, plays: count, completions: count, ctaClicks: count });
 
+const windowSchema = z.object({ from: z.iso.datetime(), to: z.iso.datetime() });
+
+export const analyticsFiltersSchema = z.object({
+  channel: channelSchema.nullable(),
+  templateId: z.uuid().nullable(),
+  templateVersion: z.string().nullable(),
+  deviceType: z.string().nullable(),
+  country: z.string().nullable(),
+});
+
+export const seriesPointSchema = z.object({
+  start: z.iso.datetime().describe("The bucket's start (UTC)"),
+  sessions: count,
+  plays: count,
+  completions: count,
+  ctaClicks: count,
+});
+
+export const chapterRowSchema = z.object({
+  chapterId: z.string(),
+  chapterName: z.string(),
+  sessions: count,
+  plays: count,
+  share: fraction.describe("Of the window's plays; null without plays"),
+});
+
 export const projectAnalyticsSchema = z.object({
-  window: z.object({ from: z.iso.datetime(), to: z.iso.datetime() }),
-  filters: z.object({ channel: channelSchema.nullable(), templateId: z.uuid().nullable() }),
+  window: windowSchema,
+  filters: analyticsFiltersSchema,
   summary: analyticsSummarySchema,
+  previous: z
+    .object({ window: windowSchema, summary: analyticsSummarySchema })
+    .describe("The period of equal length just before `from`, with the same filters"),
+  series: z.object({
+    granularity: z.enum(seriesGranularities),
+    points: z.array(seriesPointSchema).describe("Every bucket the window touches, oldest first, zero-filled"),
+  }),
   funnel: quartileFunnelSchema,
+  chapters: z.array(chapterRowSchema).describe("Plays that entered each chapter (chapter.entered), by the position it was first seen at"),
+  excluded: z.object({ botEvents: count.describe("Events in the window and filters kept out of every metric as bots") }),
   breakdowns: z.object({
     day: z.array(breakdownRowSchema).describe("One row per UTC date the window touches, oldest first, zero-filled; key YYYY-MM-DD"),
     channel: z.array(breakdownRowSchema),
     templateVersion: z.array(breakdownRowSchema),
     deviceType: z.array(breakdownRowSchema),
     browser: z.array(breakdownRowSchema),
+    os: z.array(breakdownRowSchema),
+    referrerHost: z.array(breakdownRowSchema),
     country: z.array(breakdownRowSchema).describe("ISO 3166-1 alpha-2 codes"),
   }),
 });
 
 export type ProjectAnalytics = z.output<typeof projectAnalyticsSchema>;
+
+export const heatmapSecondSchema = z.object({
+  second: count,
+  watchedPlays: count,
+  share: fraction.describe("watchedPlays / plays"),
+  views: count,
+  rewatches: count,
+  dropOffs: count,
+});
+
+export const engagementHeatmapSchema = z.object({
+  window: windowSchema,
+  filters: analyticsFiltersSchema,
+  templateId: z.uuid(),
+  durationMs: count.nullable().describe("From the template's Lottie file; null when unknown (the timeline then ends at the furthest watched millisecond)"),
+  plays: count.describe("Plays with at least one reported watched span"),
+  seconds: z.array(heatmapSecondSchema).describe("One row per second of the timeline, 0 first"),
+  chapters: z.array(z.object({ chapterId: z.string(), chapterName: z.string(), startMs: count, endMs: count.nullable() })),
+});
+
+export type EngagementHeatmap = z.output<typeof engagementHeatmapSchema>;
+
+export const quarantineReportSchema = z.object({
+  window: windowSchema,
+  reasons: z.array(z.object({ reason: z.string(), count })).describe("Most refused first"),
+  samples: z
+    .array(
+      z.object({
+        receivedAt: z.iso.datetime(),
+        reason: z.string(),
+        event: z.unknown().describe("The refused envelope; its JSON text cut to 4 KB (then a string) when longer"),
+      }),
+    )
+    .describe("Newest first"),
+});
+
+export type QuarantineReport = z.output<typeof quarantineReportSchema>;

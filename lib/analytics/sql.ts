@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import type { BreakdownDimension } from "./definitions";
+import type { BreakdownDimension, SeriesGranularity } from "./definitions";
 import { unknownKey } from "./definitions";
 import type { AnalyticsQuery } from "./schema";
 
@@ -11,17 +11,29 @@ import type { AnalyticsQuery } from "./schema";
 /** A query's input: the project it is scoped to and the resolved window and filters. */
 export type AnalyticsFilter = AnalyticsQuery & { projectId: string };
 
-/** `scoped`: the project's events in [from, to), narrowed by channel and template. Every query starts from it. */
-export function scopedEventsCte(filter: AnalyticsFilter): SQL {
-  return sql`scoped as (
-    select event_id, event_type, occurred_at, session_id, playback_id, viewer_hash, payload,
-      channel, template_version, device, geo
-    from analytics_events
-    where project_id = ${filter.projectId}::uuid
+/** The window and filters alone: what a query reads, bots included (definitions.ts, excluded.botEvents). */
+export type ScopeFilter = Pick<AnalyticsFilter, "projectId" | "from" | "to" | "channel" | "templateId" | "templateVersion" | "deviceType" | "country">;
+
+/** The WHERE conditions of the project's events in [from, to) that match every filter given, bots included. */
+export function scopeConditions(filter: ScopeFilter): SQL {
+  return sql`project_id = ${filter.projectId}::uuid
       and occurred_at >= ${filter.from.toISOString()}::timestamptz
       and occurred_at < ${filter.to.toISOString()}::timestamptz
       ${filter.channel ? sql`and channel = ${filter.channel}` : sql``}
       ${filter.templateId ? sql`and template_id = ${filter.templateId}` : sql``}
+      ${filter.templateVersion ? sql`and template_version = ${filter.templateVersion}` : sql``}
+      ${filter.deviceType ? sql`and ${dimensionKey("deviceType")} = ${filter.deviceType}` : sql``}
+      ${filter.country ? sql`and ${dimensionKey("country")} = ${filter.country}` : sql``}`;
+}
+
+/** `scoped`: the project's non-bot events in [from, to), narrowed by every filter. Every query starts from it. */
+export function scopedEventsCte(filter: ScopeFilter): SQL {
+  return sql`scoped as (
+    select event_id, event_type, occurred_at, session_id, playback_id, viewer_hash, payload,
+      channel, template_version, device, geo, referrer_host
+    from analytics_events
+    where ${scopeConditions(filter)}
+      and not is_bot
   )`;
 }
 
@@ -52,6 +64,8 @@ const dimensionValues: Record<BreakdownDimension, SQL> = {
   templateVersion: sql`template_version`,
   deviceType: sql`device ->> 'type'`,
   browser: sql`device ->> 'browser'`,
+  os: sql`device ->> 'os'`,
+  referrerHost: sql`referrer_host`,
   country: sql`geo ->> 'country'`,
 };
 
@@ -66,29 +80,35 @@ export function dimensionKey(dimension: BreakdownDimension): SQL {
  * one per session, play and click, keyed as definitions.ts says; a breakdown sums them by key.
  */
 export function breakdownFactsCtes(dimension: BreakdownDimension): SQL {
-  const key = dimensionKey(dimension);
+  return factsCtes(dimensionKey(dimension));
+}
+
+/** `facts` keyed by the start of each event's UTC hour or day, as an ISO instant (the series' buckets). */
+export function seriesFactsCtes(granularity: SeriesGranularity): SQL {
+  const unit = granularity === "hour" ? sql`'hour'` : sql`'day'`;
+  return factsCtes(sql`to_char(date_trunc(${unit}, occurred_at at time zone 'UTC'), 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
+}
+
+// Grouped, never joined: a filter the planner cannot estimate must not turn a join into a nested loop.
+function factsCtes(key: SQL): SQL {
   return sql`first_session_events as (
     select distinct on (session_id) session_id, ${key} as key
     from scoped
     where event_type = 'session.started' and session_id is not null
     order by session_id, occurred_at, event_id
   ),
-  first_play_events as (
-    select distinct on (session_id, playback_id) session_id, playback_id, ${key} as key
+  keyed_plays as (
+    select (array_agg(${key} order by occurred_at, event_id) filter (where event_type = 'video.played'))[1] as key,
+      bool_or(event_type = 'video.completed') as completed
     from scoped
-    where event_type = 'video.played' and session_id is not null and playback_id is not null
-    order by session_id, playback_id, occurred_at, event_id
-  ),
-  completed_plays as (
-    select distinct session_id, playback_id
-    from scoped
-    where event_type = 'video.completed' and session_id is not null and playback_id is not null
+    where event_type in ('video.played', 'video.completed') and session_id is not null and playback_id is not null
+    group by session_id, playback_id
+    having bool_or(event_type = 'video.played')
   ),
   facts as (
     select key, 1 as sessions, 0 as plays, 0 as completions, 0 as cta_clicks from first_session_events
     union all
-    select p.key, 0, 1, case when c.session_id is null then 0 else 1 end, 0
-    from first_play_events p left join completed_plays c using (session_id, playback_id)
+    select key, 0, 1, case when completed then 1 else 0 end, 0 from keyed_plays
     union all
     select ${key}, 0, 0, 0, 1 from scoped where event_type = 'cta.clicked'
   )`;

@@ -16,7 +16,14 @@ import {
   meSchema,
   personalAccessTokenSchema,
 } from "@/lib/accounts/schema";
-import { analyticsQueryParams, projectAnalyticsSchema } from "@/lib/analytics/schema";
+import {
+  analyticsQueryParams,
+  engagementHeatmapSchema,
+  heatmapQueryParams,
+  projectAnalyticsSchema,
+  quarantineQueryParams,
+  quarantineReportSchema,
+} from "@/lib/analytics/schema";
 import { auditEventPageSchema, listAuditEventsQuery } from "@/lib/audit/schema";
 import type { Role } from "@/lib/db/schema";
 import { embedSessionBody, embedSessionSchema, manifestQuery } from "@/lib/embed/schema";
@@ -167,10 +174,30 @@ export const operations: Operation[] = [
   {
     method: "get",
     path: "/api/Projects/{projectId}/analytics",
-    summary: "Sessions, plays, viewers, quartile funnel, completion, CTA clicks, errors, and breakdowns by day, channel, template version, device, browser, country",
+    summary:
+      "Sessions, plays, viewers, quartile funnel, completion, CTA clicks, errors, the previous period, a time series, chapters, and breakdowns by day, channel, template version, device, browser, OS, referrer, country; bots left out",
     role: "Viewer",
     query: analyticsQueryParams,
     responses: { 200: { description: "The project's analytics for the window", schema: projectAnalyticsSchema } },
+  },
+  {
+    method: "get",
+    path: "/api/Projects/{projectId}/analytics/heatmap",
+    summary: "Second by second, how many plays of one template watched, rewatched and left it (from the player's watched spans)",
+    role: "Viewer",
+    query: heatmapQueryParams,
+    responses: {
+      200: { description: "The template's engagement heatmap for the window", schema: engagementHeatmapSchema },
+      404: { description: "No such template in the project" },
+    },
+  },
+  {
+    method: "get",
+    path: "/api/Projects/{projectId}/analytics/quarantine",
+    summary: "Events of the project's batches that the v1 event schema refused (422), by reason, with the newest samples",
+    role: "Viewer",
+    query: quarantineQueryParams,
+    responses: { 200: { description: "Refused events in the window", schema: quarantineReportSchema } },
   },
   {
     method: "get",

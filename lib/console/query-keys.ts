@@ -9,6 +9,7 @@ export const queryKeys = {
   shares: (projectId: string) => ["projects", projectId, "shares"] as const,
   credentials: (projectId: string) => ["projects", projectId, "credentials"] as const,
   audit: (projectId: string) => ["projects", projectId, "audit"] as const,
+  analytics: (projectId: string) => ["projects", projectId, "analytics"] as const,
   organizationMembers: (organizationId: string) => ["organizations", organizationId, "members"] as const,
   personalAccessTokens: () => ["me", "tokens"] as const,
 };

@@ -6,7 +6,7 @@ import { findProjectPublicShare, findPublicShareFor, type PublicShare } from "@/
 import { loadLottie } from "@/lib/templates/load-lottie";
 import type { Lottie } from "@/lib/templates/lottie";
 import { chaptersOf, type BindingManifest } from "@/lib/templates/manifest";
-import { getTemplateFiles, type TemplateFileRow } from "@/lib/templates/templates";
+import { getTemplateFiles, type TemplateFileRow, type TemplateRow } from "@/lib/templates/templates";
 import { verifyEmbedSessionToken, type EmbedSessionClaims } from "@/lib/tokens/embed-session-token";
 import { mintIngestToken } from "@/lib/tokens/ingest-token";
 import { TokenError } from "@/lib/tokens/tokens";
@@ -121,6 +121,14 @@ export async function describeTemplate(db: Db, row: NonNullable<PublicShare["tem
     bindingManifest,
     chapters: lottie ? chapterTimes(bindingManifest, lottie, overlay?.offsetSeconds ?? 0) : [],
   };
+}
+
+/** A template's chapters in media milliseconds, as its page manifest lists them (the engagement heatmap's timeline). */
+export async function templateChapters(db: Db, row: TemplateRow): Promise<ManifestChapter[]> {
+  const lottieFile = (await getTemplateFiles(db, row.id)).find((file) => file.role === "templateJson");
+  if (!lottieFile) return [];
+  const offsetSeconds = row.kind === "Raster" ? overlayOf(row.overlay).offsetSeconds : 0;
+  return chapterTimes((row.manifest as BindingManifest | null) ?? null, await loadLottie(lottieFile), offsetSeconds);
 }
 
 function overlayOf(stored: Record<string, unknown> | null): NonNullable<NonNullable<PageManifest["template"]>["overlay"]> {

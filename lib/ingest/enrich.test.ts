@@ -76,10 +76,12 @@ describe("describeDevice", () => {
     ],
     ["curl", "curl/8.5.0", { type: "bot", os: null, browser: null }],
     ["python-requests", "python-requests/2.31.0", { type: "bot", os: null, browser: null }],
-    ["an unknown app", "SomeApp/1.0", { type: "other", os: null, browser: null }],
+    // isbot counts a User-Agent that is one product token, as no browser sends, as a script.
+    ["an unknown app", "SomeApp/1.0", { type: "bot", os: null, browser: null }],
+    ["an unknown browser-like app", "Mozilla/5.0 (Unknown) SomeApp/1.0", { type: "other", os: null, browser: null }],
     ["empty", "", { type: "other", os: null, browser: null }],
     ["absent", null, { type: "other", os: null, browser: null }],
-    ["10 KB of garbage", "xQ#\u0000%".repeat(2_048), { type: "other", os: null, browser: null }],
+    ["10 KB of garbage", "xQ#\u0000%".repeat(2_048), { type: "bot", os: null, browser: null }],
   ])("describeDevice – %s", (_case, userAgent, expected) => {
     expect(describeDevice(userAgent)).toEqual(expected);
   });
@@ -197,7 +199,22 @@ describe("enrichEvents", () => {
       geo: { country: "PT" },
       share_id: shareId,
       channel: "PROD",
+      is_bot: false,
     });
+  });
+
+  it.each<[string, string, boolean]>([
+    ["Googlebot", "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", true],
+    ["bingbot", "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)", true],
+    ["a link preview (Slackbot)", "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)", true],
+    ["headless Chrome", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/124.0.0.0 Safari/537.36", true],
+    ["curl", "curl/8.5.0", true],
+    ["Chrome on Windows", chromeWindows, false],
+    ["Chrome on a Cubot phone", "Mozilla/5.0 (Linux; Android 10; CUBOT X30) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36", false],
+  ])("enrichEvents – is_bot for %s: %s; the device type agrees", (_case, userAgent, isBot) => {
+    const [row] = enrichEvents([wireEvent()], context({ userAgent }));
+    expect(row!.is_bot).toBe(isBot);
+    expect(row!.device!.type === "bot").toBe(isBot);
   });
 
   it("enrichEvents – sets absent optional fields, share and channel to null", () => {

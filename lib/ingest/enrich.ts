@@ -1,3 +1,4 @@
+import { isbot } from "isbot";
 import UAParser from "ua-parser-js";
 import type { EventRow } from "./store-events";
 import type { WireEvent } from "./validate-events";
@@ -7,7 +8,9 @@ import { LRUCache } from "lru-cache";
 // fields with the token's claims and adds device, geo and received_at. Device and country
 // come from request headers, so both are treated as untrusted input.
 
-export type DeviceType = "desktop" | "mobile" | "tablet" | "tv" | "console" | "wearable" | "bot" | "other";
+import type { DeviceType } from "./device-types";
+
+export type { DeviceType } from "./device-types";
 export type Device = { readonly type: DeviceType; readonly os: string | null; readonly browser: string | null };
 
 export const deviceCacheLimits = {
@@ -58,11 +61,7 @@ const desktopOperatingSystems = new Set([
   "haiku",
 ]);
 
-// Crawlers and scripted clients; checked before ua-parser's device type because the
-// smartphone Googlebot also parses as an Android phone. `cu` excludes Cubot phones.
-const botPattern = /(?<!cu)bot\b|crawler|spider|curl\/|wget\/|python-requests|headless/i;
-
-const deviceTypes: Record<string, DeviceType> = {
+const parsedDeviceTypes: Record<string, DeviceType> = {
   mobile: "mobile",
   tablet: "tablet",
   smarttv: "tv",
@@ -94,8 +93,11 @@ function parseDevice(userAgent: string): Device {
   const os = result.os.name || null;
   const browser = result.browser.name || null;
   let type: DeviceType;
-  if (botPattern.test(userAgent)) type = "bot";
-  else if (result.device.type) type = deviceTypes[result.device.type] ?? "other";
+  // Crawlers and scripted clients, by the maintained isbot list; checked before ua-parser's
+  // device type because the smartphone Googlebot also parses as an Android phone. The
+  // stored is_bot column is this same verdict (isBotDevice), so there is one classification.
+  if (isbot(userAgent)) type = "bot";
+  else if (result.device.type) type = parsedDeviceTypes[result.device.type] ?? "other";
   else type = os && desktopOperatingSystems.has(os.toLowerCase()) ? "desktop" : "other";
   return Object.freeze({ type, os, browser });
 }
@@ -151,9 +153,15 @@ export type EnrichmentContext = {
   receivedAt: Date;
 };
 
+/** Whether enrichment classified the device as a bot: such events are stored but kept out of every metric. */
+export function isBotDevice(device: Device): boolean {
+  return device.type === "bot";
+}
+
 /** Validated wire events as the rows ingest stores. */
 export function enrichEvents(events: WireEvent[], context: EnrichmentContext): EventRow[] {
   const device = describeDevice(context.userAgent);
+  const isBot = isBotDevice(device);
   const country = countryFromHeader(context.country);
   const receivedAt = context.receivedAt.toISOString();
   // One frozen object for the whole batch, like the cached device: storage serializes it once.
@@ -177,5 +185,6 @@ export function enrichEvents(events: WireEvent[], context: EnrichmentContext): E
     geo,
     share_id: context.shareId ?? null,
     channel: context.channel ?? null,
+    is_bot: isBot,
   }));
 }

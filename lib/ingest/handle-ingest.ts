@@ -18,6 +18,7 @@ import { isOriginAllowed } from "@/lib/tokens/origins";
 import { verifyIngestToken, type IngestTokenClaims } from "@/lib/tokens/ingest-token";
 import { countryFromHeader, enrichEvents } from "./enrich";
 import { GroupCommitWriter } from "./group-commit";
+import { drainQuarantine, quarantineRefusedBatch } from "./quarantine";
 import { createRateLimiter, ingestRateLimit, sharedIngestRateLimit, takeFromEach } from "./rate-limit";
 import { storeEventRows } from "./store-events";
 import { eventBatchLimits, validateEvent, validateEventBatch, type WireEvent } from "./validate-events";
@@ -48,7 +49,7 @@ const ingestWriter = () =>
 
 /** Waits for queued events to be committed: call before closing the database on shutdown. */
 export async function drainIngestWriter(): Promise<void> {
-  await ingestWriter().drain();
+  await Promise.all([ingestWriter().drain(), drainQuarantine()]);
 }
 
 /**
@@ -147,7 +148,8 @@ async function store(req: IngestRequest, token: string, claims: IngestTokenClaim
 /**
  * POST {ingest_url}/analytics/v1/events. Checks, in this order: bearer token (401), Origin
  * against the token's allowed origins (403), size (413), content type (415), JSON (400),
- * event count (413), schema of the whole batch (422); then enriches and stores, answering
+ * event count (413), schema of the whole batch (422, its refused events recorded in the
+ * project's quarantine); then enriches and stores, answering
  * 202 {accepted, duplicates} once the rows are committed.
  */
 export async function ingestEventBatch(req: IngestRequest): Promise<IngestAnswer> {
@@ -169,7 +171,11 @@ export async function ingestEventBatch(req: IngestRequest): Promise<IngestAnswer
       throw new PayloadTooLargeError(`A batch holds at most ${eventBatchLimits.maxEvents} events.`);
     }
     const result = validateEventBatch(body);
-    if (!result.ok) throw new ValidationError(result.errors);
+    if (!result.ok) {
+      // Counted for the project's quarantine report, after the answer and whatever its outcome.
+      void quarantineRefusedBatch(claims.projectId, body, result.errors);
+      throw new ValidationError(result.errors);
+    }
     const written = await store(req, bearer, claims, result.batch.events);
     return accepted(written, origin);
   } catch (error) {

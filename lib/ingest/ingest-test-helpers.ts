@@ -181,6 +181,7 @@ export function eventRow(projectId: string, overrides: Partial<EventRow> = {}): 
     geo: { country: "PT" },
     share_id: randomUUID(),
     channel: "PROD",
+    is_bot: false,
     ...overrides,
   };
 }

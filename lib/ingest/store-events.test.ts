@@ -38,6 +38,7 @@ function asStored(r: EventRow) {
     geo: r.geo,
     shareId: r.share_id,
     channel: r.channel,
+    isBot: r.is_bot,
   };
 }
 
@@ -186,6 +187,7 @@ describe("toCopyText", () => {
         geo: { city: "東京" },
         share_id: null,
         channel: "PROD",
+        is_bot: true,
       },
     ]);
     expect(text).toBe(
@@ -208,6 +210,7 @@ describe("toCopyText", () => {
         '{"city":"東京"}',
         "\\N",
         "PROD",
+        "t",
       ].join("\t") + "\n",
     );
   });

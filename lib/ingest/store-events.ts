@@ -21,6 +21,8 @@ export type EventRow = {
   geo: Record<string, unknown> | null;
   share_id: string | null;
   channel: string | null;
+  /** Enrichment's bot verdict (enrich.ts); bots are stored but kept out of every metric. */
+  is_bot: boolean;
 };
 
 /**
@@ -35,16 +37,16 @@ export async function insertEventRows(db: Db, rows: EventRow[]): Promise<Set<str
     insert into analytics_events (
       organization_id, project_id, event_id, event_type, occurred_at, received_at, template_id,
       template_version, session_id, playback_id, viewer_hash, referrer_host, consent, payload,
-      device, geo, share_id, channel)
+      device, geo, share_id, channel, is_bot)
     select
       organization_id, project_id, event_id, event_type, occurred_at, received_at, template_id,
       template_version, session_id, playback_id, viewer_hash, referrer_host, consent, payload,
-      device, geo, share_id, channel
+      device, geo, share_id, channel, coalesce(is_bot, false)
     from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(
       organization_id uuid, project_id uuid, event_id uuid, event_type text, occurred_at timestamptz,
       received_at timestamptz, template_id text, template_version text, session_id text,
       playback_id integer, viewer_hash text, referrer_host text, consent jsonb, payload jsonb,
-      device jsonb, geo jsonb, share_id uuid, channel text)
+      device jsonb, geo jsonb, share_id uuid, channel text, is_bot boolean)
     on conflict (project_id, event_id) do nothing
     returning project_id, event_id`);
   const inserted = Array.isArray(result) ? result : (result as { rows: { project_id: string; event_id: string }[] }).rows;
@@ -57,7 +59,7 @@ export type Inserted = "all" | Set<string>;
 export const eventRowColumns = [
   "organization_id", "project_id", "event_id", "event_type", "occurred_at", "received_at", "template_id",
   "template_version", "session_id", "playback_id", "viewer_hash", "referrer_host", "consent", "payload",
-  "device", "geo", "share_id", "channel",
+  "device", "geo", "share_id", "channel", "is_bot",
 ] as const satisfies readonly (keyof EventRow)[];
 const copyStatement = `copy analytics_events (${eventRowColumns.join(", ")}) from stdin`;
 
@@ -93,6 +95,7 @@ export function toCopyText(rows: EventRow[]): string {
       if (value === null || value === undefined) text += "\\N";
       else if (typeof value === "string") text += value.search(copySpecials) === -1 ? value : value.replace(copySpecials, escapeCopyCharacter);
       else if (typeof value === "number") text += value;
+      else if (typeof value === "boolean") text += value ? "t" : "f";
       else text += copyJson(value);
     }
     text += "\n";

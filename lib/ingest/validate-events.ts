@@ -15,14 +15,17 @@ export type ConsentStatus = "granted" | "not_required" | "denied";
 export type ConsentSource = "banner" | "host" | "api";
 export type InteractionAction = "click" | "unmute" | "seek" | "fullscreen" | "replay";
 
+/** Spans of media time actually played, [[fromMs, toMs], …]: see event-schema-v1.json's `watched`. */
+export type WatchedSpans = [fromMs: number, toMs: number][];
+
 /** Payload fields per event type; position_ms and duration_ms are whole milliseconds, 0 … 86,400,000. */
 export type EventPayloads = {
   "session.started": Record<string, never>;
   "video.played": { position_ms: number };
-  "video.paused": { position_ms: number };
+  "video.paused": { position_ms: number; watched?: WatchedSpans };
   "video.progressed": { position_ms: number; percent: 25 | 50 | 75 };
-  "video.completed": { duration_ms: number; percent: 100 };
-  "video.incomplete": { position_ms: number; percent: number };
+  "video.completed": { duration_ms: number; percent: 100; watched?: WatchedSpans };
+  "video.incomplete": { position_ms: number; percent: number; watched?: WatchedSpans };
   "video.errored": { error_code: string; message?: string };
   "autoplay.failed": { reason: string };
   "cta.clicked": { cta_id: string; cta_name: string; position_ms: number };

@@ -56,6 +56,7 @@ export class PlaybackController implements MediaEvents {
       {
         togglePlay: () => this.viewerTogglePlay(),
         scrub: (positionMs) => {
+          this.tracker.seeking(media.positionMs());
           media.seek(positionMs);
           this.updateControls();
         },
@@ -106,6 +107,7 @@ export class PlaybackController implements MediaEvents {
     const media = this.usable();
     if (!media) return;
     const target = Math.min(media.durationMs, Math.max(0, positionMs));
+    this.tracker.seeking(media.positionMs());
     media.seek(target);
     if (this.state === "ended" && target < media.durationMs) this.setState(media.isPlaying() ? "playing" : "paused");
     this.emit(this.tracker.seeked(target));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PlaybackTracker, type TrackedEvent } from "./playback-tracker";
+import { maxWatchedSpans, PlaybackTracker, type TrackedEvent } from "./playback-tracker";
 
 const chapters = [
   { id: "intro", name: "Intro", startMs: 0, endMs: 3_000 },
@@ -34,7 +34,7 @@ describe("PlaybackTracker", () => {
       'video.progressed(1) {"position_ms":2500,"percent":25}',
       'video.progressed(1) {"position_ms":5000,"percent":50}',
       'video.progressed(1) {"position_ms":7500,"percent":75}',
-      'video.completed(1) {"duration_ms":10000,"percent":100}',
+      'video.completed(1) {"duration_ms":10000,"percent":100,"watched":[[0,10000]]}',
     ]);
   });
 
@@ -44,7 +44,7 @@ describe("PlaybackTracker", () => {
     tracker.position(6_000);
     expect(summarize(tracker.ended())).toEqual([
       'video.progressed(1) {"position_ms":10000,"percent":75}',
-      'video.completed(1) {"duration_ms":10000,"percent":100}',
+      'video.completed(1) {"duration_ms":10000,"percent":100,"watched":[[0,10000]]}',
     ]);
     expect(tracker.paused(10_000)).toEqual([]);
   });
@@ -55,7 +55,7 @@ describe("PlaybackTracker", () => {
     const replay = summarize(playThrough(tracker));
     expect(replay[0]).toBe('video.played(2) {"position_ms":0}');
     expect(replay.filter((line) => line.startsWith("video.progressed(2)"))).toHaveLength(3);
-    expect(replay.at(-1)).toBe('video.completed(2) {"duration_ms":10000,"percent":100}');
+    expect(replay.at(-1)).toBe('video.completed(2) {"duration_ms":10000,"percent":100,"watched":[[0,10000]]}');
   });
 
   it("seek 10 % → 80 % – only 75, and 25/50 count as passed for that playback", () => {
@@ -71,7 +71,7 @@ describe("PlaybackTracker", () => {
   it("pause and resume – paused and played in the same playback", () => {
     const tracker = newTracker();
     tracker.played(0);
-    expect(summarize(tracker.paused(1_234.4))).toEqual(['video.paused(1) {"position_ms":1234}']);
+    expect(summarize(tracker.paused(1_234.4))).toEqual(['video.paused(1) {"position_ms":1234,"watched":[[0,1234]]}']);
     expect(tracker.paused(1_234)).toEqual([]);
     expect(summarize(tracker.played(1_234))).toEqual(['video.played(1) {"position_ms":1234}']);
     expect(tracker.played(1_300)).toEqual([]);
@@ -82,7 +82,7 @@ describe("PlaybackTracker", () => {
     tracker.played(0);
     expect(summarize(tracker.paused(2_600))).toEqual([
       'video.progressed(1) {"position_ms":2600,"percent":25}',
-      'video.paused(1) {"position_ms":2600}',
+      'video.paused(1) {"position_ms":2600,"watched":[[0,2600]]}',
     ]);
   });
 
@@ -107,8 +107,8 @@ describe("PlaybackTracker", () => {
   });
 
   it.each([
-    { name: "during a playback", run: (t: PlaybackTracker) => t.played(0), at: 4_321, expected: ['video.incomplete(1) {"position_ms":4321,"percent":43}'] },
-    { name: "while paused mid-playback", run: (t: PlaybackTracker) => [...t.played(0), ...t.paused(2_000)], at: 2_000, expected: ['video.incomplete(1) {"position_ms":2000,"percent":20}'] },
+    { name: "during a playback", run: (t: PlaybackTracker) => t.played(0), at: 4_321, expected: ['video.incomplete(1) {"position_ms":4321,"percent":43,"watched":[[0,4321]]}'] },
+    { name: "while paused mid-playback", run: (t: PlaybackTracker) => [...t.played(0), ...t.paused(2_000)], at: 2_000, expected: ['video.incomplete(1) {"position_ms":2000,"percent":20,"watched":[]}'] },
     { name: "before any play", run: () => [], at: 0, expected: [] },
     { name: "after completion", run: (t: PlaybackTracker) => playThrough(t), at: 10_000, expected: [] },
   ])("pageHidden – $name", ({ run, at, expected }) => {
@@ -164,5 +164,112 @@ describe("PlaybackTracker", () => {
     const errored = tracker.errored("X".repeat(80), "m".repeat(600))[0]?.payload;
     expect(errored).toEqual({ error_code: "X".repeat(64), message: "m".repeat(500) });
     expect(tracker.errored("MEDIA_ERROR")[0]?.payload).toEqual({ error_code: "MEDIA_ERROR" });
+  });
+});
+
+/** The watched spans each report carried, in order: `type: [[from, to], …]`. */
+const reports = (events: TrackedEvent[]) =>
+  events.filter((e) => "watched" in e.payload).map((e) => `${e.eventType}(${e.playbackId}): ${JSON.stringify(e.payload.watched)}`);
+
+describe("PlaybackTracker – watched spans", () => {
+  it("play-through in ticks – one span from 0 to the duration on video.completed", () => {
+    expect(reports(playThrough(newTracker()))).toEqual(["video.completed(1): [[0,10000]]"]);
+  });
+
+  it("pause and resume – each pause reports what was played since the previous report", () => {
+    const tracker = newTracker();
+    const events = [...tracker.played(0), ...tracker.position(1_500), ...tracker.paused(2_000.4)];
+    events.push(...tracker.played(2_000), ...tracker.position(4_000), ...tracker.paused(4_500));
+    events.push(...tracker.played(4_500), ...tracker.ended());
+    expect(reports(events)).toEqual(["video.paused(1): [[0,2000]]", "video.paused(1): [[2000,4500]]", "video.completed(1): [[4500,10000]]"]);
+  });
+
+  it("seek back – the rewatched part appears twice (overlapping spans are rewatches)", () => {
+    const tracker = newTracker();
+    const events = [...tracker.played(0), ...tracker.position(5_000)];
+    events.push(...tracker.seeked(2_000), ...tracker.position(4_000), ...tracker.paused(6_000));
+    expect(reports(events)).toEqual(["video.paused(1): [[0,5000],[2000,6000]]"]);
+  });
+
+  it("seek forward – the skipped part is not watched", () => {
+    const tracker = newTracker();
+    const events = [...tracker.played(0), ...tracker.position(2_000)];
+    events.push(...tracker.seeked(7_000), ...tracker.position(8_000), ...tracker.ended());
+    expect(reports(events)).toEqual(["video.completed(1): [[0,2000],[7000,10000]]"]);
+  });
+
+  it("seek bar drag – the part played before the drag counts up to where it began, the drag itself not at all", () => {
+    const tracker = newTracker();
+    const events = [...tracker.played(0), ...tracker.position(1_000)];
+    tracker.seeking(1_200);
+    tracker.seeking(3_000);
+    tracker.seeking(6_000);
+    events.push(...tracker.seeked(6_500), ...tracker.paused(7_000));
+    expect(reports(events)).toEqual(["video.paused(1): [[0,1200],[6500,7000]]"]);
+  });
+
+  it("a seek to where it already is – adjacent spans merge into one", () => {
+    const tracker = newTracker();
+    const events = [...tracker.played(0), ...tracker.position(3_000)];
+    tracker.seeking(3_000);
+    events.push(...tracker.seeked(3_000), ...tracker.paused(5_000));
+    expect(reports(events)).toEqual(["video.paused(1): [[0,5000]]"]);
+  });
+
+  it("a position behind the span without a seek – a new span, nothing counted backwards", () => {
+    const tracker = newTracker();
+    const events = [...tracker.played(3_000), ...tracker.position(4_000), ...tracker.position(1_000), ...tracker.paused(2_000)];
+    expect(reports(events)).toEqual(["video.paused(1): [[3000,4000],[1000,2000]]"]);
+  });
+
+  it("seeks while paused – nothing is watched", () => {
+    const tracker = newTracker();
+    const events = [...tracker.played(0), ...tracker.paused(1_000)];
+    tracker.seeking(1_000);
+    events.push(...tracker.seeked(8_000));
+    tracker.seeking(8_000);
+    events.push(...tracker.seeked(2_000), ...tracker.played(2_000), ...tracker.paused(2_500));
+    expect(reports(events)).toEqual(["video.paused(1): [[0,1000]]", "video.paused(1): [[2000,2500]]"]);
+  });
+
+  it("replay – the second playback reports its own spans only", () => {
+    const tracker = newTracker();
+    const first = playThrough(tracker);
+    const second = [...tracker.played(0), ...tracker.position(3_000), ...tracker.paused(3_000)];
+    expect(reports(first)).toEqual(["video.completed(1): [[0,10000]]"]);
+    expect(reports(second)).toEqual(["video.paused(2): [[0,3000]]"]);
+  });
+
+  it("pause right after play – an empty list, not a zero-length span", () => {
+    const tracker = newTracker();
+    tracker.played(4_000);
+    expect(reports(tracker.paused(4_000))).toEqual(["video.paused(1): []"]);
+  });
+
+  it("clamped to the duration; integers", () => {
+    const tracker = newTracker();
+    const events = [...tracker.played(8_000.6), ...tracker.position(9_999.5), ...tracker.paused(12_000)];
+    expect(reports(events)).toEqual(["video.paused(1): [[8001,10000]]"]);
+  });
+
+  it("video.incomplete – the spans since the last pause; playing goes on in a new span", () => {
+    const tracker = newTracker();
+    const events = [...tracker.played(0), ...tracker.paused(1_000), ...tracker.played(1_000), ...tracker.position(2_500)];
+    events.push(...tracker.pageHidden(3_000), ...tracker.position(3_500), ...tracker.paused(4_000));
+    expect(reports(events)).toEqual(["video.paused(1): [[0,1000]]", "video.incomplete(1): [[1000,3000]]", "video.paused(1): [[3000,4000]]"]);
+  });
+
+  it(`at most ${maxWatchedSpans} spans in one report – later ones are dropped`, () => {
+    const tracker = newTracker();
+    tracker.played(0);
+    for (let i = 0; i < 150; i += 1) {
+      tracker.position(i * 50 + 20);
+      tracker.seeking(i * 50 + 20);
+      tracker.seeked((i + 1) * 50);
+    }
+    const watched = tracker.paused(7_520)[0]?.payload.watched as number[][];
+    expect(watched).toHaveLength(maxWatchedSpans);
+    expect(watched[0]).toEqual([0, 20]);
+    expect(watched.at(-1)).toEqual([4_950, 4_970]);
   });
 });

@@ -21,6 +21,11 @@ const maxMilliseconds = 86_400_000;
 const toMilliseconds = (value: number) => Math.min(maxMilliseconds, Math.max(0, Math.round(Number.isFinite(value) ? value : 0)));
 const cut = (text: string, max: number) => (text.length > max ? text.slice(0, max) : text);
 
+/** [fromMs, toMs] of media time actually played. */
+export type WatchedSpan = [fromMs: number, toMs: number];
+/** event-schema-v1.json `watched_spans`: at most this many per report. */
+export const maxWatchedSpans = 100;
+
 export class PlaybackTracker {
   private readonly durationMs: number;
   private readonly chapters: readonly ManifestChapter[];
@@ -33,6 +38,11 @@ export class PlaybackTracker {
   /** Ids of the chapters the position is in (chapters may overlap). */
   private chapterIds: string[] = [];
   private incompleteSent = false;
+  /** Where the span being played began (null when nothing plays, or a seek is under way), and how far it got. */
+  private spanFrom: number | null = null;
+  private spanTo = 0;
+  /** Spans played since the playback's previous report (video.paused, video.completed, video.incomplete). */
+  private watched: WatchedSpan[] = [];
 
   constructor({ durationMs, chapters }: { durationMs: number; chapters: readonly ManifestChapter[] }) {
     this.durationMs = toMilliseconds(durationMs);
@@ -58,9 +68,11 @@ export class PlaybackTracker {
       this.quartile = 0;
       this.chapterIds = [];
       this.incompleteSent = false;
+      this.watched = [];
     }
     this.playing = true;
     const position = toMilliseconds(positionMs);
+    this.startSpan(position);
     return [this.event("video.played", { position_ms: position }), ...this.moveTo(position)];
   }
 
@@ -69,28 +81,46 @@ export class PlaybackTracker {
     if (!this.playing) return [];
     this.playing = false;
     const position = toMilliseconds(positionMs);
-    return [...this.moveTo(position), this.event("video.paused", { position_ms: position })];
+    this.extendSpan(position);
+    this.closeSpan();
+    return [...this.moveTo(position), this.event("video.paused", { position_ms: position, watched: this.takeWatched() })];
   }
 
   /** The playing position moved on. */
   position(positionMs: number): TrackedEvent[] {
-    return this.moveTo(toMilliseconds(positionMs));
+    const position = toMilliseconds(positionMs);
+    this.extendSpan(position);
+    return this.moveTo(position);
+  }
+
+  /**
+   * The position is about to jump (the viewer drags the seek bar): what played up to here is a
+   * span, and nothing counts as watched until seeked().
+   */
+  seeking(positionMs: number): void {
+    this.extendSpan(toMilliseconds(positionMs));
+    this.closeSpan();
   }
 
   /** A seek: the old chapter is left, the new one entered; passing a quartile by seeking counts once. */
   seeked(positionMs: number): TrackedEvent[] {
-    return this.moveTo(toMilliseconds(positionMs));
+    const position = toMilliseconds(positionMs);
+    this.closeSpan();
+    if (this.playing) this.startSpan(position);
+    return this.moveTo(position);
   }
 
   /** The media reached its end. */
   ended(): TrackedEvent[] {
+    this.extendSpan(this.durationMs);
+    this.closeSpan();
     this.playing = false;
     if (!this.inPlayback) return [];
     const events = this.moveTo(this.durationMs);
     events.push(...this.exitChapters(this.chapterIds, this.durationMs));
     this.chapterIds = [];
     this.inPlayback = false;
-    events.push(this.event("video.completed", { duration_ms: this.durationMs, percent: 100 }));
+    events.push(this.event("video.completed", { duration_ms: this.durationMs, percent: 100, watched: this.takeWatched() }));
     return events;
   }
 
@@ -99,8 +129,12 @@ export class PlaybackTracker {
     if (!this.inPlayback || this.incompleteSent) return [];
     this.incompleteSent = true;
     const position = toMilliseconds(positionMs);
+    this.extendSpan(position);
+    this.closeSpan();
+    // The page may come back (bfcache): playing goes on from here in a new span.
+    if (this.playing) this.startSpan(position);
     const percent = this.durationMs > 0 ? Math.min(100, Math.floor((position * 100) / this.durationMs)) : 0;
-    return [this.event("video.incomplete", { position_ms: position, percent })];
+    return [this.event("video.incomplete", { position_ms: position, percent, watched: this.takeWatched() })];
   }
 
   errored(code: string, message?: string): TrackedEvent[] {
@@ -119,6 +153,44 @@ export class PlaybackTracker {
 
   engaged(action: EngagementAction, positionMs: number): TrackedEvent[] {
     return [this.event("interaction.engaged", { action, position_ms: toMilliseconds(positionMs) })];
+  }
+
+  private startSpan(position: number): void {
+    this.spanFrom = position;
+    this.spanTo = position;
+  }
+
+  /** Playing moves forward; a position behind the span (a seek nobody announced) starts a new one. */
+  private extendSpan(position: number): void {
+    if (this.spanFrom === null) return;
+    if (position >= this.spanTo) {
+      this.spanTo = position;
+      return;
+    }
+    this.closeSpan();
+    this.startSpan(position);
+  }
+
+  /**
+   * The span being played ends: clamped to the duration, merged into the previous one when it
+   * continues it. Beyond maxWatchedSpans in one report, later spans are dropped: undercounting
+   * a viewer who seeks a hundred times without pausing beats inventing viewing.
+   */
+  private closeSpan(): void {
+    const from = this.spanFrom;
+    this.spanFrom = null;
+    if (from === null || !this.inPlayback) return;
+    const to = Math.min(this.spanTo, this.durationMs);
+    if (to <= from) return;
+    const last = this.watched.at(-1);
+    if (last && last[1] === from) last[1] = to;
+    else if (this.watched.length < maxWatchedSpans) this.watched.push([from, to]);
+  }
+
+  private takeWatched(): WatchedSpan[] {
+    const watched = this.watched;
+    this.watched = [];
+    return watched;
   }
 
   /** Chapters and quartiles follow the position only during a playback. */

@@ -36,27 +36,49 @@ type SummaryRow = {
 export async function getSummary(db: Db, filter: AnalyticsFilter): Promise<AnalyticsSummary> {
   const [row] = await selectRows<SummaryRow>(
     db,
+    // Session counts come from one pass grouped by session, with no join: a filter the planner
+    // cannot estimate (deviceType, country) must not turn a semi-join into a nested loop.
     sql`with ${scopedEventsCte(filter)}, ${playsCte},
-    sessions as (
-      select distinct session_id from scoped where event_type = 'session.started' and session_id is not null
+    session_facts as (
+      select session_id,
+        bool_or(event_type = 'session.started') as started,
+        bool_or(event_type = 'video.played' and playback_id is not null) as played,
+        bool_or(event_type = 'cta.clicked') as clicked
+      from scoped
+      where session_id is not null
+      group by session_id
     ),
-    sessions_with_play as (
-      select session_id from sessions where exists (select 1 from plays where plays.session_id = sessions.session_id)
+    session_counts as (
+      select
+        count(*) filter (where started) as sessions,
+        count(*) filter (where started and played) as sessions_with_play,
+        count(*) filter (where started and played and clicked) as sessions_with_play_and_cta_click
+      from session_facts
+    ),
+    event_counts as (
+      select
+        count(distinct coalesce(viewer_hash, session_id)) filter (where event_type = 'session.started' and session_id is not null) as unique_viewers,
+        count(*) filter (where event_type = 'cta.clicked') as cta_clicks,
+        count(*) filter (where event_type = 'autoplay.failed') as autoplay_failures,
+        count(*) filter (where event_type = 'video.errored') as errors
+      from scoped
+    ),
+    play_counts as (
+      select count(*) as plays, count(*) filter (where completed) as completed_plays, avg(watched_percent) as average_watch_percent
+      from plays
     )
     select
-      (select count(*) from sessions)::int as sessions,
-      (select count(distinct coalesce(viewer_hash, session_id)) from scoped
-        where event_type = 'session.started' and session_id is not null)::int as unique_viewers,
-      (select count(*) from plays)::int as plays,
-      (select count(*) from sessions_with_play)::int as sessions_with_play,
-      (select count(*) from plays where completed)::int as completed_plays,
-      (select avg(watched_percent) from plays)::float8 as average_watch_percent,
-      (select count(*) from scoped where event_type = 'cta.clicked')::int as cta_clicks,
-      (select count(*) from sessions_with_play s where exists (
-        select 1 from scoped where event_type = 'cta.clicked' and scoped.session_id = s.session_id))::int
-        as sessions_with_play_and_cta_click,
-      (select count(*) from scoped where event_type = 'autoplay.failed')::int as autoplay_failures,
-      (select count(*) from scoped where event_type = 'video.errored')::int as errors`,
+      session_counts.sessions::int as sessions,
+      event_counts.unique_viewers::int as unique_viewers,
+      play_counts.plays::int as plays,
+      session_counts.sessions_with_play::int as sessions_with_play,
+      play_counts.completed_plays::int as completed_plays,
+      play_counts.average_watch_percent::float8 as average_watch_percent,
+      event_counts.cta_clicks::int as cta_clicks,
+      session_counts.sessions_with_play_and_cta_click::int as sessions_with_play_and_cta_click,
+      event_counts.autoplay_failures::int as autoplay_failures,
+      event_counts.errors::int as errors
+    from session_counts, event_counts, play_counts`,
   );
   if (!row) throw new Error("The summary query returned no row");
   return {

@@ -1,4 +1,4 @@
-import { index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, boolean, bigserial, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { timestamptz } from "./columns";
 
 /**
@@ -27,9 +27,41 @@ export const analyticsEvents = pgTable(
     geo: jsonb("geo").$type<Record<string, unknown>>(),
     shareId: uuid("share_id"),
     channel: text("channel"),
+    /** Enrichment's verdict (isbot on the User-Agent): stored, counted as excluded, kept out of every metric. */
+    isBot: boolean("is_bot").notNull().default(false),
   },
   (t) => [
     uniqueIndex("analytics_events_project_event_unique").on(t.projectId, t.eventId),
     index("analytics_events_project_occurred_idx").on(t.projectId, t.occurredAt),
   ],
+);
+
+/**
+ * Events refused by the v1 schema in batches that carried a valid ingest token, counted per
+ * project, UTC hour and reason (the quarantine report). Bounded by reasons × hours, whatever
+ * the volume of refused events.
+ */
+export const analyticsQuarantineCounts = pgTable(
+  "analytics_quarantine_counts",
+  {
+    projectId: uuid("project_id").notNull(),
+    hour: timestamptz("hour").notNull(),
+    reason: text("reason").notNull(),
+    count: bigint("count", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.hour, t.reason] })],
+);
+
+/** A sample of refused events, the newest few hundred per project (ingest trims it as it adds). */
+export const analyticsQuarantineSamples = pgTable(
+  "analytics_quarantine_samples",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    projectId: uuid("project_id").notNull(),
+    receivedAt: timestamptz("received_at").notNull(),
+    reason: text("reason").notNull(),
+    /** The refused envelope as JSON text, cut to 4 KB (then no longer parseable, and reported as the cut text). */
+    event: text("event").notNull(),
+  },
+  (t) => [index("analytics_quarantine_samples_project_idx").on(t.projectId, t.id)],
 );

@@ -25,6 +25,7 @@ type Row = Breakdowns["day"][number];
 //   S4  03-02 12:00  PROD  2.0  mobile, no browser     no country   viewer H2
 //       playback 1: 50 % (25 and 50 crossed at once), completed (a seek skipped 75);
 //       playback 2: played, errored
+//   S6  03-01 15:00  PROD  1.0  a bot: session, play, CTA click: in no metric, 3 excluded events
 // Outside it: S0 at 02-28 23:59:59.999 (1 ms before `from`) and S5 at 03-03 00:00:00.000 (exactly
 // `to`). The same sessions, under other ids, go to a project of another organization and to a
 // sibling project of the same one: neither may ever count.
@@ -36,6 +37,10 @@ type Row = Breakdowns["day"][number];
 //   clicked 1 (S3) → CTR 1/3; autoplay failures 1; errors 1.
 //   funnel: ≥25 S2/1, S3/1, S4/1 = 3; ≥50 S3/1 (75 implies 50), S4/1 = 2; ≥75 S3/1, S4/1
 //   (completion implies 75) = 2; 100 = 2.
+//   series (hourly: the window touches 2 UTC days): 03-01 00h S1; 10h S2 and its play; 03-02 08h
+//   S3, its completed play and 2 clicks; 12h S4 and its 2 plays, 1 completed.
+//   previous period 02-27 – 03-01: S0 alone (1 session, 1 viewer, 1 autoplay failure).
+//   chapters: S3's play entered "intro": 1 session, 1 play of 4.
 
 const from = "2026-03-01T00:00:00.000Z";
 const to = "2026-03-03T00:00:00.000Z";
@@ -104,6 +109,24 @@ function scenarioRows(tenant: Tenant, idPrefix: string): EventRow[] {
         [13, "video.errored", 2],
       ],
     ),
+    // A crawler in the window: stored, kept out of every metric, counted as excluded.
+    ...session(
+      "s6",
+      {
+        start: "2026-03-01T15:00:00.000Z",
+        channel: "PROD",
+        ...template1,
+        device: { type: "bot", os: null, browser: null },
+        country: "US",
+        viewerHash: null,
+        isBot: true,
+      },
+      [
+        [0, "session.started", null],
+        [1, "video.played", 1],
+        [2, "cta.clicked", 1],
+      ],
+    ),
     ...session("s5", { start: to, channel: "PROD", ...template1, device: mobileSafari, country: "DE", viewerHash: viewerHash(4) }, [
       [0, "session.started", null],
       [0, "video.played", 1],
@@ -145,7 +168,22 @@ const zeroSummary = {
   errors: 0,
 };
 
-const noBreakdowns = { channel: [], templateVersion: [], deviceType: [], browser: [], country: [] };
+const noBreakdowns = { channel: [], templateVersion: [], deviceType: [], browser: [], os: [], referrerHost: [], country: [] };
+
+type Point = ProjectAnalytics["series"]["points"][number];
+
+/** The window's 48 hourly points, zero except those given (by ISO start). */
+function hourly(nonZero: Record<string, [sessions: number, plays: number, completions: number, ctaClicks: number]>): Point[] {
+  return Array.from({ length: 48 }, (_, i) => {
+    const start = new Date(Date.parse(from) + i * 3_600_000).toISOString();
+    const [sessions, plays, completions, ctaClicks] = nonZero[start] ?? [0, 0, 0, 0];
+    return { start, sessions, plays, completions, ctaClicks };
+  });
+}
+
+const previousWindow = { from: "2026-02-27T00:00:00.000Z", to: from };
+const previousSummary = { ...zeroSummary, sessions: 1, uniqueViewers: 1, playRate: 0, autoplayFailures: 1 };
+const noFilters = { channel: null, templateId: null, templateVersion: null, deviceType: null, country: null };
 
 // ── tenants ────────────────────────────────────────────────────────────────────────────
 
@@ -197,7 +235,7 @@ describe("GET /api/Projects/:id/analytics – the hand-computed scenario", () =>
   it("GET /api/Projects/:id/analytics – every metric and breakdown over the window", async () => {
     expect(await analytics(inWindow)).toEqual({
       window: { from, to },
-      filters: { channel: null, templateId: null },
+      filters: noFilters,
       summary: {
         sessions: 4,
         uniqueViewers: 3,
@@ -213,7 +251,19 @@ describe("GET /api/Projects/:id/analytics – the hand-computed scenario", () =>
         autoplayFailures: 1,
         errors: 1,
       },
+      previous: { window: previousWindow, summary: previousSummary },
+      series: {
+        granularity: "hour",
+        points: hourly({
+          "2026-03-01T00:00:00.000Z": [1, 0, 0, 0],
+          "2026-03-01T10:00:00.000Z": [1, 1, 0, 0],
+          "2026-03-02T08:00:00.000Z": [1, 1, 1, 2],
+          "2026-03-02T12:00:00.000Z": [1, 2, 1, 0],
+        }),
+      },
       funnel: funnel(4, [3, 2, 2, 2]),
+      chapters: [{ chapterId: "intro", chapterName: "Intro", sessions: 1, plays: 1, share: 1 / 4 }],
+      excluded: { botEvents: 3 },
       breakdowns: {
         day: [row("2026-03-01", 2, 1, 0, 0), row("2026-03-02", 2, 3, 2, 2)],
         channel: [row("PROD", 3, 3, 1, 0), row("DEV", 1, 1, 1, 2)],
@@ -221,6 +271,8 @@ describe("GET /api/Projects/:id/analytics – the hand-computed scenario", () =>
         templateVersion: [row("2.0", 2, 3, 2, 2), row("1.0", 2, 1, 0, 0)],
         deviceType: [row("mobile", 2, 3, 1, 0), row("desktop", 2, 1, 1, 2)],
         browser: [row("unknown", 1, 2, 1, 0), row("Firefox", 1, 1, 1, 2), row("Mobile Safari", 1, 1, 0, 0), row("Chrome", 1, 0, 0, 0)],
+        os: [row("Android", 1, 2, 1, 0), row("Linux", 1, 1, 1, 2), row("iOS", 1, 1, 0, 0), row("Windows", 1, 0, 0, 0)],
+        referrerHost: [row("www.example.com", 4, 4, 2, 2)],
         country: [row("US", 2, 1, 1, 2), row("unknown", 1, 2, 1, 0), row("DE", 1, 1, 0, 0)],
       },
     } satisfies ProjectAnalytics);
@@ -228,8 +280,10 @@ describe("GET /api/Projects/:id/analytics – the hand-computed scenario", () =>
 
   it("GET /api/Projects/:id/analytics – each breakdown's columns sum to the summary totals", async () => {
     const { summary, breakdowns } = await analytics(inWindow);
-    for (const rows of Object.values(breakdowns)) {
-      const sum = (pick: (r: Row) => number) => rows.reduce((total, r) => total + pick(r), 0);
+    type Counts = { sessions: number; plays: number; completions: number; ctaClicks: number };
+    const { series } = await analytics(inWindow);
+    for (const rows of [...Object.values(breakdowns), series.points]) {
+      const sum = (pick: (r: Counts) => number) => (rows as Counts[]).reduce((total, r) => total + pick(r), 0);
       expect(sum((r) => r.sessions)).toBe(summary.sessions);
       expect(sum((r) => r.plays)).toBe(summary.plays);
       expect(sum((r) => r.completions)).toBe(summary.completedPlays);
@@ -240,7 +294,7 @@ describe("GET /api/Projects/:id/analytics – the hand-computed scenario", () =>
   it("GET /api/Projects/:id/analytics?channel=PROD – S1, S2 and S4 only", async () => {
     expect(await analytics(`${inWindow}&channel=PROD`)).toEqual({
       window: { from, to },
-      filters: { channel: "PROD", templateId: null },
+      filters: { ...noFilters, channel: "PROD" },
       summary: {
         sessions: 3,
         uniqueViewers: 2,
@@ -256,13 +310,26 @@ describe("GET /api/Projects/:id/analytics – the hand-computed scenario", () =>
         autoplayFailures: 1,
         errors: 1,
       },
+      previous: { window: previousWindow, summary: previousSummary },
+      series: {
+        granularity: "hour",
+        points: hourly({
+          "2026-03-01T00:00:00.000Z": [1, 0, 0, 0],
+          "2026-03-01T10:00:00.000Z": [1, 1, 0, 0],
+          "2026-03-02T12:00:00.000Z": [1, 2, 1, 0],
+        }),
+      },
       funnel: funnel(3, [2, 1, 1, 1]),
+      chapters: [],
+      excluded: { botEvents: 3 },
       breakdowns: {
         day: [row("2026-03-01", 2, 1, 0, 0), row("2026-03-02", 1, 2, 1, 0)],
         channel: [row("PROD", 3, 3, 1, 0)],
         templateVersion: [row("1.0", 2, 1, 0, 0), row("2.0", 1, 2, 1, 0)],
         deviceType: [row("mobile", 2, 3, 1, 0), row("desktop", 1, 0, 0, 0)],
         browser: [row("unknown", 1, 2, 1, 0), row("Mobile Safari", 1, 1, 0, 0), row("Chrome", 1, 0, 0, 0)],
+        os: [row("Android", 1, 2, 1, 0), row("iOS", 1, 1, 0, 0), row("Windows", 1, 0, 0, 0)],
+        referrerHost: [row("www.example.com", 3, 3, 1, 0)],
         country: [row("unknown", 1, 2, 1, 0), row("DE", 1, 1, 0, 0), row("US", 1, 0, 0, 0)],
       },
     } satisfies ProjectAnalytics);
@@ -270,7 +337,7 @@ describe("GET /api/Projects/:id/analytics – the hand-computed scenario", () =>
 
   it("GET /api/Projects/:id/analytics?templateId= – S3 and S4 only", async () => {
     const result = await analytics(`${inWindow}&templateId=${template2.templateId}`);
-    expect(result.filters).toEqual({ channel: null, templateId: template2.templateId });
+    expect(result.filters).toEqual({ ...noFilters, templateId: template2.templateId });
     expect(result.summary).toEqual({
       sessions: 2,
       uniqueViewers: 2,
@@ -308,11 +375,68 @@ describe("GET /api/Projects/:id/analytics – the hand-computed scenario", () =>
   it("GET /api/Projects/:id/analytics?channel=STAGING – no events: counts 0, rates and averages null, days zero-filled", async () => {
     expect(await analytics(`${inWindow}&channel=STAGING`)).toEqual({
       window: { from, to },
-      filters: { channel: "STAGING", templateId: null },
+      filters: { ...noFilters, channel: "STAGING" },
       summary: zeroSummary,
+      previous: { window: previousWindow, summary: zeroSummary },
+      series: { granularity: "hour", points: hourly({}) },
       funnel: funnel(0, [0, 0, 0, 0]),
+      chapters: [],
+      excluded: { botEvents: 0 },
       breakdowns: { day: [row("2026-03-01", 0, 0, 0, 0), row("2026-03-02", 0, 0, 0, 0)], ...noBreakdowns },
     } satisfies ProjectAnalytics);
+  });
+});
+
+describe("GET /api/Projects/:id/analytics – the issue 16 filters and series", () => {
+  it.each([
+    { name: "templateVersion=2.0 – S3 and S4", query: "&templateVersion=2.0", summary: { sessions: 2, plays: 3, completedPlays: 2, ctaClicks: 2 }, botEvents: 0 },
+    { name: "templateVersion=9.9 – nothing", query: "&templateVersion=9.9", summary: { sessions: 0, plays: 0 }, botEvents: 0 },
+    { name: "deviceType=mobile – S2 and S4", query: "&deviceType=mobile", summary: { sessions: 2, plays: 3, completedPlays: 1, errors: 1 }, botEvents: 0 },
+    { name: "deviceType=bot – no metric, only excluded events", query: "&deviceType=bot", summary: zeroSummary, botEvents: 3 },
+    { name: "country=US – S1 and S3 (and the bot)", query: "&country=US", summary: { sessions: 2, plays: 1, autoplayFailures: 1, ctaClicks: 2 }, botEvents: 3 },
+    { name: "country=unknown – S4, which has none", query: "&country=unknown", summary: { sessions: 1, plays: 2, completedPlays: 1 }, botEvents: 0 },
+    {
+      name: "every filter at once – S4",
+      query: `&channel=PROD&templateId=${template2.templateId}&templateVersion=2.0&deviceType=mobile&country=unknown`,
+      summary: { sessions: 1, uniqueViewers: 1, plays: 2 },
+      botEvents: 0,
+    },
+  ])("GET /api/Projects/:id/analytics?$name", async ({ query, summary, botEvents }) => {
+    const result = await analytics(`${inWindow}${query}`);
+    expect(result.summary).toMatchObject(summary);
+    expect(result.excluded).toEqual({ botEvents });
+    const named = Object.fromEntries(new URLSearchParams(query).entries());
+    expect(result.filters).toEqual({ ...noFilters, ...named });
+  });
+
+  it("GET /api/Projects/:id/analytics?granularity=day – one point per UTC day, equal to the day breakdown", async () => {
+    const result = await analytics(`${inWindow}&granularity=day`);
+    expect(result.series).toEqual({
+      granularity: "day",
+      points: result.breakdowns.day.map(({ key, ...counts }) => ({ start: `${key}T00:00:00.000Z`, ...counts })),
+    });
+    expect(result.series.points.map((p) => p.sessions)).toEqual([2, 2]);
+  });
+
+  it("GET /api/Projects/:id/analytics – windows past 2 UTC days default to daily points; hourly ones cover every hour touched", async () => {
+    expect((await analytics("?from=2026-02-28&to=2026-03-03")).series.granularity).toBe("day");
+    const hours = await analytics("?from=2026-03-01T10:30:00Z&to=2026-03-01T12:00:00.001Z&granularity=hour");
+    expect(hours.series.points.map((p) => [p.start, p.sessions, p.plays])).toEqual([
+      ["2026-03-01T10:00:00.000Z", 0, 0],
+      ["2026-03-01T11:00:00.000Z", 0, 0],
+      ["2026-03-01T12:00:00.000Z", 0, 0],
+    ]);
+    const s2 = await analytics("?from=2026-03-01T10:00:00Z&to=2026-03-01T11:00:00Z");
+    expect(s2.series.points).toEqual([{ start: "2026-03-01T10:00:00.000Z", sessions: 1, plays: 1, completions: 0, ctaClicks: 0 }]);
+    expect(s2.previous.window).toEqual({ from: "2026-03-01T09:00:00.000Z", to: "2026-03-01T10:00:00.000Z" });
+  });
+
+  it("GET /api/Projects/:id/analytics – the previous period is the one of equal length just before, with the same filters", async () => {
+    const result = await analytics("?from=2026-03-02&to=2026-03-03&channel=PROD");
+    expect(result.previous.window).toEqual({ from: "2026-03-01T00:00:00.000Z", to: "2026-03-02T00:00:00.000Z" });
+    // 03-01 on PROD: S1 and S2 (the bot left out).
+    expect(result.previous.summary).toMatchObject({ sessions: 2, plays: 1, autoplayFailures: 1, ctaClicks: 0 });
+    expect(result.summary).toMatchObject({ sessions: 1, plays: 2 });
   });
 });
 
@@ -391,9 +515,13 @@ describe("GET /api/Projects/:id/analytics – default window and empty projects"
     const empty = await createProject(db, { organizationId: home.organization.id, name: "Empty" });
     expect(await analytics(inWindow, orgViewer.token, empty.id)).toEqual({
       window: { from, to },
-      filters: { channel: null, templateId: null },
+      filters: noFilters,
       summary: zeroSummary,
+      previous: { window: previousWindow, summary: zeroSummary },
+      series: { granularity: "hour", points: hourly({}) },
       funnel: funnel(0, [0, 0, 0, 0]),
+      chapters: [],
+      excluded: { botEvents: 0 },
       breakdowns: { day: [row("2026-03-01", 0, 0, 0, 0), row("2026-03-02", 0, 0, 0, 0)], ...noBreakdowns },
     } satisfies ProjectAnalytics);
   });
@@ -455,6 +583,16 @@ describe("GET /api/Projects/:id/analytics – bad queries", () => {
     { name: "channel empty", query: "?channel=", path: "channel" },
     { name: "templateId not a UUID", query: "?templateId=abc", path: "templateId" },
     { name: "templateId an SQL fragment", query: `?templateId=${encodeURIComponent("' or 1=1 --")}`, path: "templateId" },
+    { name: "templateVersion not major.minor", query: "?templateVersion=1", path: "templateVersion" },
+    { name: "templateVersion an SQL fragment", query: `?templateVersion=${encodeURIComponent("1.0' or '1'='1")}`, path: "templateVersion" },
+    { name: "templateVersion empty", query: "?templateVersion=", path: "templateVersion" },
+    { name: "an unknown deviceType", query: "?deviceType=phone", path: "deviceType" },
+    { name: "deviceType in uppercase", query: "?deviceType=Mobile", path: "deviceType" },
+    { name: "country in lowercase", query: "?country=fr", path: "country" },
+    { name: "country of three letters", query: "?country=FRA", path: "country" },
+    { name: "country empty", query: "?country=", path: "country" },
+    { name: "an unknown granularity", query: "?granularity=week", path: "granularity" },
+    { name: "an hourly series over 32 days", query: "?from=2026-01-01&to=2026-02-02&granularity=hour", path: "granularity" },
     { name: "an unknown parameter", query: "?dimension=country", path: "dimension" },
     { name: "a misspelt parameter", query: "?template_id=x", path: "template_id" },
   ])("GET /api/Projects/:id/analytics – $name → 422", async ({ query, path }) => {

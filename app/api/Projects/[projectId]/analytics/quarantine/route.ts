@@ -1,0 +1,11 @@
+import { withProjectRole } from "@/lib/api/handler";
+import { parseInput, searchParamsObject } from "@/lib/api/request";
+import { json } from "@/lib/api/responses";
+import { getQuarantineReport } from "@/lib/analytics/get-quarantine-report";
+import { quarantineQuery } from "@/lib/analytics/schema";
+
+// GET /api/Projects/{projectId}/analytics/quarantine?from=&to= – events the v1 schema refused, by reason, with samples
+export const GET = withProjectRole("analytics.read", async ({ req, db, access }) => {
+  const query = parseInput(quarantineQuery, searchParamsObject(req));
+  return json(await getQuarantineReport(db, access, query));
+});

@@ -1,0 +1,54 @@
+import type { ProjectAccess } from "@/lib/auth/project-access";
+import type { Db } from "@/lib/db";
+import { templateChapters } from "@/lib/embed/page-manifest";
+import { getTemplateRowOrThrow, type TemplateRow } from "@/lib/templates/templates";
+import { rate } from "./definitions";
+import { getHeatmapDeltas } from "./queries/get-heatmap-seconds";
+import type { EngagementHeatmap, HeatmapQuery } from "./schema";
+
+/**
+ * GET /api/Projects/{projectId}/analytics/heatmap: second by second, how many plays of one
+ * template watched, rewatched and left (definitions.ts). 404 for a template not in the project.
+ */
+export async function getEngagementHeatmap(db: Db, { project }: ProjectAccess, query: HeatmapQuery): Promise<EngagementHeatmap> {
+  const template = await getTemplateRowOrThrow(db, { projectId: project.id, templateId: query.templateId });
+  const durationMs = templateDurationMs(template);
+  const { plays, furthestMs, deltas } = await getHeatmapDeltas(db, { ...query, projectId: project.id }, durationMs);
+  const length = Math.ceil((durationMs ?? furthestMs ?? 0) / 1000);
+  const seconds: EngagementHeatmap["seconds"] = [];
+  let views = 0;
+  let watchedPlays = 0;
+  for (let second = 0; second < length; second++) {
+    const [viewsDelta, playsDelta, dropOffs] = deltas.get(second) ?? [0, 0, 0];
+    views += viewsDelta;
+    watchedPlays += playsDelta;
+    seconds.push({ second, watchedPlays, share: rate(watchedPlays, plays), views, rewatches: views - watchedPlays, dropOffs });
+  }
+  return {
+    window: { from: query.from.toISOString(), to: query.to.toISOString() },
+    filters: {
+      channel: query.channel,
+      templateId: query.templateId,
+      templateVersion: query.templateVersion,
+      deviceType: query.deviceType,
+      country: query.country,
+    },
+    templateId: template.id,
+    durationMs,
+    plays,
+    seconds,
+    chapters: (await templateChapters(db, template)).map((chapter) => ({
+      chapterId: chapter.id,
+      chapterName: chapter.name,
+      startMs: Math.max(0, chapter.startMs),
+      endMs: chapter.endMs,
+    })),
+  };
+}
+
+/** A Lottie template's length from its in and out points; null for a Raster template (its video's length is not stored). */
+function templateDurationMs(template: TemplateRow): number | null {
+  const { kind, inPoint, outPoint, frameRate } = template;
+  if (kind !== "LottieStandalone" || inPoint === null || outPoint === null || !frameRate) return null;
+  return Math.max(0, Math.round(((outPoint - inPoint) / frameRate) * 1000));
+}
