@@ -183,14 +183,15 @@ describe("templates – at most one Production template per project", () => {
   });
 });
 
-describe("analytics_events – one row per (project, event_id)", () => {
+describe("analytics_events – one row per (project, event_id, occurred_at): a retry resends the same envelope", () => {
+  const occurredAt = new Date();
   const insertEvent = (organizationId: string, projectId: string, eventId: string) => () =>
     db.insert(analyticsEvents).values({
       organizationId,
       projectId,
       eventId,
       eventType: "view",
-      occurredAt: new Date(),
+      occurredAt,
       receivedAt: new Date(),
       payload: {},
     });

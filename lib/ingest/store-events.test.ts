@@ -17,7 +17,7 @@ const copyColumns = eventRowColumns.join(", ");
 
 const keysOf = (rows: EventRow[]) => new Set(rows.map((r) => eventKey(r.project_id, r.event_id)));
 
-/** A row as drizzle reads it back from analytics_events (without the generated id). */
+/** A row as drizzle reads it back from analytics_events (without the storing transaction's xid). */
 function asStored(r: EventRow) {
   return {
     organizationId: r.organization_id,
@@ -50,7 +50,7 @@ async function expectEveryRowReported(inserted: Inserted, rows: EventRow[]) {
 
 /** The project's stored rows in asStored's shape, ordered by event_id. */
 async function readBack(projectId: string) {
-  return (await storedEvents(projectId)).map(({ id: _id, ...stored }) => stored);
+  return (await storedEvents(projectId)).map(({ xid: _xid, ...stored }) => stored);
 }
 
 const byEventId = (rows: EventRow[]) => [...rows].sort((a, b) => (a.event_id < b.event_id ? -1 : a.event_id > b.event_id ? 1 : 0));

@@ -26,7 +26,7 @@ export type EventRow = {
 };
 
 /**
- * Inserts rows in one statement, skipping any (project_id, event_id) already stored, and
+ * Inserts rows in one statement, skipping any (project_id, event_id, occurred_at) already stored, and
  * returns the keys it inserted. The rows travel as one JSON parameter expanded by
  * jsonb_to_recordset: a single bind parameter whatever the row count (a multi-row VALUES
  * list would hit PostgreSQL's 65,535-parameter limit at ~3,000 rows), on PGlite and on a server.
@@ -47,7 +47,7 @@ export async function insertEventRows(db: Db, rows: EventRow[]): Promise<Set<str
       received_at timestamptz, template_id text, template_version text, session_id text,
       playback_id integer, viewer_hash text, referrer_host text, consent jsonb, payload jsonb,
       device jsonb, geo jsonb, share_id uuid, channel text, is_bot boolean)
-    on conflict (project_id, event_id) do nothing
+    on conflict (project_id, event_id, occurred_at) do nothing
     returning project_id, event_id`);
   const inserted = Array.isArray(result) ? result : (result as { rows: { project_id: string; event_id: string }[] }).rows;
   return new Set(inserted.map((row) => eventKey(row.project_id, row.event_id)));

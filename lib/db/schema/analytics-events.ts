@@ -1,14 +1,22 @@
-import { bigint, boolean, bigserial, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { bigint, boolean, bigserial, customType, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { timestamptz } from "./columns";
+
+/** PostgreSQL's 64-bit transaction id, read as its decimal text. */
+const xid8 = customType<{ data: string }>({ dataType: () => "xid8" });
 
 /**
  * Ingested analytics events. No foreign keys: ingest is a hot path and the ids come
- * from signed token claims. (project_id, event_id) makes retried batches idempotent.
+ * from signed token claims. (project_id, event_id, occurred_at) makes retried batches
+ * idempotent: a retry resends the same envelope, occurred_at included.
+ *
+ * The table is partitioned by month of occurred_at (migration 0007; lib/analytics/partitions.ts
+ * creates partitions ahead and drops those past ANALYTICS_RETENTION_DAYS). drizzle-kit has no
+ * words for partitioning: this declaration lists the columns and indexes the partitions share.
  */
 export const analyticsEvents = pgTable(
   "analytics_events",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
     organizationId: uuid("organization_id").notNull(),
     projectId: uuid("project_id").notNull(),
     eventId: uuid("event_id").notNull(),
@@ -29,10 +37,18 @@ export const analyticsEvents = pgTable(
     channel: text("channel"),
     /** Enrichment's verdict (isbot on the User-Agent): stored, counted as excluded, kept out of every metric. */
     isBot: boolean("is_bot").notNull().default(false),
+    /**
+     * The transaction that stored the row. The rollup job (lib/analytics/rollups) reads the
+     * events of transactions below the oldest one still running: all committed or gone, so
+     * none can appear later below its cursor.
+     */
+    xid: xid8("xid").notNull().default(sql`pg_current_xact_id()`),
   },
   (t) => [
-    uniqueIndex("analytics_events_project_event_unique").on(t.projectId, t.eventId),
+    uniqueIndex("analytics_events_project_event_unique").on(t.projectId, t.eventId, t.occurredAt),
     index("analytics_events_project_occurred_idx").on(t.projectId, t.occurredAt),
+    index("analytics_events_xid_idx").on(t.xid),
+    index("analytics_events_project_session_idx").on(t.projectId, t.sessionId),
   ],
 );
 
