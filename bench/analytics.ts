@@ -15,7 +15,7 @@ import { randomUUID } from "node:crypto";
 import os from "node:os";
 import postgres from "postgres";
 import { getProjectAnalytics } from "@/lib/analytics/get-project-analytics";
-import { getHeatmapDeltas } from "@/lib/analytics/queries/get-heatmap-seconds";
+import { getHeatmapDeltas } from "@/lib/analytics/raw/get-heatmap-seconds";
 import type { AnalyticsQuery } from "@/lib/analytics/schema";
 import type { ProjectAccess } from "@/lib/auth/project-access";
 import type { Db } from "@/lib/db";

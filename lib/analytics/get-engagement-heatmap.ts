@@ -3,29 +3,38 @@ import type { Db } from "@/lib/db";
 import { templateChapters } from "@/lib/embed/page-manifest";
 import { getTemplateRowOrThrow, type TemplateRow } from "@/lib/templates/templates";
 import { rate } from "./definitions";
-import { getHeatmapDeltas } from "./queries/get-heatmap-seconds";
+import { scopeOf, wholeDays } from "./get-project-analytics";
+import { readHeatmap } from "./rollups/read";
+import { refreshRollups } from "./rollups/refresh";
 import type { EngagementHeatmap, HeatmapQuery } from "./schema";
 
 /**
  * GET /api/Projects/{projectId}/analytics/heatmap: second by second, how many plays of one
- * template watched, rewatched and left (definitions.ts). 404 for a template not in the project.
+ * template watched, rewatched and left (definitions.ts), from the rollups (brought up to date
+ * first) over whole UTC days. 404 for a template not in the project.
  */
 export async function getEngagementHeatmap(db: Db, { project }: ProjectAccess, query: HeatmapQuery): Promise<EngagementHeatmap> {
   const template = await getTemplateRowOrThrow(db, { projectId: project.id, templateId: query.templateId });
   const durationMs = templateDurationMs(template);
-  const { plays, furthestMs, deltas } = await getHeatmapDeltas(db, { ...query, projectId: project.id }, durationMs);
+  await refreshRollups(db);
+  const { from, to } = wholeDays(query.from, query.to);
+  const { plays, furthestMs, deltas } = await readHeatmap(db, { ...scopeOf(project.id, query, from, to), templateId: template.id });
   const length = Math.ceil((durationMs ?? furthestMs ?? 0) / 1000);
+  // The rollups keep unclipped spans: a play that went on past the end dropped off in the last second.
+  let lateDropOffs = 0;
+  for (const [second, [, , dropOffs]] of deltas) if (second >= length) lateDropOffs += dropOffs;
   const seconds: EngagementHeatmap["seconds"] = [];
   let views = 0;
   let watchedPlays = 0;
   for (let second = 0; second < length; second++) {
-    const [viewsDelta, playsDelta, dropOffs] = deltas.get(second) ?? [0, 0, 0];
+    const [viewsDelta, playsDelta, secondDropOffs] = deltas.get(second) ?? [0, 0, 0];
+    const dropOffs = secondDropOffs + (second === length - 1 ? lateDropOffs : 0);
     views += viewsDelta;
     watchedPlays += playsDelta;
     seconds.push({ second, watchedPlays, share: rate(watchedPlays, plays), views, rewatches: views - watchedPlays, dropOffs });
   }
   return {
-    window: { from: query.from.toISOString(), to: query.to.toISOString() },
+    window: { from: from.toISOString(), to: to.toISOString() },
     filters: {
       channel: query.channel,
       templateId: query.templateId,

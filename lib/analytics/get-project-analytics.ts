@@ -1,28 +1,33 @@
 import type { ProjectAccess } from "@/lib/auth/project-access";
 import type { Db } from "@/lib/db";
-import { getBotEvents } from "./queries/get-bot-events";
-import { getBreakdown } from "./queries/get-breakdown";
-import { getChapters } from "./queries/get-chapters";
-import { getDaily } from "./queries/get-daily";
-import { getQuartileFunnel } from "./queries/get-quartile-funnel";
-import { getSeries } from "./queries/get-series";
-import { getSummary } from "./queries/get-summary";
+import { funnelQuartiles, maxBreakdownKeys, rate, type SeriesGranularity } from "./definitions";
+import type { DailyCounter } from "./rollups/contribution";
+import { documentBreakdown, filterBreakdown, readHours, readScope, type RollupScope, type ScopeTotals } from "./rollups/read";
+import { refreshRollups } from "./rollups/refresh";
+import { seriesBuckets } from "./raw/get-series";
 import type { AnalyticsQuery, ProjectAnalytics } from "./schema";
-import type { AnalyticsFilter } from "./sql";
+
+const dayMs = 86_400_000;
 
 /**
- * Everything GET /api/Projects/{projectId}/analytics answers, for one project. The queries run
- * in one read-only repeatable-read transaction, so events arriving meanwhile cannot make the
- * summary and the breakdowns disagree.
+ * Everything GET /api/Projects/{projectId}/analytics answers, for one project, from the rollups
+ * (brought up to date first). The window widens to whole UTC days, as the rollups count them;
+ * the answer's `window` says which. The reads run in one read-only repeatable-read transaction,
+ * so the summary and the breakdowns cannot disagree.
  */
 export async function getProjectAnalytics(db: Db, { project }: ProjectAccess, query: AnalyticsQuery): Promise<ProjectAnalytics> {
-  const filter: AnalyticsFilter = { ...query, projectId: project.id };
-  const previous: AnalyticsFilter = { ...filter, from: new Date(2 * query.from.getTime() - query.to.getTime()), to: query.from };
+  await refreshRollups(db);
+  const { from, to } = wholeDays(query.from, query.to);
+  const previousFrom = new Date(2 * from.getTime() - to.getTime());
+  const scope = scopeOf(project.id, query, from, to);
+  const previousScope = scopeOf(project.id, query, previousFrom, from);
   return db.transaction(
     async (tx) => {
-      const summary = await getSummary(tx, filter);
+      const totals = await readScope(tx, scope, { documents: true });
+      const summary = summaryOf(totals);
+      const dayRows = dayBreakdown(totals, from, to);
       return {
-        window: windowOf(filter),
+        window: windowOf(from, to),
         filters: {
           channel: query.channel,
           templateId: query.templateId,
@@ -31,20 +36,26 @@ export async function getProjectAnalytics(db: Db, { project }: ProjectAccess, qu
           country: query.country,
         },
         summary,
-        previous: { window: windowOf(previous), summary: await getSummary(tx, previous) },
-        series: await getSeries(tx, filter),
-        funnel: await getQuartileFunnel(tx, filter),
-        chapters: await getChapters(tx, filter, summary.plays),
-        excluded: { botEvents: await getBotEvents(tx, filter) },
+        previous: { window: windowOf(previousFrom, from), summary: summaryOf(await readScope(tx, previousScope, { documents: false })) },
+        series: await seriesOf(tx, scope, query.granularity, from, to, dayRows),
+        funnel: {
+          plays: summary.plays,
+          steps: funnelQuartiles.map((percent) => {
+            const count = totals.counters[percent === 100 ? "completed_plays" : (`reached_${percent}` as DailyCounter)];
+            return { percent, count, share: rate(count, summary.plays) };
+          }),
+        },
+        chapters: chaptersOf(totals, summary.plays),
+        excluded: { botEvents: totals.counters.bot_events },
         breakdowns: {
-          day: await getDaily(tx, filter),
-          channel: await getBreakdown(tx, filter, "channel"),
-          templateVersion: await getBreakdown(tx, filter, "templateVersion"),
-          deviceType: await getBreakdown(tx, filter, "deviceType"),
-          browser: await getBreakdown(tx, filter, "browser"),
-          os: await getBreakdown(tx, filter, "os"),
-          referrerHost: await getBreakdown(tx, filter, "referrerHost"),
-          country: await getBreakdown(tx, filter, "country"),
+          day: dayRows,
+          channel: await filterBreakdown(tx, scope, "channel"),
+          templateVersion: await filterBreakdown(tx, scope, "templateVersion"),
+          deviceType: await filterBreakdown(tx, scope, "deviceType"),
+          browser: documentBreakdown(totals, "browser"),
+          os: documentBreakdown(totals, "os"),
+          referrerHost: documentBreakdown(totals, "referrerHost"),
+          country: await filterBreakdown(tx, scope, "country"),
         },
       };
     },
@@ -52,4 +63,86 @@ export async function getProjectAnalytics(db: Db, { project }: ProjectAccess, qu
   );
 }
 
-const windowOf = ({ from, to }: { from: Date; to: Date }) => ({ from: from.toISOString(), to: to.toISOString() });
+/** [from, to) widened to whole UTC days. */
+export function wholeDays(from: Date, to: Date): { from: Date; to: Date } {
+  return { from: new Date(Math.floor(from.getTime() / dayMs) * dayMs), to: new Date(Math.ceil(to.getTime() / dayMs) * dayMs) };
+}
+
+export function scopeOf(projectId: string, query: Omit<RollupScope, "projectId" | "fromDay" | "toDay">, from: Date, to: Date): RollupScope {
+  return {
+    projectId,
+    fromDay: from.toISOString().slice(0, 10),
+    toDay: to.toISOString().slice(0, 10),
+    channel: query.channel,
+    templateId: query.templateId,
+    templateVersion: query.templateVersion,
+    deviceType: query.deviceType,
+    country: query.country,
+  };
+}
+
+const windowOf = (from: Date, to: Date) => ({ from: from.toISOString(), to: to.toISOString() });
+
+function summaryOf({ counters, uniqueViewers }: ScopeTotals): ProjectAnalytics["summary"] {
+  return {
+    sessions: counters.sessions,
+    uniqueViewers,
+    plays: counters.plays,
+    sessionsWithPlay: counters.sessions_with_play,
+    playRate: rate(counters.sessions_with_play, counters.sessions),
+    completedPlays: counters.completed_plays,
+    completionRate: rate(counters.completed_plays, counters.plays),
+    averageWatchPercent: counters.plays === 0 ? null : counters.watch_percent_sum / counters.plays,
+    ctaClicks: counters.cta_clicks,
+    sessionsWithPlayAndCtaClick: counters.sessions_with_play_and_cta_click,
+    ctr: rate(counters.sessions_with_play_and_cta_click, counters.sessions_with_play),
+    autoplayFailures: counters.autoplay_failures,
+    errors: counters.errors,
+  };
+}
+
+/** Every UTC date of the window, oldest first, zero-filled. */
+function dayBreakdown(totals: ScopeTotals, from: Date, to: Date): ProjectAnalytics["breakdowns"]["day"] {
+  const byDay = new Map(totals.days.map((day) => [day.day, day.counters]));
+  return seriesBuckets(from, to, "day").map((start) => {
+    const key = start.slice(0, 10);
+    const counters = byDay.get(key);
+    return {
+      key,
+      sessions: counters?.sessions ?? 0,
+      plays: counters?.plays ?? 0,
+      completions: counters?.completed_plays ?? 0,
+      ctaClicks: counters?.cta_clicks ?? 0,
+    };
+  });
+}
+
+async function seriesOf(
+  db: Db,
+  scope: RollupScope,
+  granularity: SeriesGranularity,
+  from: Date,
+  to: Date,
+  dayRows: ProjectAnalytics["breakdowns"]["day"],
+): Promise<ProjectAnalytics["series"]> {
+  if (granularity === "day") {
+    return { granularity, points: dayRows.map(({ key, ...facts }) => ({ start: `${key}T00:00:00.000Z`, ...facts })) };
+  }
+  const hours = await readHours(db, scope, from, to);
+  return {
+    granularity,
+    points: seriesBuckets(from, to, "hour").map((start) => {
+      const [sessions, plays, completions, ctaClicks] = hours.get(start) ?? [0, 0, 0, 0];
+      return { start, sessions, plays, completions, ctaClicks };
+    }),
+  };
+}
+
+/** Chapters by the lowest position they were entered at (unknown last), then id by code point. */
+function chaptersOf(totals: ScopeTotals, plays: number): ProjectAnalytics["chapters"] {
+  return [...totals.chapters]
+    .filter(([, [sessions, chapterPlays]]) => sessions !== 0 || chapterPlays !== 0)
+    .sort(([idA, a], [idB, b]) => (a[2] ?? Infinity) - (b[2] ?? Infinity) || Buffer.compare(Buffer.from(idA), Buffer.from(idB)))
+    .slice(0, maxBreakdownKeys)
+    .map(([chapterId, [sessions, chapterPlays, , name]]) => ({ chapterId, chapterName: name, sessions, plays: chapterPlays, share: rate(chapterPlays, plays) }));
+}

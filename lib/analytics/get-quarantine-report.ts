@@ -3,7 +3,7 @@ import type { ProjectAccess } from "@/lib/auth/project-access";
 import type { Db } from "@/lib/db";
 import { maxBreakdownKeys, quarantineSamplesListed } from "./definitions";
 import type { QuarantineQuery, QuarantineReport } from "./schema";
-import { selectRows } from "./sql";
+import { selectRows } from "./select-rows";
 
 type ReasonRow = { reason: string; count: number };
 type SampleRow = { received_at: string | Date; reason: string; event: string };

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { selectRows } from "@/lib/analytics/sql";
+import { selectRows } from "@/lib/analytics/select-rows";
 import postgres from "postgres";
 import { toAppError } from "@/lib/api/errors";
 import { CopyRejectedError, CopyTimeoutError, getCopyIn, getDb, getDbDriver } from "@/lib/db";

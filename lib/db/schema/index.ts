@@ -14,3 +14,4 @@ export * from "./audit-events";
 export * from "./analytics-events";
 export * from "./console-sessions";
 export * from "./rate-limits";
+export * from "./analytics-rollups";

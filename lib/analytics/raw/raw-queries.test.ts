@@ -5,15 +5,15 @@ import { getDb, type Db } from "@/lib/db";
 import { insertEventRows, type EventRow } from "@/lib/ingest/store-events";
 import { authorizeProject } from "@/lib/auth/project-access";
 import { createTestMember, createTestProject } from "@/lib/testing/factories";
-import { sessionRows, viewerHash, type SessionSpec, type Step, type Tenant } from "./analytics-test-helpers";
-import { maxBreakdownKeys, type BreakdownDimension } from "./definitions";
-import { getProjectAnalytics } from "./get-project-analytics";
-import { getBotEvents } from "./queries/get-bot-events";
-import { getBreakdown } from "./queries/get-breakdown";
-import { getChapters } from "./queries/get-chapters";
-import { getDaily } from "./queries/get-daily";
-import { getQuartileFunnel } from "./queries/get-quartile-funnel";
-import { getSummary } from "./queries/get-summary";
+import { sessionRows, viewerHash, type SessionSpec, type Step, type Tenant } from "../analytics-test-helpers";
+import { maxBreakdownKeys, type BreakdownDimension } from "../definitions";
+import { getProjectAnalyticsRaw } from "./get-project-analytics-raw";
+import { getBotEvents } from "./get-bot-events";
+import { getBreakdown } from "./get-breakdown";
+import { getChapters } from "./get-chapters";
+import { getDaily } from "./get-daily";
+import { getQuartileFunnel } from "./get-quartile-funnel";
+import { getSummary } from "./get-summary";
 import type { AnalyticsFilter } from "./sql";
 
 // The definitions' corner cases, query by query; the hand-computed scenario runs through the
@@ -27,7 +27,7 @@ beforeAll(async () => {
 
 const seededOrganizations = new Map<string, string>();
 
-/** The project as getProjectAnalytics takes it: authorized for a member of its organization. */
+/** The project as getProjectAnalyticsRaw takes it: authorized for a member of its organization. */
 async function accessTo(projectId: string) {
   const { user } = await createTestMember("Viewer", { organizationId: seededOrganizations.get(projectId)! });
   return authorizeProject(db, { userId: user.id, email: user.email, via: "token" }, projectId, "analytics.read");
@@ -243,8 +243,8 @@ describe("getDaily – the day series", () => {
   });
 });
 
-describe("getProjectAnalytics – all reports agree", () => {
-  it("getProjectAnalytics – every breakdown sums to the summary on a mixed data set", async () => {
+describe("getProjectAnalyticsRaw – all reports agree", () => {
+  it("getProjectAnalyticsRaw – every breakdown sums to the summary on a mixed data set", async () => {
     const channels = ["PROD", "DEV", null];
     const devices = [{ type: "desktop", os: "Windows", browser: "Edge" }, { type: "tablet", os: "iPadOS", browser: null }, null];
     const projectId = await seededProject((tenant) =>
@@ -267,7 +267,7 @@ describe("getProjectAnalytics – all reports agree", () => {
         );
       }).flat(),
     );
-    const { summary, breakdowns } = await getProjectAnalytics(db, await accessTo(projectId), filterFor(projectId));
+    const { summary, breakdowns } = await getProjectAnalyticsRaw(db, await accessTo(projectId), filterFor(projectId));
     expect(summary.sessions).toBe(24);
     expect(summary.plays).toBe(24);
     for (const rows of Object.values(breakdowns)) {

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { scopeConditions, selectRows, type ScopeFilter } from "../sql";
+import { scopeConditions, selectRows, type ScopeFilter } from "./sql";
 
 /** Events in the window and filters that enrichment classified as bots: what every metric left out. */
 export async function getBotEvents(db: Db, filter: ScopeFilter): Promise<number> {

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { maxBreakdownKeys, rate } from "../definitions";
-import { scopedEventsCte, selectRows, type AnalyticsFilter } from "../sql";
+import { scopedEventsCte, selectRows, type AnalyticsFilter } from "./sql";
 
 export type ChapterRow = { chapterId: string; chapterName: string; sessions: number; plays: number; share: number | null };
 

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import type { SeriesGranularity } from "../definitions";
-import { scopedEventsCte, selectRows, seriesFactsCtes, type AnalyticsFilter } from "../sql";
+import { scopedEventsCte, selectRows, seriesFactsCtes, type AnalyticsFilter } from "./sql";
 import type { BreakdownQueryRow } from "./get-breakdown";
 
 export type SeriesPoint = { start: string; sessions: number; plays: number; completions: number; ctaClicks: number };

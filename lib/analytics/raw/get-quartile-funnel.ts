@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { funnelQuartiles, rate, type FunnelQuartile } from "../definitions";
-import { playsCte, scopedEventsCte, selectRows, type AnalyticsFilter } from "../sql";
+import { playsCte, scopedEventsCte, selectRows, type AnalyticsFilter } from "./sql";
 
 export type QuartileFunnel = {
   plays: number;

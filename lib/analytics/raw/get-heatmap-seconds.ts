@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { scopedEventsCte, selectRows, type ScopeFilter } from "../sql";
+import { scopedEventsCte, selectRows, type ScopeFilter } from "./sql";
 
 /** Per-second changes of the heatmap's counts; a running sum over seconds gives the counts themselves. */
 export type HeatmapDeltas = {

@@ -1,8 +1,8 @@
 import { sql, type SQL } from "drizzle-orm";
-import type { Db } from "@/lib/db";
-import type { BreakdownDimension, SeriesGranularity } from "./definitions";
-import { unknownKey } from "./definitions";
-import type { AnalyticsQuery } from "./schema";
+export { selectRows } from "../select-rows";
+import type { BreakdownDimension, SeriesGranularity } from "../definitions";
+import { unknownKey } from "../definitions";
+import type { AnalyticsQuery } from "../schema";
 
 // Fragments the queries in ./queries share, so every query scopes and counts the same way
 // (definitions.ts says what they mean). Values travel as bind parameters; the only SQL text
@@ -112,10 +112,4 @@ function factsCtes(key: SQL): SQL {
     union all
     select ${key}, 0, 0, 0, 1 from scoped where event_type = 'cta.clicked'
   )`;
-}
-
-/** Rows of a raw query, whichever driver runs it (postgres.js returns an array, PGlite `{ rows }`). */
-export async function selectRows<Row>(db: Db, query: SQL): Promise<Row[]> {
-  const result = await db.execute(query);
-  return (Array.isArray(result) ? result : (result as unknown as { rows: Row[] }).rows) as Row[];
 }

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { maxWindowDays } from "../definitions";
 import { utcDay, windowDays } from "../schema";
-import { breakdownFactsCtes, scopedEventsCte, selectRows, type AnalyticsFilter } from "../sql";
+import { breakdownFactsCtes, scopedEventsCte, selectRows, type AnalyticsFilter } from "./sql";
 import { toBreakdownRow, type BreakdownQueryRow, type BreakdownRow } from "./get-breakdown";
 
 /** The day breakdown: one row per UTC date the window touches, oldest first, days without events as zeros. */

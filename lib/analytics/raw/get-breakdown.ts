@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { maxBreakdownKeys, type BreakdownDimension } from "../definitions";
-import { breakdownFactsCtes, scopedEventsCte, selectRows, type AnalyticsFilter } from "../sql";
+import { breakdownFactsCtes, scopedEventsCte, selectRows, type AnalyticsFilter } from "./sql";
 
 export type BreakdownRow = { key: string; sessions: number; plays: number; completions: number; ctaClicks: number };
 
