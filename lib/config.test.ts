@@ -59,6 +59,7 @@ describe("parseConfig – defaults", () => {
       generatedSecrets: false,
       bootstrapOnStart: true,
       storage: { driver: "local" },
+      analyticsRetentionDays: 0,
     });
   });
 
@@ -108,6 +109,15 @@ describe("parseConfig – defaults", () => {
 
   it("parseConfig – SHARE_MISS_RATE=5 → passed through", () => {
     expect(parseConfig(env({ SHARE_MISS_RATE: "5" })).shareMissRate).toBe(5);
+  });
+
+  it.each([
+    { value: "0", days: 0 },
+    { value: "400", days: 400 },
+    { value: " 90 ", days: 90 },
+    { value: "36500", days: 36_500 },
+  ])("parseConfig – ANALYTICS_RETENTION_DAYS=$value → $days days", ({ value, days }) => {
+    expect(parseConfig(env({ ANALYTICS_RETENTION_DAYS: value })).analyticsRetentionDays).toBe(days);
   });
 
   it("parseConfig – DATABASE_URL and REELBIND_BOOTSTRAP=0 → passed through", () => {
@@ -160,6 +170,14 @@ describe("parseConfig – invalid variables", () => {
     const message = configError(() => parseConfig(env({ [variable]: value })));
     expect(message).toContain(`- ${variable}: `);
     expect(message.split("\n")).toHaveLength(2);
+  });
+});
+
+describe("parseConfig – ANALYTICS_RETENTION_DAYS", () => {
+  it.each(["-1", "30.5", "13 months", "36501", "1e6", "Infinity"])("parseConfig – ANALYTICS_RETENTION_DAYS=%s → ConfigError saying what it must be", (value) => {
+    expect(configError(() => parseConfig(env({ ANALYTICS_RETENTION_DAYS: value })))).toBe(
+      "Invalid configuration:\n  - ANALYTICS_RETENTION_DAYS: must be a whole number of days from 0 (keep every event) to 36500",
+    );
   });
 });
 

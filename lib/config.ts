@@ -24,6 +24,9 @@ export function parseDurationSeconds(value: string): number | null {
 const eventRateSchema = (fallback: number) =>
   z.coerce.number({ error: "must be a number of events per second" }).positive("must be more than 0").max(1e9).default(fallback);
 
+const maxRetentionDays = 36_500;
+const retentionDaysMessage = `must be a whole number of days from 0 (keep every event) to ${maxRetentionDays}`;
+
 const tokenSecretsSchema = z
   .string()
   .transform((value, ctx) => {
@@ -76,6 +79,12 @@ const envSchema = z.object({
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_FORCE_PATH_STYLE: z.enum(["0", "1"]).default("0"),
+  ANALYTICS_RETENTION_DAYS: z.coerce
+    .number({ error: retentionDaysMessage })
+    .int(retentionDaysMessage)
+    .min(0, retentionDaysMessage)
+    .max(maxRetentionDays, retentionDaysMessage)
+    .default(0),
 });
 
 /** Where template files live: files under DATA_DIR/blobs, or a bucket on an S3-compatible service. */
@@ -113,6 +122,8 @@ export type Config = {
   generatedSecrets: boolean;
   bootstrapOnStart: boolean;
   storage: StorageConfig;
+  /** Raw analytics events are kept this many days, dropped a whole month at a time; 0 keeps them all (lib/analytics/partitions.ts). */
+  analyticsRetentionDays: number;
 };
 
 export class ConfigError extends Error {
@@ -207,6 +218,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     generatedSecrets: needsGenerated,
     bootstrapOnStart: e.REELBIND_BOOTSTRAP === "1",
     storage,
+    analyticsRetentionDays: e.ANALYTICS_RETENTION_DAYS,
   };
 }
 

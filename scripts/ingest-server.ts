@@ -3,6 +3,7 @@
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { startPartitionMaintenance } from "@/lib/analytics/partitions";
 import { AppError, NotFoundError, problemOf } from "@/lib/api/errors";
 import { readBodyWithLimit } from "@/lib/api/request";
 import { getConfig, startUpWarnings } from "@/lib/config";
@@ -64,13 +65,16 @@ async function main() {
   const port = Number(process.env.INGEST_PORT ?? 3001);
   for (const warning of startUpWarnings(getConfig())) console.warn(warning);
   await getDb();
+  // On PGlite this process owns its database; on PostgreSQL it keeps partitions ready even with
+  // no app process running (processes sharing a database take turns).
+  const partitionMaintenance = startPartitionMaintenance();
   const server = createIngestServer();
   server.listen(port, process.env.INGEST_HOST ?? "0.0.0.0", () => console.log(`Reelbind ingest listening on :${port}`));
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.once(signal, () => {
       server.close();
       // Answer what is queued, then close the database.
-      void drainIngestWriter()
+      void Promise.all([drainIngestWriter(), partitionMaintenance.stop()])
         .then(closeDb)
         .finally(() => process.exit(0));
     });

@@ -1,3 +1,4 @@
+import { startPartitionMaintenance, type PartitionMaintenance } from "@/lib/analytics/partitions";
 import { bootstrapDemo, formatBootstrapBanner } from "@/lib/bootstrap/bootstrap";
 import { publishAdminChannel } from "@/lib/cli/admin-channel";
 import { getConfig, startUpWarnings } from "@/lib/config";
@@ -9,20 +10,24 @@ import { cleanTempFiles } from "@/lib/storage";
 /** Temp files of uploads older than this at start-up were left by a crash. */
 const staleUploadMs = 60 * 60 * 1000;
 
+let partitionMaintenance: PartitionMaintenance | undefined;
+
 /**
  * What the server (scripts/serve.mjs) calls on SIGTERM/SIGINT once it has answered the requests
- * in flight: commit queued analytics events, then close the database cleanly (PGlite flushes
- * its files). Published on globalThis: the server is not part of the app's bundles.
+ * in flight: commit queued analytics events and let a partition maintenance run finish, then
+ * close the database cleanly (PGlite flushes its files). Published on globalThis: the server is
+ * not part of the app's bundles.
  */
 async function shutDownApp(): Promise<void> {
-  await drainIngestWriter();
+  await Promise.all([drainIngestWriter(), partitionMaintenance?.stop()]);
   await closeDb();
 }
 
 /**
- * Migrates the database (taking the DATA_DIR lock on PGlite), then bootstraps the demo data and
- * prints it. Publishes for the server (scripts/serve.mjs) what to do on shutdown and the headers
- * it puts on every response (static files and Next's own answers included).
+ * Migrates the database (taking the DATA_DIR lock on PGlite), starts the analytics partition
+ * maintenance, then bootstraps the demo data and prints it. Publishes for the server
+ * (scripts/serve.mjs) what to do on shutdown and the headers it puts on every response (static
+ * files and Next's own answers included).
  */
 export async function startServer(): Promise<void> {
   const config = getConfig();
@@ -32,6 +37,7 @@ export async function startServer(): Promise<void> {
   published[Symbol.for("reelbind.app-shutdown")] = shutDownApp;
   published[Symbol.for("reelbind.response-headers")] = transportSecurityHeaders(config.publicBaseUrl);
   if (!config.databaseUrl) publishAdminChannel(config.dataDir, config.port);
+  partitionMaintenance ??= startPartitionMaintenance();
   await cleanTempFiles(staleUploadMs).catch((error: unknown) => console.error("Cleaning upload temp files failed:", error));
   if (config.bootstrapOnStart) console.log(formatBootstrapBanner(await bootstrapDemo(db)));
 }
