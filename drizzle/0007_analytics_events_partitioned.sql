@@ -49,6 +49,8 @@ BEGIN
 	IF to_regclass(partition_name) IS NOT NULL THEN
 		RETURN partition_name;
 	END IF;
+	-- No row may reach the default partition between the move and the attach (which would refuse it).
+	LOCK TABLE analytics_events IN SHARE ROW EXCLUSIVE MODE;
 	IF EXISTS (SELECT 1 FROM analytics_events_default WHERE occurred_at >= lower_bound AND occurred_at < upper_bound) THEN
 		EXECUTE format('CREATE TABLE %I (LIKE analytics_events INCLUDING DEFAULTS)', partition_name);
 		EXECUTE format('INSERT INTO %I SELECT * FROM analytics_events_default WHERE occurred_at >= %L AND occurred_at < %L', partition_name, lower_bound, upper_bound);

@@ -11,7 +11,7 @@ import {
   maintainEventPartitions,
   startPartitionMaintenance,
 } from "./partitions";
-import { selectRows } from "./sql";
+import { selectRows } from "./select-rows";
 
 // Other test files may share this database (DATABASE_URL) and its current months' partitions:
 // tests here work in months of their own, in the 1990s and the 2090s, where nothing else stores

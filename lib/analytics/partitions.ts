@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
 import { getConfig, type Config } from "@/lib/config";
 import { getDb, type Db } from "@/lib/db";
-import { selectRows } from "./sql";
+import { startPeriodicTask, type PeriodicTask } from "@/lib/server/periodic-task";
+import { selectRows } from "./select-rows";
 
 // analytics_events is partitioned by UTC month of occurred_at (drizzle/0007). Partitions are made
 // ahead of the events that need them, and those past ANALYTICS_RETENTION_DAYS are dropped whole.
@@ -130,47 +131,17 @@ export async function maintainEventPartitions(
   return { createdPartitions, ...expired };
 }
 
-export type PartitionMaintenance = {
-  /** No run starts after this; resolves once the one under way (if any) has finished. */
-  stop: () => Promise<void>;
-};
-
 /**
  * Runs maintainEventPartitions now and every 6 hours on the process-wide database (10 minutes
- * after a failed run). Failures are logged, never thrown; the timer does not keep the process alive.
+ * after a failed run): lib/server/periodic-task.ts.
  */
-export function startPartitionMaintenance(): PartitionMaintenance {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
-
-  const schedule = (delayMs: number) => {
-    if (stopped) return;
-    timer = setTimeout(run, delayMs);
-    timer.unref();
-  };
-  const run = () => {
-    running = (async () => maintainEventPartitions(await getDb(), getConfig()))().then(
-      (result) => {
-        const report = describeMaintenance(result);
-        if (report) console.log(report);
-        schedule(maintenanceIntervalMs);
-      },
-      (error: unknown) => {
-        console.error(`Analytics partition maintenance failed; next attempt in ${retryAfterFailureMs / 60_000} minutes:`, error);
-        schedule(retryAfterFailureMs);
-      },
-    );
-  };
-
-  run();
-  return {
-    stop: async () => {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
+export function startPartitionMaintenance(): PeriodicTask {
+  return startPeriodicTask({
+    name: "Analytics partition maintenance",
+    run: async () => describeMaintenance(await maintainEventPartitions(await getDb(), getConfig())),
+    intervalMs: maintenanceIntervalMs,
+    retryMs: retryAfterFailureMs,
+  });
 }
 
 function describeMaintenance({ createdPartitions, droppedPartitions, deletedDefaultRows }: PartitionMaintenanceResult): string | undefined {

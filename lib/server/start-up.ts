@@ -1,4 +1,5 @@
-import { startPartitionMaintenance, type PartitionMaintenance } from "@/lib/analytics/partitions";
+import { startPartitionMaintenance } from "@/lib/analytics/partitions";
+import { startRollupJob } from "@/lib/analytics/rollups/refresh";
 import { bootstrapDemo, formatBootstrapBanner } from "@/lib/bootstrap/bootstrap";
 import { publishAdminChannel } from "@/lib/cli/admin-channel";
 import { getConfig, startUpWarnings } from "@/lib/config";
@@ -6,26 +7,27 @@ import { closeDb, getDb } from "@/lib/db";
 import { drainIngestWriter } from "@/lib/ingest/handle-ingest";
 import { transportSecurityHeaders } from "@/lib/security/response-headers";
 import { cleanTempFiles } from "@/lib/storage";
+import type { PeriodicTask } from "./periodic-task";
 
 /** Temp files of uploads older than this at start-up were left by a crash. */
 const staleUploadMs = 60 * 60 * 1000;
 
-let partitionMaintenance: PartitionMaintenance | undefined;
+let backgroundTasks: PeriodicTask[] | undefined;
 
 /**
  * What the server (scripts/serve.mjs) calls on SIGTERM/SIGINT once it has answered the requests
- * in flight: commit queued analytics events and let a partition maintenance run finish, then
+ * in flight: commit queued analytics events and let a partition maintenance or rollup run finish, then
  * close the database cleanly (PGlite flushes its files). Published on globalThis: the server is
  * not part of the app's bundles.
  */
 async function shutDownApp(): Promise<void> {
-  await Promise.all([drainIngestWriter(), partitionMaintenance?.stop()]);
+  await Promise.all([drainIngestWriter(), ...(backgroundTasks ?? []).map((task) => task.stop())]);
   await closeDb();
 }
 
 /**
  * Migrates the database (taking the DATA_DIR lock on PGlite), starts the analytics partition
- * maintenance, then bootstraps the demo data and prints it. Publishes for the server
+ * maintenance and rollup job, then bootstraps the demo data and prints it. Publishes for the server
  * (scripts/serve.mjs) what to do on shutdown and the headers it puts on every response (static
  * files and Next's own answers included).
  */
@@ -37,7 +39,7 @@ export async function startServer(): Promise<void> {
   published[Symbol.for("reelbind.app-shutdown")] = shutDownApp;
   published[Symbol.for("reelbind.response-headers")] = transportSecurityHeaders(config.publicBaseUrl);
   if (!config.databaseUrl) publishAdminChannel(config.dataDir, config.port);
-  partitionMaintenance ??= startPartitionMaintenance();
+  backgroundTasks ??= [startPartitionMaintenance(), startRollupJob()];
   await cleanTempFiles(staleUploadMs).catch((error: unknown) => console.error("Cleaning upload temp files failed:", error));
   if (config.bootstrapOnStart) console.log(formatBootstrapBanner(await bootstrapDemo(db)));
 }

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
-import type { Db } from "@/lib/db";
+import { getDb, type Db } from "@/lib/db";
 import { hasErrorCode } from "@/lib/error-code";
+import { startPeriodicTask, type PeriodicTask } from "@/lib/server/periodic-task";
 import { selectRows } from "../select-rows";
 import { contributionOf, dailyCounters, type Contribution, type DailyDelta, type Facts, type RollupEvent } from "./contribution";
 import { addToCube, cubeKeyText, diff, mergeIntoRow, type CubeKey, type DailyRow } from "./cube";
@@ -14,7 +15,7 @@ import { addToCube, cubeKeyText, diff, mergeIntoRow, type CubeKey, type DailyRow
 // (an advisory lock); a report runs it before reading, and the server every few seconds.
 
 /** Any constant works; it only has to be the same for every process of this database. */
-const rollupLockId = 720_114_234;
+const rollupLockId = 720_114_235;
 /** Events read per chunk (a transaction of one xid is read whole, whatever its size). */
 const defaultChunkEvents = 20_000;
 /** Rollup rows written per statement. */
@@ -193,4 +194,21 @@ async function writeHourly(tx: Db, hourly: Map<string, Facts>): Promise<void> {
         completions = analytics_hourly_rollups.completions + excluded.completions,
         cta_clicks = analytics_hourly_rollups.cta_clicks + excluded.cta_clicks`);
   }
+}
+
+/** How often the server rolls up new events (a report also does before reading). */
+const rollupIntervalMs = 2_000;
+const rollupRetryMs = 30_000;
+
+/** Runs refreshRollups every few seconds on the process-wide database (lib/server/periodic-task.ts). */
+export function startRollupJob(): PeriodicTask {
+  return startPeriodicTask({
+    name: "Analytics rollup job",
+    run: async () => {
+      await refreshRollups(await getDb());
+      return undefined;
+    },
+    intervalMs: rollupIntervalMs,
+    retryMs: rollupRetryMs,
+  });
 }
