@@ -2,22 +2,31 @@
  * Analytics definitions: what every number in GET /api/Projects/{projectId}/analytics means.
  * The queries in ./queries follow these exactly; change a definition here first.
  *
- * Scope. Every query reads only analytics_events of one project (project_id), with
- * occurred_at in [from, to) (from inclusive, to exclusive), that enrichment did not classify
- * as a bot (is_bot false), and, when given, channel = the channel filter, template_id = the
- * templateId filter, template_version = the templateVersion filter, and the event's device
- * type and country keys (as the breakdowns key them, so "unknown" selects the missing ones)
- * = the deviceType and country filters. Each event counts by its own
- * occurred_at: a session that started before `from` contributes its in-window plays and
- * clicks but is not one of the window's sessions.
+ * Source. The API answers from rollups (lib/analytics/rollups), which a job keeps up to date
+ * from analytics_events; a report first rolls up what arrived since the job's last run.
+ *
+ * Scope. A report covers one project and whole UTC days: its window [from, to) widens to
+ * them (from down to its day's midnight, to up to the next), and the answer's `window` says so.
+ * Events that enrichment classified as bots (is_bot) count only in excluded.botEvents. The
+ * filters (channel, templateId, templateVersion, deviceType, country) keep what happened with
+ * those values; a missing value is "unknown", which the filter can select.
+ *
+ * Attribution. A session belongs to the UTC day and filter values of its first session.started
+ * event, with everything it did (its plays, whether any play, any CTA click); a play to the day
+ * and values of its first video.played, with how far it got and whether it completed; a
+ * cta.clicked, autoplay.failed or video.errored event to its own day and values. So a session
+ * that starts before midnight and plays after counts its play on the next day and is one of the
+ * previous day's sessions with a play; each number of a window is the sum of its days'.
  *
  * A play is one (session_id, playback_id) pair with at least one video.played (playback_id
  * not null). A playback that resumes after a pause emits video.played again and is still one play.
  *
  * - sessions             distinct session_id with a session.started.
- * - uniqueViewers        distinct coalesce(viewer_hash, session_id) over those session.started events.
+ * - uniqueViewers        distinct coalesce(viewer_hash, session_id) of those sessions: exact up
+ *                        to 256 viewers, then a HyperLogLog estimate (standard error ~1.6 %;
+ *                        rollups/viewer-sketch.ts).
  * - plays                number of plays.
- * - sessionsWithPlay     sessions (as above) that have at least one play.
+ * - sessionsWithPlay     sessions (as above) that have at least one play, whenever it started.
  * - playRate             sessionsWithPlay / sessions.
  * - completedPlays       plays with a video.completed.
  * - completionRate       completedPlays / plays.
@@ -27,8 +36,7 @@
  * - ctaClicks            number of cta.clicked events.
  * - sessionsWithPlayAndCtaClick  sessionsWithPlay that also have at least one cta.clicked.
  * - ctr                  sessionsWithPlayAndCtaClick / sessionsWithPlay: the numerator is taken
- *                        within the denominator so the rate never exceeds 1 (a click whose play
- *                        fell before the window does not count).
+ *                        within the denominator so the rate never exceeds 1.
  * - autoplayFailures     number of autoplay.failed events.
  * - errors               number of video.errored events.
  *
@@ -60,23 +68,25 @@
  *                        past maxHourlyWindowDays.
  * - previous             the summary over the period of equal length just before `from`
  *                        ([from - (to - from), from)), with the same filters.
- * - chapters             per chapter_id of chapter.entered events: sessions = distinct
- *                        session_id that entered it, plays = plays (as above) with a
- *                        chapter.entered of that chapter and playback, share = plays / the
- *                        summary's plays. chapterName is the name of its newest event. Ordered
+ * - chapters             per chapter_id of chapter.entered events: sessions = sessions that
+ *                        entered it (on the day and values of their first entry), plays =
+ *                        plays (as above) with a chapter.entered of that chapter and playback,
+ *                        share = plays / the summary's plays. chapterName is the newest name. Ordered
  *                        by the lowest position_ms it was entered at, then chapterId; at most
  *                        maxBreakdownKeys.
- * - excluded.botEvents   events in scope except the bot condition that are bots: the events
- *                        the report left out.
+ * - excluded.botEvents   bot events of the window and filters (each on its own day and
+ *                        values): the events the report left out.
  *
  * Heatmap (GET …/analytics/heatmap, one template): the spans of payload.watched
- * ([[fromMs, toMs], …]) of video.paused, video.completed and video.incomplete events in scope,
- * per play. A span with fromMs ≥ toMs is ignored; spans are clipped to the duration.
- * A span covers second s when it overlaps [s·1000, (s+1)·1000).
+ * ([[fromMs, toMs], …]) of the video.paused, video.completed and video.incomplete events of
+ * each play (as above: on its first video.played's day and values). A span with fromMs ≥ toMs
+ * is ignored; fromMs below 0 counts from 0; the timeline ends at the duration (a later drop-off
+ * counts in its last second). A span covers second s when it overlaps [s·1000, (s+1)·1000).
  * - durationMs           from the template: (out point − in point) / frame rate of its Lottie
  *                        file; null when unknown (a Raster template's video), and the timeline
  *                        then ends at the furthest watched millisecond.
  * - plays                plays with at least one span.
+ * - (every count below is over the seconds of the timeline only)
  * - watchedPlays (per s) plays with a span covering s; share = watchedPlays / plays.
  * - views (per s)        spans covering s, over all plays; rewatches = views − watchedPlays.
  * - dropOffs (per s)     plays without a video.completed whose furthest watched millisecond

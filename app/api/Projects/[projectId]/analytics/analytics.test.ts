@@ -418,17 +418,17 @@ describe("GET /api/Projects/:id/analytics – the issue 16 filters and series", 
     expect(result.series.points.map((p) => p.sessions)).toEqual([2, 2]);
   });
 
-  it("GET /api/Projects/:id/analytics – windows past 2 UTC days default to daily points; hourly ones cover every hour touched", async () => {
+  it("GET /api/Projects/:id/analytics – windows past 2 UTC days default to daily points; an hour's window widens to its day, hourly", async () => {
     expect((await analytics("?from=2026-02-28&to=2026-03-03")).series.granularity).toBe("day");
-    const hours = await analytics("?from=2026-03-01T10:30:00Z&to=2026-03-01T12:00:00.001Z&granularity=hour");
-    expect(hours.series.points.map((p) => [p.start, p.sessions, p.plays])).toEqual([
-      ["2026-03-01T10:00:00.000Z", 0, 0],
-      ["2026-03-01T11:00:00.000Z", 0, 0],
-      ["2026-03-01T12:00:00.000Z", 0, 0],
+    const day = await analytics("?from=2026-03-01T10:30:00Z&to=2026-03-01T12:00:00.001Z&granularity=hour");
+    expect(day.window).toEqual({ from: "2026-03-01T00:00:00.000Z", to: "2026-03-02T00:00:00.000Z" });
+    expect(day.series.points).toHaveLength(24);
+    expect(day.series.points.filter((p) => p.sessions + p.plays > 0).map((p) => [p.start, p.sessions, p.plays])).toEqual([
+      ["2026-03-01T00:00:00.000Z", 1, 0],
+      ["2026-03-01T10:00:00.000Z", 1, 1],
     ]);
-    const s2 = await analytics("?from=2026-03-01T10:00:00Z&to=2026-03-01T11:00:00Z");
-    expect(s2.series.points).toEqual([{ start: "2026-03-01T10:00:00.000Z", sessions: 1, plays: 1, completions: 0, ctaClicks: 0 }]);
-    expect(s2.previous.window).toEqual({ from: "2026-03-01T09:00:00.000Z", to: "2026-03-01T10:00:00.000Z" });
+    expect(day.previous.window).toEqual({ from: "2026-02-28T00:00:00.000Z", to: "2026-03-01T00:00:00.000Z" });
+    expect(day.previous.summary).toMatchObject({ sessions: 1, autoplayFailures: 1 });
   });
 
   it("GET /api/Projects/:id/analytics – the previous period is the one of equal length just before, with the same filters", async () => {
@@ -440,12 +440,12 @@ describe("GET /api/Projects/:id/analytics – the issue 16 filters and series", 
   });
 });
 
-describe("GET /api/Projects/:id/analytics – window edges (from inclusive, to exclusive)", () => {
-  it("GET /api/Projects/:id/analytics – an event exactly at `from` counts; 1 ms later it does not", async () => {
+describe("GET /api/Projects/:id/analytics – window edges (whole UTC days, from inclusive, to exclusive)", () => {
+  it("GET /api/Projects/:id/analytics – a window widens to whole UTC days: 1 ms after midnight still counts the day", async () => {
     expect((await analytics(inWindow)).summary.sessions).toBe(4);
     const later = await analytics("?from=2026-03-01T00:00:00.001Z&to=2026-03-03");
-    // S1's session.started is out; its autoplay failure 5 s later is still in.
-    expect(later.summary).toMatchObject({ sessions: 3, uniqueViewers: 3, autoplayFailures: 1 });
+    expect(later.window).toEqual({ from, to });
+    expect(later.summary).toMatchObject({ sessions: 4, uniqueViewers: 3, autoplayFailures: 1 });
   });
 
   it("GET /api/Projects/:id/analytics – an event exactly at `to` does not count; with `to` 1 ms later it does", async () => {
@@ -464,11 +464,11 @@ describe("GET /api/Projects/:id/analytics – window edges (from inclusive, to e
     ]);
   });
 
-  it("GET /api/Projects/:id/analytics – a window across midnight lists both UTC dates, zero-filled", async () => {
+  it("GET /api/Projects/:id/analytics – a window across midnight covers both UTC dates", async () => {
     const result = await analytics("?from=2026-03-01T12:00:00Z&to=2026-03-02T12:00:00Z");
-    // Only S3: S2 started before noon, S4 exactly at `to`.
-    expect(result.summary).toMatchObject({ sessions: 1, plays: 1, completedPlays: 1, ctaClicks: 2 });
-    expect(result.breakdowns.day).toEqual([row("2026-03-01", 0, 0, 0, 0), row("2026-03-02", 1, 1, 1, 2)]);
+    expect(result.window).toEqual({ from, to });
+    expect(result.summary).toMatchObject({ sessions: 4, plays: 4, completedPlays: 2, ctaClicks: 2 });
+    expect(result.breakdowns.day).toEqual([row("2026-03-01", 2, 1, 0, 0), row("2026-03-02", 2, 3, 2, 2)]);
   });
 
   it("GET /api/Projects/:id/analytics – offsets are converted to UTC", async () => {
