@@ -99,18 +99,18 @@ test("a share played on its landing page shows on the dashboard: KPI tiles, funn
   await screenshots(page, "analytics");
 
   // Filters go to the URL: a reload (or a colleague opening the link) shows the same view.
-  await page.getByRole("button", { name: "24 h" }).click();
-  await expect(page).toHaveURL(/\?range=24h$/);
+  await page.getByRole("button", { name: "Today" }).click();
+  await expect(page).toHaveURL(/\?range=today$/);
   await expect(page.getByTestId("kpi-plays")).toContainText("Plays1");
   await page.getByLabel("Channel", { exact: true }).selectOption("PROD");
-  await expect(page).toHaveURL(/\?range=24h&channel=PROD$/);
+  await expect(page).toHaveURL(/\?range=today&channel=PROD$/);
   await expect(page.getByText("No views in this period")).toBeVisible();
   await page.reload();
-  await expect(page.getByRole("button", { name: "24 h" })).toHaveAttribute("aria-pressed", "true");
+  await expect(page.getByRole("button", { name: "Today" })).toHaveAttribute("aria-pressed", "true");
   await expect(page.getByLabel("Channel", { exact: true })).toHaveValue("PROD");
   await expect(page.getByText("No views in this period")).toBeVisible();
   await page.goBack();
-  await expect(page).toHaveURL(/\?range=24h$/);
+  await expect(page).toHaveURL(/\?range=today$/);
   await expect(page.getByTestId("kpi-plays")).toContainText("Plays1");
   // Custom dates: today alone (UTC), both ends included.
   const today = new Date().toISOString().slice(0, 10);

@@ -68,7 +68,7 @@ export function AnalyticsFilters({ view, onChange, templates, seen }: Props) {
               onClick={() => onChange({ ...view, range: preset, fromDate: null, toDate: null })}
               className={`rounded-md px-2.5 py-1.5 text-sm font-medium ring-1 ring-inset focus-visible:outline-2 focus-visible:outline-indigo-600 ${view.range === preset ? "bg-indigo-600 text-white ring-indigo-600" : "bg-white text-slate-700 ring-slate-300 hover:bg-slate-50"}`}
             >
-              {preset === "24h" ? "24 h" : preset.replace("d", " d")}
+              {preset === "today" ? "Today" : preset.replace("d", " d")}
             </button>
           ))}
         </div>

@@ -34,7 +34,7 @@ describe("readView and viewSearch", () => {
 
 describe("viewWindow", () => {
   it.each([
-    ["24h", "range=24h", ["2026-11-25T00:00:00.000Z", "2026-11-26T00:00:00.000Z", "hour"]],
+    ["today", "range=today", ["2026-11-25T00:00:00.000Z", "2026-11-26T00:00:00.000Z", "hour"]],
     ["7d", "", ["2026-11-19T00:00:00.000Z", "2026-11-26T00:00:00.000Z", "day"]],
     ["30d", "range=30d", ["2026-10-27T00:00:00.000Z", "2026-11-26T00:00:00.000Z", "day"]],
     ["90d", "range=90d", ["2026-08-28T00:00:00.000Z", "2026-11-26T00:00:00.000Z", "day"]],
@@ -44,8 +44,8 @@ describe("viewWindow", () => {
     expect(iso(viewWindow(view(query), now))).toEqual(expected);
   });
 
-  it("24h ends at the next full hour", () => {
-    expect(iso(viewWindow(view("range=24h"), new Date("2026-11-25T10:00:00.001Z")))).toEqual(["2026-11-24T11:00:00.000Z", "2026-11-25T11:00:00.000Z", "hour"]);
+  it("today is the whole UTC day, by the hour, whatever the time", () => {
+    expect(iso(viewWindow(view("range=today"), new Date("2026-11-25T23:59:59.999Z")))).toEqual(["2026-11-25T00:00:00.000Z", "2026-11-26T00:00:00.000Z", "hour"]);
   });
 
   it("the previous period has the same length and ends where the window starts", () => {
@@ -72,7 +72,7 @@ describe("analyticsSearch", () => {
 
 describe("heatmapSearch", () => {
   it("the window and the filters, no granularity (the heatmap is per second)", () => {
-    const filtered = view("range=24h&deviceType=mobile");
+    const filtered = view("range=today&deviceType=mobile");
     expect(heatmapSearch(viewWindow(filtered, now), filtered)).toBe("from=2026-11-25T00%3A00%3A00.000Z&to=2026-11-26T00%3A00%3A00.000Z&deviceType=mobile");
   });
 });

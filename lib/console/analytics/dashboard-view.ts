@@ -7,10 +7,10 @@ import type { Channel } from "@/lib/db/schema";
 
 export const channels: readonly Channel[] = ["DEV", "STAGING", "PROD"];
 
-export const rangePresets = ["24h", "7d", "30d", "90d"] as const;
+export const rangePresets = ["today", "7d", "30d", "90d"] as const;
 export type RangePreset = (typeof rangePresets)[number];
 export const rangeLabels: Record<RangePreset | "custom", string> = {
-  "24h": "Last 24 hours",
+  today: "Today (UTC)",
   "7d": "Last 7 days",
   "30d": "Last 30 days",
   "90d": "Last 90 days",
@@ -39,7 +39,7 @@ export type DashboardWindow = { from: Date; to: Date; granularity: "hour" | "day
 
 const hourMs = 60 * 60 * 1000;
 const dayMs = 24 * hourMs;
-const presetDays: Record<Exclude<RangePreset, "24h">, number> = { "7d": 7, "30d": 30, "90d": 90 };
+const presetDays: Record<RangePreset, number> = { today: 1, "7d": 7, "30d": 30, "90d": 90 };
 const datePattern = /^\d{4}-\d{2}-\d{2}$/;
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** Anything else in the URL is ignored rather than sent: a bad link shows the default view. */
@@ -99,8 +99,9 @@ export function viewSearch(view: DashboardView): string {
 }
 
 /**
- * The window a view covers at `now`: 24 h ends at the next full hour, by the hour; the day
- * presets are whole UTC days ending with today; custom dates include both days.
+ * The window a view covers at `now`: the presets are whole UTC days ending with today (the API
+ * counts whole days: lib/analytics/definitions.ts), today by the hour; custom dates include
+ * both days.
  */
 export function viewWindow(view: DashboardView, now: Date): DashboardWindow {
   if (view.range === "custom") {
@@ -108,12 +109,8 @@ export function viewWindow(view: DashboardView, now: Date): DashboardWindow {
     const to = new Date(Date.parse(`${view.toDate}T00:00:00.000Z`) + dayMs);
     return { from, to, granularity: to.getTime() - from.getTime() <= 2 * dayMs ? "hour" : "day" };
   }
-  if (view.range === "24h") {
-    const to = new Date(Math.ceil(now.getTime() / hourMs) * hourMs);
-    return { from: new Date(to.getTime() - dayMs), to, granularity: "hour" };
-  }
   const to = new Date((Math.floor(now.getTime() / dayMs) + 1) * dayMs);
-  return { from: new Date(to.getTime() - presetDays[view.range] * dayMs), to, granularity: "day" };
+  return { from: new Date(to.getTime() - presetDays[view.range] * dayMs), to, granularity: view.range === "today" ? "hour" : "day" };
 }
 
 /** The period of the same length just before the window: what the KPI tiles compare with. */
