@@ -5,7 +5,7 @@ import { getTemplateRowOrThrow, type TemplateRow } from "@/lib/templates/templat
 import { rate } from "./definitions";
 import { scopeOf, wholeDays } from "./get-project-analytics";
 import { readHeatmap } from "./rollups/read";
-import { refreshRollups } from "./rollups/refresh";
+import { refreshRollups, reportSettleMs } from "./rollups/refresh";
 import type { EngagementHeatmap, HeatmapQuery } from "./schema";
 
 /**
@@ -16,7 +16,7 @@ import type { EngagementHeatmap, HeatmapQuery } from "./schema";
 export async function getEngagementHeatmap(db: Db, { project }: ProjectAccess, query: HeatmapQuery): Promise<EngagementHeatmap> {
   const template = await getTemplateRowOrThrow(db, { projectId: project.id, templateId: query.templateId });
   const durationMs = templateDurationMs(template);
-  await refreshRollups(db);
+  await refreshRollups(db, { settleMs: reportSettleMs });
   const { from, to } = wholeDays(query.from, query.to);
   const { plays, furthestMs, deltas } = await readHeatmap(db, { ...scopeOf(project.id, query, from, to), templateId: template.id });
   const length = Math.ceil((durationMs ?? furthestMs ?? 0) / 1000);

@@ -3,7 +3,7 @@ import type { Db } from "@/lib/db";
 import { funnelQuartiles, maxBreakdownKeys, rate, type SeriesGranularity } from "./definitions";
 import type { DailyCounter } from "./rollups/contribution";
 import { documentBreakdown, filterBreakdown, readHours, readScope, type RollupScope, type ScopeTotals } from "./rollups/read";
-import { refreshRollups } from "./rollups/refresh";
+import { refreshRollups, reportSettleMs } from "./rollups/refresh";
 import { seriesBuckets } from "./raw/get-series";
 import type { AnalyticsQuery, ProjectAnalytics } from "./schema";
 
@@ -16,7 +16,7 @@ const dayMs = 86_400_000;
  * so the summary and the breakdowns cannot disagree.
  */
 export async function getProjectAnalytics(db: Db, { project }: ProjectAccess, query: AnalyticsQuery): Promise<ProjectAnalytics> {
-  await refreshRollups(db);
+  await refreshRollups(db, { settleMs: reportSettleMs });
   const { from, to } = wholeDays(query.from, query.to);
   const previousFrom = new Date(2 * from.getTime() - to.getTime());
   const scope = scopeOf(project.id, query, from, to);

@@ -18,6 +18,8 @@ import { addToCube, cubeKeyText, diff, mergeIntoRow, type CubeKey, type DailyRow
 const rollupLockId = 720_114_235;
 /** Events read per chunk (a transaction of one xid is read whole, whatever its size). */
 const defaultChunkEvents = 20_000;
+/** How long a report waits for batches being stored when it was asked (refreshRollups' settleMs). */
+export const reportSettleMs = 2_000;
 /** Rollup rows written per statement. */
 const rowsPerStatement = 1_000;
 
@@ -25,10 +27,14 @@ export type RefreshResult = { events: number; sessions: number; chunks: number; 
 
 /**
  * Rolls up every event committed so far. `stale` is true when another process held the job for
- * longer than `waitMs`: the rollups are then as recent as that process makes them.
+ * longer than `waitMs`: the rollups are then as recent as that process makes them. With
+ * `settleMs`, it first waits (that long at most) for the transactions running when it was called
+ * to end: the job cannot pass one still open, so without the wait an event committed just
+ * before a report could miss it because some other batch was being stored at that moment.
  */
-export async function refreshRollups(db: Db, { chunkEvents = defaultChunkEvents, waitMs = 5_000 } = {}): Promise<RefreshResult> {
+export async function refreshRollups(db: Db, { chunkEvents = defaultChunkEvents, waitMs = 5_000, settleMs = 0 } = {}): Promise<RefreshResult> {
   const result: RefreshResult = { events: 0, sessions: 0, chunks: 0, rows: 0, stale: false };
+  if (settleMs > 0) await waitForRunningTransactions(db, settleMs);
   for (;;) {
     const chunk = await db
       .transaction(async (tx) => {
@@ -46,6 +52,17 @@ export async function refreshRollups(db: Db, { chunkEvents = defaultChunkEvents,
     result.sessions += chunk.sessions;
     result.rows += chunk.rows;
     result.chunks++;
+  }
+}
+
+/** Waits until every transaction running now has ended, polling, for `limitMs` at most. */
+async function waitForRunningTransactions(db: Db, limitMs: number): Promise<void> {
+  const [start] = await selectRows<{ xmax: string }>(db, sql`select pg_snapshot_xmax(pg_current_snapshot())::text as xmax`);
+  const until = Date.now() + limitMs;
+  while (Date.now() < until) {
+    const [now] = await selectRows<{ settled: boolean }>(db, sql`select pg_snapshot_xmin(pg_current_snapshot()) >= ${start!.xmax}::xid8 as settled`);
+    if (now?.settled) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
 

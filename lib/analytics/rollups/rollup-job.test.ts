@@ -1,0 +1,136 @@
+import { randomUUID } from "node:crypto";
+import postgres from "postgres";
+import { beforeAll, describe, expect, it } from "vitest";
+import { authorizeProject, type ProjectAccess } from "@/lib/auth/project-access";
+import { getDb, type Db } from "@/lib/db";
+import { eventRowColumns, insertEventRows, toCopyText, type EventRow } from "@/lib/ingest/store-events";
+import { createTestMember, createTestProject } from "@/lib/testing/factories";
+import { sessionRows, viewerHash, type SessionSpec, type Step, type Tenant } from "../analytics-test-helpers";
+import { getProjectAnalytics } from "../get-project-analytics";
+import type { AnalyticsQuery } from "../schema";
+import { refreshRollups } from "./refresh";
+
+// The rollup job on its own terms: a session counted on the day it started, late and retried
+// events, and (PostgreSQL) a transaction still open while the job runs.
+
+let db: Db;
+
+beforeAll(async () => {
+  db = await getDb();
+});
+
+async function tenantWithAccess(): Promise<{ tenant: Tenant; access: ProjectAccess }> {
+  const { organization, project } = await createTestProject();
+  const { user } = await createTestMember("Viewer", { organizationId: organization.id });
+  const access = await authorizeProject(db, { userId: user.id, email: user.email, via: "token" }, project.id, "analytics.read");
+  return { tenant: { organizationId: organization.id, projectId: project.id }, access };
+}
+
+const spec = (start: string): SessionSpec => ({
+  sessionId: randomUUID(),
+  start,
+  channel: "PROD",
+  templateId: randomUUID(),
+  templateVersion: "1.0",
+  device: { type: "desktop", os: "Windows", browser: "Chrome" },
+  country: "FR",
+  viewerHash: viewerHash(1),
+});
+
+const day = (date: string, granularity: "day" | "hour" = "day"): AnalyticsQuery => ({
+  from: new Date(`${date}T00:00:00Z`),
+  to: new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000),
+  channel: null,
+  templateId: null,
+  templateVersion: null,
+  deviceType: null,
+  country: null,
+  granularity,
+});
+
+describe("rollup job", () => {
+  it("a session started before midnight is that day's; its play after midnight counts on the next day", async () => {
+    const { tenant, access } = await tenantWithAccess();
+    const steps: Step[] = [
+      [0, "session.started", null],
+      [20, "video.played", 1],
+      [40, "video.completed", 1, { duration_ms: 20_000, percent: 100, watched: [[0, 20_000]] }],
+      [41, "cta.clicked", 1],
+    ];
+    await insertEventRows(db, sessionRows(tenant, spec("2026-04-01T23:59:50Z"), steps));
+    const first = await getProjectAnalytics(db, access, day("2026-04-01"));
+    expect(first.summary).toMatchObject({ sessions: 1, sessionsWithPlay: 1, sessionsWithPlayAndCtaClick: 1, plays: 0, ctaClicks: 0 });
+    const second = await getProjectAnalytics(db, access, day("2026-04-02", "hour"));
+    expect(second.summary).toMatchObject({ sessions: 0, plays: 1, completedPlays: 1, ctaClicks: 1 });
+    expect(second.series.points[0]).toEqual({ start: "2026-04-02T00:00:00.000Z", sessions: 0, plays: 1, completions: 1, ctaClicks: 1 });
+  });
+
+  it("late events complete a play already rolled up, without counting it twice; a retried batch changes nothing", async () => {
+    const { tenant, access } = await tenantWithAccess();
+    const rows = sessionRows(tenant, spec("2026-04-03T10:00:00Z"), [
+      [0, "session.started", null],
+      [1, "video.played", 1],
+      [2, "video.progressed", 1, { position_ms: 5_000, percent: 25 }],
+      [3, "video.paused", 1, { position_ms: 6_000, watched: [[0, 6_000]] }],
+      [4, "video.played", 1, { position_ms: 6_000 }],
+      [9, "video.completed", 1, { duration_ms: 20_000, percent: 100, watched: [[6_000, 20_000]] }],
+    ]);
+    await insertEventRows(db, rows.slice(0, 3));
+    expect((await getProjectAnalytics(db, access, day("2026-04-03"))).funnel.steps.map((step) => step.count)).toEqual([1, 0, 0, 0]);
+    await insertEventRows(db, rows.slice(3));
+    await insertEventRows(db, rows); // the SDK's retry: every row already stored
+    const report = await getProjectAnalytics(db, access, day("2026-04-03"));
+    expect(report.summary).toMatchObject({ sessions: 1, plays: 1, completedPlays: 1, averageWatchPercent: 100, uniqueViewers: 1 });
+    expect(report.funnel.steps.map((step) => step.count)).toEqual([1, 1, 1, 1]);
+    // Nothing left to roll up: a second run finds no event.
+    expect(await refreshRollups(db)).toMatchObject({ events: 0, stale: false });
+  });
+
+  it("events without a session count as events (clicks, errors), never as sessions or plays", async () => {
+    const { tenant, access } = await tenantWithAccess();
+    const rows = sessionRows(tenant, spec("2026-04-04T08:00:00Z"), [
+      [0, "cta.clicked", null],
+      [1, "video.errored", null],
+    ]).map((row) => ({ ...row, session_id: null }));
+    await insertEventRows(db, rows);
+    expect((await getProjectAnalytics(db, access, day("2026-04-04"))).summary).toMatchObject({ sessions: 0, plays: 0, ctaClicks: 1, errors: 1 });
+  });
+});
+
+describe.skipIf(!process.env.DATABASE_URL)("rollup job beside open transactions (PostgreSQL only: PGlite has one connection)", () => {
+  it("an ingest transaction still open when the job runs is rolled up once it commits, none of its events lost", async () => {
+    const { tenant, access } = await tenantWithAccess();
+    const other = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
+    try {
+      const early: EventRow[] = sessionRows(tenant, spec("2026-04-05T09:00:00Z"), [[0, "session.started", null], [1, "video.played", 1]]);
+      const late: EventRow[] = sessionRows(tenant, spec("2026-04-05T10:00:00Z"), [[0, "session.started", null], [1, "video.played", 1]]);
+      // The open transaction stores its events first (so its transaction id is the lower one)…
+      const reserved = other.reserve();
+      const connection = await reserved;
+      await connection`begin`;
+      await connection.unsafe(`copy analytics_events (${eventRowColumns.join(", ")}) from stdin`).writable().then(
+        (stream) =>
+          new Promise<void>((resolve, reject) => {
+            stream.on("error", reject);
+            stream.end(toCopyText(early), () => resolve());
+          }),
+      );
+      // …then another commits, and the job runs: it must stop below the open one.
+      await insertEventRows(db, late);
+      expect((await getProjectAnalytics(db, access, day("2026-04-05"))).summary).toMatchObject({ sessions: 0, plays: 0 });
+      await connection`commit`;
+      connection.release();
+      expect((await getProjectAnalytics(db, access, day("2026-04-05"))).summary).toMatchObject({ sessions: 2, plays: 2 });
+    } finally {
+      await other.end();
+    }
+  });
+
+  it("two jobs at once: one waits for the other, the events are counted once", async () => {
+    const { tenant, access } = await tenantWithAccess();
+    await insertEventRows(db, Array.from({ length: 50 }, (_, i) => sessionRows(tenant, spec(`2026-04-06T0${i % 10}:00:00Z`), [[0, "session.started", null], [1, "video.played", 1]])).flat());
+    const results = await Promise.all([refreshRollups(db), refreshRollups(db)]);
+    expect(results.every((result) => !result.stale)).toBe(true);
+    expect((await getProjectAnalytics(db, access, day("2026-04-06"))).summary).toMatchObject({ sessions: 50, plays: 50 });
+  });
+});
