@@ -81,6 +81,8 @@ test("a share played on its landing page shows on the dashboard: KPI tiles, funn
   await expect(page.getByTestId("time-series").locator(".recharts-line")).toHaveCount(4);
   await expect(page.getByTestId("breakdown-Device")).toContainText("desktop");
   await expect(page.getByTestId("breakdown-Browser")).toContainText("Chrome");
+  // The share's channel travels in its ingest token to every event.
+  await expect(page.getByTestId("breakdown-Channel")).toContainText("DEV");
   // The heatmap of the share's template: every second watched by the one play.
   const heatmap = page.getByTestId("heatmap");
   await expect(heatmap.getByLabel("Template")).toHaveValue(templateId);

@@ -68,6 +68,7 @@ async function manifestFor(db: Db, share: PublicShare, session: EmbedSessionClai
     organizationId: share.organizationId,
     projectId: share.projectId,
     shareId: share.id,
+    channel: share.channel,
     allowedOrigins,
   });
   const served = share.template && (await describeTemplate(db, share.template));

@@ -445,10 +445,10 @@ describe("POST /analytics/v1/events – enrichment", () => {
     for (const row of rows) expect({ organizationId: row.organizationId, projectId: row.projectId }).toEqual(tenant);
   });
 
-  it("client fields are stored as sent; received_at is the ingest clock; share_id comes from the token", async () => {
+  it("client fields are stored as sent; received_at is the ingest clock; share_id and channel come from the token", async () => {
     const tenant = newTenant();
     const shareId = randomUUID();
-    const token = await ingestTokenFor(tenant, { shareId });
+    const token = await ingestTokenFor(tenant, { shareId, channel: "STAGING" });
     const sent = [
       wireEvent(tenant, "cta.clicked", {
         playback_id: 3,
@@ -493,6 +493,7 @@ describe("POST /analytics/v1/events – enrichment", () => {
       expect(row.receivedAt.getTime()).toBeGreaterThanOrEqual(before - 1);
       expect(row.receivedAt.getTime()).toBeLessThanOrEqual(after + 1);
       expect(row.shareId).toBe(shareId);
+      expect(row.channel).toBe("STAGING");
     }
   });
 

@@ -138,6 +138,7 @@ async function store(req: IngestRequest, token: string, claims: IngestTokenClaim
     organizationId: claims.organizationId,
     projectId: claims.projectId,
     shareId: claims.shareId,
+    channel: claims.channel,
     userAgent: req.header("user-agent"),
     country: countryFromHeader(req.header(getConfig().geoHeader)),
     receivedAt: new Date(),

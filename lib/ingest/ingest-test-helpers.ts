@@ -66,7 +66,7 @@ export function manyEvents(tenant: Tenant, n: number): WireEvent[] {
 }
 
 /** An ingest token signed with the configured secret (TOKEN_SECRETS of lib/testing/setup.ts). */
-export async function ingestTokenFor(tenant: Tenant, extra: { allowedOrigins?: string[]; shareId?: string } = {}): Promise<string> {
+export async function ingestTokenFor(tenant: Tenant, extra: { allowedOrigins?: string[]; shareId?: string; channel?: "DEV" | "STAGING" | "PROD" } = {}): Promise<string> {
   return (await mintIngestToken({ ...tenant, ...extra })).token;
 }
 

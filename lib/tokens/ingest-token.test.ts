@@ -30,7 +30,7 @@ const ingestHeader = { alg: "HS256", typ: "ingest+jwt", kid: currentSecret.kid }
 describe("mintIngestToken / verifyIngestToken – round trip", () => {
   it("mintIngestToken – all claims → verifyIngestToken returns them, with expiresAt", async () => {
     const { token, expiresAt } = await mintIngestToken(
-      { organizationId, projectId, shareId, allowedOrigins: ["https://Shop.Example.com:443/", "http://localhost:3000"], ttlSeconds: 2 * hour },
+      { organizationId, projectId, shareId, channel: "STAGING", allowedOrigins: ["https://Shop.Example.com:443/", "http://localhost:3000"], ttlSeconds: 2 * hour },
       { secrets, now: t0 },
     );
     expect(expiresAt).toEqual(at(2 * hour));
@@ -38,6 +38,7 @@ describe("mintIngestToken / verifyIngestToken – round trip", () => {
       organizationId,
       projectId,
       shareId,
+      channel: "STAGING",
       allowedOrigins: ["https://shop.example.com", "http://localhost:3000"],
       expiresAt: at(2 * hour),
     });
@@ -49,11 +50,15 @@ describe("mintIngestToken / verifyIngestToken – round trip", () => {
     expect(decodeJwt(token)).toMatchObject({ aud: "reelbind-ingest", iat: t0Seconds, organization_id: organizationId, project_id: projectId });
   });
 
+  it("mintIngestToken – a channel that is not DEV, STAGING or PROD → ZodError", async () => {
+    await expect(mintIngestToken({ organizationId, projectId, channel: "QA" as never }, { secrets, now: t0 })).rejects.toThrow(/channel/);
+  });
+
   it("mintIngestToken – no shareId or allowedOrigins → claims left out, verify returns undefined", async () => {
     const { token } = await mintIngestToken({ organizationId, projectId, shareId: null, allowedOrigins: null }, { secrets, now: t0 });
     expect(Object.keys(decodeJwt(token)).sort()).toEqual(["aud", "exp", "iat", "jti", "organization_id", "project_id"]);
     const claims = await verifyIngestToken(token, { secrets, now: t0 });
-    expect([claims.shareId, claims.allowedOrigins]).toEqual([undefined, undefined]);
+    expect([claims.shareId, claims.channel, claims.allowedOrigins]).toEqual([undefined, undefined, undefined]);
   });
 
   it("mintIngestToken – duplicate origins after normalization → listed once", async () => {

@@ -1,7 +1,10 @@
 import { z } from "zod";
 import { getConfig } from "@/lib/config";
+import { channelEnum } from "@/lib/db/schema/enums";
 import { allowedOriginsClaimSchema, allowedOriginsSchema } from "./origins";
 import { signToken, verifyToken, type SignedToken, type TokenKind, type TokenOptions } from "./tokens";
+
+const channelSchema = z.enum(channelEnum.enumValues);
 
 // The analytics ingest token (spec §5 items 5–6, DESIGN.md §7): minted into the page manifest,
 // presented as `Authorization: Bearer` on every ingest POST.
@@ -18,6 +21,8 @@ const mintIngestTokenInput = z.object({
   organizationId: z.uuid(),
   projectId: z.uuid(),
   shareId: z.uuid().nullish(),
+  /** The share's channel: enrichment stores it with every event, for the dashboards' channel filter. */
+  channel: channelSchema.nullish(),
   allowedOrigins: allowedOriginsSchema.nullish(),
   ttlSeconds: z.number().nullish(),
 });
@@ -28,6 +33,7 @@ const ingestClaims = z.object({
   organization_id: z.uuid(),
   project_id: z.uuid(),
   share_id: z.uuid().optional(),
+  channel: channelSchema.optional(),
   allowed_origins: allowedOriginsClaimSchema.optional(),
 });
 
@@ -35,6 +41,7 @@ export type IngestTokenClaims = {
   organizationId: string;
   projectId: string;
   shareId: string | undefined;
+  channel: z.infer<typeof channelSchema> | undefined;
   /** Canonical origins; undefined means any origin may post. */
   allowedOrigins: string[] | undefined;
   expiresAt: Date;
@@ -48,11 +55,12 @@ function ingestTtlSeconds(requested: number | null | undefined): number {
 
 /** Mints an ingest token. Invalid input (ids, origins) throws a ZodError, i.e. 422. */
 export async function mintIngestToken(input: MintIngestTokenInput, options: TokenOptions = {}): Promise<SignedToken> {
-  const { organizationId, projectId, shareId, allowedOrigins, ttlSeconds } = mintIngestTokenInput.parse(input);
+  const { organizationId, projectId, shareId, channel, allowedOrigins, ttlSeconds } = mintIngestTokenInput.parse(input);
   const claims = {
     organization_id: organizationId,
     project_id: projectId,
     ...(shareId ? { share_id: shareId } : {}),
+    ...(channel ? { channel } : {}),
     ...(allowedOrigins ? { allowed_origins: allowedOrigins } : {}),
   };
   return signToken(ingestTokenKind, claims, ingestTtlSeconds(ttlSeconds), options);
@@ -65,6 +73,7 @@ export async function verifyIngestToken(token: string, options: TokenOptions = {
     organizationId: claims.organization_id,
     projectId: claims.project_id,
     shareId: claims.share_id,
+    channel: claims.channel,
     allowedOrigins: claims.allowed_origins,
     expiresAt,
   };
