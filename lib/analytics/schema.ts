@@ -30,11 +30,13 @@ const instant = z
 export const analyticsQueryParams = z.strictObject({
   from: instant
     .optional()
-    .describe(`Start of the window, inclusive: a date (UTC midnight) or a date-time with a zone; default: \`to\` minus ${defaultWindowDays} days`),
+    .describe(
+      `Start of the window, inclusive: a date (UTC midnight) or a date-time with a zone; default: \`to\` minus ${defaultWindowDays} days. Reports count whole UTC days: a time within a day widens to its midnight`,
+    ),
   to: instant
     .optional()
     .describe(
-      `End of the window, exclusive, in the same forms; default: the next UTC midnight (the window ends with today), or \`from\` plus ${defaultWindowDays} days when that is earlier than \`from\``,
+      `End of the window, exclusive, in the same forms; default: the next UTC midnight (the window ends with today), or \`from\` plus ${defaultWindowDays} days when that is earlier than \`from\`. A time within a day widens to the next midnight`,
     ),
   channel: channelSchema.optional(),
   templateId: z
