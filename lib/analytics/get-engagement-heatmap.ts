@@ -6,7 +6,7 @@ import { rate } from "./definitions";
 import { scopeOf, wholeDays } from "./get-project-analytics";
 import { readHeatmap } from "./rollups/read";
 import { refreshRollups, reportSettleMs } from "./rollups/refresh";
-import type { EngagementHeatmap, HeatmapQuery } from "./schema";
+import { filtersOf, type EngagementHeatmap, type HeatmapQuery } from "./schema";
 
 /**
  * GET /api/Projects/{projectId}/analytics/heatmap: second by second, how many plays of one
@@ -35,13 +35,7 @@ export async function getEngagementHeatmap(db: Db, { project }: ProjectAccess, q
   }
   return {
     window: { from: from.toISOString(), to: to.toISOString() },
-    filters: {
-      channel: query.channel,
-      templateId: query.templateId,
-      templateVersion: query.templateVersion,
-      deviceType: query.deviceType,
-      country: query.country,
-    },
+    filters: filtersOf(query),
     templateId: template.id,
     durationMs,
     plays,

@@ -5,7 +5,7 @@ import type { DailyCounter } from "./rollups/contribution";
 import { documentBreakdown, filterBreakdown, readHours, readScope, type RollupScope, type ScopeTotals } from "./rollups/read";
 import { refreshRollups, reportSettleMs } from "./rollups/refresh";
 import { seriesBuckets } from "./raw/get-series";
-import type { AnalyticsQuery, ProjectAnalytics } from "./schema";
+import { filtersOf, type AnalyticsQuery, type ProjectAnalytics } from "./schema";
 
 const dayMs = 86_400_000;
 
@@ -28,13 +28,7 @@ export async function getProjectAnalytics(db: Db, { project }: ProjectAccess, qu
       const dayRows = dayBreakdown(totals, from, to);
       return {
         window: windowOf(from, to),
-        filters: {
-          channel: query.channel,
-          templateId: query.templateId,
-          templateVersion: query.templateVersion,
-          deviceType: query.deviceType,
-          country: query.country,
-        },
+        filters: filtersOf(query),
         summary,
         previous: { window: windowOf(previousFrom, from), summary: summaryOf(await readScope(tx, previousScope, { documents: false })) },
         series: await seriesOf(tx, scope, query.granularity, from, to, dayRows),

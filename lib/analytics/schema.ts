@@ -132,12 +132,21 @@ export const heatmapQuery = heatmapQueryParams.transform((params, ctx) => {
 
 export type HeatmapQuery = z.output<typeof heatmapQuery>;
 
-/** GET …/analytics/quarantine: a window only. */
-export const quarantineQueryParams = analyticsQueryParams.pick({ from: true, to: true });
+/** GET …/analytics/quarantine: a window only, of whole UTC hours (not widened to days). */
+export const quarantineQueryParams = z.strictObject({
+  from: instant.optional().describe(`Start of the window, inclusive, in the same forms as the report's; default: \`to\` minus ${defaultWindowDays} days`),
+  to: instant.optional().describe("End of the window, exclusive; default: the next UTC midnight"),
+});
 
 export const quarantineQuery = quarantineQueryParams.transform((params, ctx) => resolveWindow(params, ctx) ?? z.NEVER);
 
 export type QuarantineQuery = z.output<typeof quarantineQuery>;
+
+/** A report's `filters`: the resolved query's. */
+export function filtersOf(query: ReturnType<typeof resolvedFilters>): z.output<typeof analyticsFiltersSchema> {
+  const { channel, templateId, templateVersion, deviceType, country } = query;
+  return { channel, templateId, templateVersion, deviceType, country };
+}
 
 /** The filters a query names, null for each one it leaves out. */
 function resolvedFilters(params: Omit<z.output<typeof analyticsQueryParams>, "from" | "to" | "granularity">) {

@@ -7,7 +7,7 @@ import { getDaily } from "./get-daily";
 import { getQuartileFunnel } from "./get-quartile-funnel";
 import { getSeries } from "./get-series";
 import { getSummary } from "./get-summary";
-import type { AnalyticsQuery, ProjectAnalytics } from "../schema";
+import { filtersOf, type AnalyticsQuery, type ProjectAnalytics } from "../schema";
 import type { AnalyticsFilter } from "./sql";
 
 /**
@@ -24,13 +24,7 @@ export async function getProjectAnalyticsRaw(db: Db, { project }: ProjectAccess,
       const summary = await getSummary(tx, filter);
       return {
         window: windowOf(filter),
-        filters: {
-          channel: query.channel,
-          templateId: query.templateId,
-          templateVersion: query.templateVersion,
-          deviceType: query.deviceType,
-          country: query.country,
-        },
+        filters: filtersOf(query),
         summary,
         previous: { window: windowOf(previous), summary: await getSummary(tx, previous) },
         series: await getSeries(tx, filter),
