@@ -120,6 +120,7 @@ async function requestFor(op: Operation, caller: Caller, tenant: Tenant, succeed
     "get /api/embed/manifest": `?share=${project.share.slug}`,
     "get /api/embed/files/{fileId}/{name}": `?${signed.fileQuery}`,
     "get /api/previews/{file}": `?${signed.previewQuery}`,
+    "get /api/Projects/{projectId}/analytics/heatmap": `?templateId=${project.templateId}`,
   };
   const bodies: Record<string, unknown> = {
     "post /api/Projects/{projectId}/templates/{templateId}/preview": { data: {} },
