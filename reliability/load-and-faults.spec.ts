@@ -239,8 +239,10 @@ test("Faults survived – PostgreSQL stopped for 20 s under the same load: 503 w
     loadAverage: loadavg()[0],
   };
   console.log(`faults survived: ${JSON.stringify(figures)}`);
-  if (failures.length > 0) {
+  if (failures.length > 0 || figures.recoveryMs > recoveryBoundMs) {
     const at = (time: number) => new Date(time).toISOString().slice(11, 23);
+    const late = unavailable.filter((shot) => shot.endedAt > timeline.backAt).slice(-10);
+    console.log(`503s after the database was back (the last 10): ${JSON.stringify(late.map((shot) => ({ ...shot, endedAt: at(shot.endedAt) })))}`);
     console.log(`outage timeline: stop ${at(timeline.stopAt)}, stopped ${at(timeline.downAt)}, started ${at(timeline.backAt)}; the app printed:\n${app.output().slice(-6000)}`);
   }
 

@@ -215,7 +215,7 @@ async function writeHourly(tx: Db, hourly: Map<string, Facts>): Promise<void> {
 
 /** How often the server rolls up new events (a report also does before reading). */
 const rollupIntervalMs = 2_000;
-const rollupRetryMs = 30_000;
+const rollupRetryMs = 2_000;
 
 /** Runs refreshRollups every few seconds on the process-wide database (lib/server/periodic-task.ts). */
 export function startRollupJob(): PeriodicTask {
