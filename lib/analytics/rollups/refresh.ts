@@ -43,7 +43,8 @@ export async function refreshRollups(db: Db, { chunkEvents = defaultChunkEvents,
         return rollUpChunk(tx, chunkEvents);
       })
       .catch((error: unknown) => {
-        if (hasErrorCode(error, "55P03")) return "stale" as const; // lock_not_available: another process is at it
+        // lock_not_available: another process is at it. drizzle wraps the driver's error in its own.
+        if (hasErrorCode(error, "55P03") || hasErrorCode((error as { cause?: unknown }).cause, "55P03")) return "stale" as const;
         throw error;
       });
     if (chunk === "stale") return { ...result, stale: true };
@@ -66,12 +67,13 @@ async function waitForRunningTransactions(db: Db, limitMs: number): Promise<void
   }
 }
 
-const eventColumns = sql`project_id::text as project_id, xid::text as xid, event_id::text as event_id, event_type,
-  extract(epoch from occurred_at)::float8 * 1000 as occurred_ms, session_id, playback_id, viewer_hash, channel,
-  template_id, template_version, device ->> 'type' as device_type, device ->> 'browser' as browser, device ->> 'os' as os,
-  geo ->> 'country' as country, referrer_host, payload, is_bot`;
+const eventColumns = sql`e.project_id::text as project_id, e.xid::text as xid, e.event_id::text as event_id, e.event_type,
+  extract(epoch from e.occurred_at)::float8 * 1000 as occurred_ms, e.session_id, e.playback_id, e.viewer_hash, e.channel,
+  e.template_id, e.template_version, e.device ->> 'type' as device_type, e.device ->> 'browser' as browser, e.device ->> 'os' as os,
+  e.geo ->> 'country' as country, e.referrer_host, e.payload, e.is_bot`;
 
 type EventRow = RollupEvent & { project_id: string; xid: string };
+type ChunkKey = { project_id: string; session_id: string | null; xid: string };
 
 /** One chunk: null when there was nothing to roll up. */
 async function rollUpChunk(tx: Db, chunkEvents: number): Promise<{ events: number; sessions: number; rows: number } | null> {
@@ -84,33 +86,46 @@ async function rollUpChunk(tx: Db, chunkEvents: number): Promise<{ events: numbe
   const horizon = BigInt(state.horizon);
   if (cursor >= horizon) return null;
 
-  let events = await selectRows<EventRow>(
+  // Which sessions the chunk touches, read narrow: their events are read whole below, once.
+  // (The alias must not shadow the column in ORDER BY: ordered as text, the scan would sort the
+  // whole backlog, and transaction ids gaining a digit would come out of order.)
+  let keys = await selectRows<ChunkKey>(
     tx,
-    sql`select ${eventColumns} from analytics_events
-    where xid >= ${state.cursor}::xid8 and xid < ${state.horizon}::xid8
-    order by xid limit ${chunkEvents}`,
+    sql`select e.project_id::text as project_id, e.session_id, e.xid::text as xid from analytics_events e
+    where e.xid >= ${state.cursor}::xid8 and e.xid < ${state.horizon}::xid8
+    order by e.xid limit ${chunkEvents}`,
   );
-  if (events.length === 0) {
+  if (keys.length === 0) {
     // Only the job's own transactions (or rolled-back ones) since the cursor: skip them.
     await tx.execute(sql`update analytics_rollup_cursor set processed_before = ${state.horizon}::xid8`);
     return null;
   }
   // The chunk ends before the last transaction it read, unless that one is all it read: then it is read whole.
   let end = horizon;
-  if (events.length === chunkEvents) {
-    const last = events.at(-1)!.xid;
+  if (keys.length === chunkEvents) {
+    const last = keys.at(-1)!.xid;
     end = BigInt(last);
-    if (events[0]!.xid === last) {
-      events = await selectRows<EventRow>(tx, sql`select ${eventColumns} from analytics_events where xid = ${last}::xid8`);
+    if (keys[0]!.xid === last) {
+      keys = await selectRows<ChunkKey>(
+        tx,
+        sql`select e.project_id::text as project_id, e.session_id, e.xid::text as xid from analytics_events e where e.xid = ${last}::xid8`,
+      );
       end += 1n;
-    } else events = events.filter((event) => event.xid !== last);
+    } else keys = keys.filter((key) => key.xid !== last);
   }
 
   const change = { cube: new Map<string, { key: CubeKey; delta: DailyDelta }>(), hourly: new Map<string, Facts>() };
   const sessions = new Map<string, { projectId: string; sessionId: string }>();
-  for (const event of events) {
-    if (event.session_id === null) addChange(change, event.project_id, contributionOf([event]));
-    else sessions.set(`${event.project_id}|${event.session_id}`, { projectId: event.project_id, sessionId: event.session_id });
+  for (const { project_id: projectId, session_id: sessionId } of keys) {
+    if (sessionId !== null) sessions.set(`${projectId}|${sessionId}`, { projectId, sessionId });
+  }
+  if (keys.length > sessions.size) {
+    const sessionless = await selectRows<EventRow>(
+      tx,
+      sql`select ${eventColumns} from analytics_events e
+      where e.xid >= ${state.cursor}::xid8 and e.xid < ${end.toString()}::xid8 and e.session_id is null`,
+    );
+    for (const event of sessionless) addChange(change, event.project_id, contributionOf([event]));
   }
   if (sessions.size > 0) {
     // Every event of those sessions rolled up once this chunk is done; those below the cursor already were.
@@ -137,7 +152,7 @@ async function rollUpChunk(tx: Db, chunkEvents: number): Promise<{ events: numbe
   const rows = await writeCube(tx, change.cube);
   await writeHourly(tx, change.hourly);
   await tx.execute(sql`update analytics_rollup_cursor set processed_before = ${end.toString()}::xid8`);
-  return { events: events.length, sessions: sessions.size, rows };
+  return { events: keys.length, sessions: sessions.size, rows };
 }
 
 function addChange(change: { cube: Map<string, { key: CubeKey; delta: DailyDelta }>; hourly: Map<string, Facts> }, projectId: string, contribution: Contribution): void {

@@ -86,6 +86,17 @@ describe("rollup job", () => {
     expect(await refreshRollups(db)).toMatchObject({ events: 0, stale: false });
   });
 
+  it("small chunks: one-event transactions and a transaction larger than a chunk, every event counted once", async () => {
+    const { tenant, access } = await tenantWithAccess();
+    for (let i = 0; i < 12; i++) await insertEventRows(db, sessionRows(tenant, spec(`2026-04-07T1${i % 10}:00:00Z`), [[0, "session.started", null]]));
+    await insertEventRows(db, Array.from({ length: 7 }, () => sessionRows(tenant, spec("2026-04-07T08:00:00Z"), [[0, "session.started", null], [1, "video.played", 1]])).flat());
+    const sessionless = sessionRows(tenant, spec("2026-04-07T09:00:00Z"), [[0, "cta.clicked", null]]).map((row) => ({ ...row, session_id: null }));
+    await insertEventRows(db, sessionless);
+    // (On a shared PostgreSQL another test file's report may roll some of them up first: only the numbers are certain.)
+    expect(await refreshRollups(db, { chunkEvents: 3 })).toMatchObject({ stale: false });
+    expect((await getProjectAnalytics(db, access, day("2026-04-07"))).summary).toMatchObject({ sessions: 19, plays: 7, ctaClicks: 1 });
+  });
+
   it("events without a session count as events (clicks, errors), never as sessions or plays", async () => {
     const { tenant, access } = await tenantWithAccess();
     const rows = sessionRows(tenant, spec("2026-04-04T08:00:00Z"), [
@@ -121,6 +132,18 @@ describe.skipIf(!process.env.DATABASE_URL)("rollup job beside open transactions 
       await connection`commit`;
       connection.release();
       expect((await getProjectAnalytics(db, access, day("2026-04-05"))).summary).toMatchObject({ sessions: 2, plays: 2 });
+    } finally {
+      await other.end();
+    }
+  });
+
+  it("a job held by another process longer than waitMs: the call answers stale instead of failing", async () => {
+    const other = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
+    try {
+      await other.begin(async (tx) => {
+        await tx`select pg_advisory_xact_lock(720114235)`;
+        expect(await refreshRollups(db, { waitMs: 100 })).toMatchObject({ stale: true });
+      });
     } finally {
       await other.end();
     }
