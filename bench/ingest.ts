@@ -37,7 +37,7 @@ const env = {
 const batchSize = 20;
 /** BENCH_ONLY=standalone/PostgreSQL,raw/PostgreSQL runs just those measurements (rollups: the rollup job off and on). */
 const only = process.env.BENCH_ONLY?.split(",");
-/** BENCH_CPU_PROF=dir writes a V8 CPU profile of each standalone/naive server into dir. */
+/** BENCH_CPU_PROF=dir writes a V8 CPU profile of each standalone/naive server (and of the rollup job) into dir. */
 const cpuProfileDir = process.env.BENCH_CPU_PROF;
 
 type Store = { label: string; databaseUrl?: string; dataDir?: string; count: (projectId: string) => Promise<number>; drop: () => Promise<void> };
@@ -193,10 +193,11 @@ async function load(server: "standalone" | "naive" | "next", store: Store, { rol
     clearInterval(sampler);
     target.stop();
     await target.exited;
+    const serverStopped = performance.now();
     const stored = await store.count(projectId);
     let rollups: RollupFigures | undefined;
     if (job) {
-      const { rounds, catchUpSeconds } = await job.stop();
+      const { rounds, catchUpSeconds } = await job.stop(serverStopped);
       // The batches' events all occur within a few ms of madeAt: the report's whole UTC days hold them.
       const from = new Date(Math.floor(madeAt / dayMs) * dayMs);
       const to = new Date(Math.ceil((madeAt + batchSize + 1) / dayMs) * dayMs);
@@ -269,7 +270,8 @@ async function runRollupJob(): Promise<never> {
 }
 
 async function startRollupJob(databaseUrl: string) {
-  const child = spawn(process.execPath, ["--import", "tsx", "bench/ingest.ts"], {
+  const profile = cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfileDir}`] : [];
+  const child = spawn(process.execPath, [...profile, "--import", "tsx", "bench/ingest.ts"], {
     env: { ...process.env, ...env, DATABASE_URL: databaseUrl, BENCH_ROLLUP_JOB: "1" },
     stdio: ["ignore", "pipe", "inherit"],
   });
@@ -285,12 +287,11 @@ async function startRollupJob(databaseUrl: string) {
   await waitForOutput(child, /"ready":true/, 120_000);
   return {
     pid: child.pid!,
-    /** Asks the job to finish rolling up and waits for it. */
-    stop: async () => {
-      const started = performance.now();
+    /** Asks the job to finish rolling up and waits for it; the catch-up counts from `since` (performance.now()). */
+    stop: async (since: number) => {
       child.kill("SIGTERM");
       await exited;
-      return { rounds, catchUpSeconds: (performance.now() - started) / 1000 };
+      return { rounds, catchUpSeconds: (performance.now() - since) / 1000 };
     },
   };
 }
