@@ -1,36 +1,58 @@
-// npm run bench:analytics – the analytics API's queries at scale (issue 16), on raw events.
+// npm run bench:analytics – the analytics API at scale (issue 16): rollups, with raw events as the baseline.
 // 1. Generates a realistic 30-day mix for one project (BENCH_EVENTS events, default 10,000,000:
-//    ~5.5 events a session): sessions, plays, quartiles, pauses and completions with watched
+//    ~6.9 events a session, 1.46 M sessions at 10 M): sessions, plays, quartiles, pauses and completions with watched
 //    spans, chapters, CTA clicks, a few errors and autoplay failures, devices, OS, browsers,
-//    countries, referrers, channels, template versions, and 3 % bot sessions; COPYs the enriched
-//    rows into a fresh PostgreSQL database (created here, dropped at the end unless BENCH_KEEP=1),
-//    then ANALYZE.
-// 2. Times GET …/analytics (getProjectAnalytics, every query of the report) over 30, 7 and 1
-//    days ending with the data, without and with filters, and the heatmap's query: up to
-//    BENCH_RUNS runs per case (default 5), stopping early once a case has used
-//    BENCH_CASE_SECONDS (default 120); p50 and p99 (the slowest run when there are fewer than 100).
-// 3. Checks every case's numbers against what the generator knows it sent.
-// Loopback only; bounded by the sizes, the runs and the per-case budget.
+//    countries, referrers, channels, template versions, and 3 % bot sessions. Day by day, each
+//    day's events in time order, COPYd into a fresh PostgreSQL database (created here, dropped at
+//    the end unless BENCH_KEEP=1) in transactions of BENCH_COPY_EVENTS (default 10,000), as group
+//    commits store real traffic; the month partitions exist first; then ANALYZE.
+// 2. Times the rollup job catching up on all of it (refreshRollups, BENCH_ROLLUP_CHUNK events a
+//    chunk, default 100,000) and reports the rollup tables' sizes next to the events'.
+// 3. Times GET …/analytics (getProjectAnalytics: a no-op refresh, then every read of the report)
+//    and the heatmap's read (readHeatmap) over 30, 7 and 1 days ending with the data, without and
+//    with filters: BENCH_RUNS runs per case (default 30), fewer once a case has used
+//    BENCH_CASE_SECONDS (default 120); p99 is the slowest run below 100 runs.
+// 4. The raw-event baseline in the same run: getProjectAnalyticsRaw and getHeatmapDeltas,
+//    BENCH_RAW_RUNS runs (default 1) of the BENCH_RAW_CASES cases (default all; ids like 30d,
+//    7d-prod-mobile, 1d-us-1.1; "none" for none), each report cut off after
+//    BENCH_RAW_TIMEOUT_SECONDS (default 900).
+// 5. Checks every case's numbers, rollups and raw, against what the generator knows it sent.
+// Loopback only; bounded by the sizes, the runs, the per-case budget and the raw cap.
 import { randomUUID } from "node:crypto";
 import os from "node:os";
+import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
-import { getProjectAnalytics } from "@/lib/analytics/get-project-analytics";
+import { getProjectAnalytics, scopeOf } from "@/lib/analytics/get-project-analytics";
+import { getProjectAnalyticsRaw } from "@/lib/analytics/raw/get-project-analytics-raw";
 import { getHeatmapDeltas } from "@/lib/analytics/raw/get-heatmap-seconds";
-import type { AnalyticsQuery } from "@/lib/analytics/schema";
+import { readHeatmap } from "@/lib/analytics/rollups/read";
+import { refreshRollups } from "@/lib/analytics/rollups/refresh";
+import type { AnalyticsQuery, ProjectAnalytics } from "@/lib/analytics/schema";
 import type { ProjectAccess } from "@/lib/auth/project-access";
-import type { Db } from "@/lib/db";
+import { schema, type Db } from "@/lib/db";
+import { hasErrorCode } from "@/lib/error-code";
 import { eventRowColumns, toCopyText, type EventRow } from "@/lib/ingest/store-events";
 import { createFreshDatabase } from "@/lib/testing/fresh-database";
 
 const serverUrl = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const totalEvents = Number(process.env.BENCH_EVENTS ?? 10_000_000);
-const maxRuns = Number(process.env.BENCH_RUNS ?? 5);
+const maxRuns = Number(process.env.BENCH_RUNS ?? 30);
 const caseSeconds = Number(process.env.BENCH_CASE_SECONDS ?? 120);
+const copyEvents = Number(process.env.BENCH_COPY_EVENTS ?? 10_000);
+const rollupChunk = Number(process.env.BENCH_ROLLUP_CHUNK ?? 100_000);
+const rawRuns = Number(process.env.BENCH_RAW_RUNS ?? 1);
+const rawCapSeconds = Number(process.env.BENCH_RAW_TIMEOUT_SECONDS ?? 900);
+const rawCaseIds = process.env.BENCH_RAW_CASES?.split(",").map((id) => id.trim()).filter(Boolean);
 const keep = process.env.BENCH_KEEP === "1";
 const dayMs = 86_400_000;
 const days = 30;
 /** The data's last day ends here; windows end here too. */
 const windowEnd = Date.UTC(2026, 10, 1);
+const dataStart = windowEnd - days * dayMs;
+
+/** A progress line, with the time of day. */
+const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
+const int = (value: number) => Math.round(value).toLocaleString("en");
 
 // ── the generator ────────────────────────────────────────────────────────────────────────
 
@@ -92,10 +114,14 @@ function tally(key: string): Tally {
 
 type Base = Omit<EventRow, "event_id" | "event_type" | "occurred_at" | "received_at" | "playback_id" | "payload">;
 
-/** One viewer's session as enrichment stores it; every event of it falls on the session's UTC day. */
-function sessionRowsOf(next: () => number, projectId: string, templateId: string): EventRow[] {
-  const day = Math.floor(next() * days);
-  const start = windowEnd - (days - day) * dayMs + Math.floor(next() * (dayMs - 120_000));
+/**
+ * One viewer's session on `day` as enrichment stores it; every event of it falls on that UTC day,
+ * so raw events (each on its own time) and rollups (a session on its start's day) agree on every
+ * window of whole days. Its viewer key, coalesce(viewer_hash, session_id), is a fresh random one,
+ * so every human session is a viewer of its own: unique viewers = sessions, in every scope.
+ */
+function sessionRowsOf(next: () => number, day: number, projectId: string, templateId: string): EventRow[] {
+  const start = dataStart + day * dayMs + Math.floor(next() * (dayMs - 120_000));
   const bot = next() < 0.03;
   const device = bot ? botDevice : weighted(next, devices);
   const country = weighted(next, countries);
@@ -173,37 +199,129 @@ function sessionRowsOf(next: () => number, projectId: string, templateId: string
   return rows;
 }
 
-/** COPYs generated sessions into analytics_events until `count` events are stored (whole sessions: a few more). */
-async function load(databaseUrl: string, projectId: string, templateId: string, count: number): Promise<{ events: number; seconds: number }> {
-  const client = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+// ── loading ──────────────────────────────────────────────────────────────────────────────
+
+/** Makes the month partitions of the data's months, so no row lands in the default partition. */
+async function ensurePartitions(client: postgres.Sql): Promise<string[]> {
+  const made: string[] = [];
+  for (let month = new Date(dataStart); month.getTime() < windowEnd; month = new Date(Date.UTC(month.getUTCFullYear(), month.getUTCMonth() + 1, 1))) {
+    const [row] = await client`select analytics_events_ensure_partition(${month.toISOString()}::timestamptz) as name`;
+    made.push(row!.name as string);
+  }
+  return made;
+}
+
+/** One transaction's rows streamed into analytics_events; returns the transaction's id. */
+async function copyRows(client: postgres.Sql, rows: EventRow[]): Promise<bigint> {
+  return client.begin(async (tx) => {
+    const [row] = await tx`select pg_current_xact_id()::text as xid`;
+    const writable = await tx.unsafe(`copy analytics_events (${eventRowColumns.join(", ")}) from stdin`).writable();
+    for (let start = 0; start < rows.length; start += 1_000) {
+      if (!writable.write(toCopyText(rows.slice(start, start + 1_000)))) await new Promise((resolve) => writable.once("drain", resolve));
+    }
+    await new Promise<void>((resolve, reject) => writable.end((error?: Error | null) => (error ? reject(error) : resolve())));
+    return BigInt(row!.xid as string);
+  });
+}
+
+const byTime = (a: EventRow, b: EventRow) => (a.occurred_at < b.occurred_at ? -1 : a.occurred_at > b.occurred_at ? 1 : 0);
+
+/** The load's transactions in order: each one's id and the events stored up to and including it. */
+type Transactions = { xid: bigint; events: number }[];
+
+/**
+ * Loads `count` events (whole sessions: a few more), day after day, each day's events in time
+ * order, one COPY transaction per `copyEvents` of them: so sessions straddle transactions, as
+ * they straddle group commits in real traffic, and the rollup job meets them in pieces.
+ */
+async function load(client: postgres.Sql, projectId: string, templateId: string, count: number): Promise<{ events: number; seconds: number; transactions: Transactions }> {
   const next = random(16);
   const started = performance.now();
-  const writable = await client.unsafe(`copy analytics_events (${eventRowColumns.join(", ")}) from stdin`).writable();
+  const transactions: Transactions = [];
   let events = 0;
-  while (events < count) {
-    let rows: EventRow[] = [];
-    while (rows.length < 5_000 && events + rows.length < count) rows = rows.concat(sessionRowsOf(next, projectId, templateId));
+  for (let day = 0; day < days; day++) {
+    const target = Math.round((count * (day + 1)) / days);
+    const rows: EventRow[] = [];
+    while (events + rows.length < target) for (const row of sessionRowsOf(next, day, projectId, templateId)) rows.push(row);
+    rows.sort(byTime);
+    for (let start = 0; start < rows.length; start += copyEvents) {
+      const slice = rows.slice(start, start + copyEvents);
+      transactions.push({ xid: await copyRows(client, slice), events: events + start + slice.length });
+    }
     events += rows.length;
-    if (!writable.write(toCopyText(rows))) await new Promise((resolve) => writable.once("drain", resolve));
+    const seconds = (performance.now() - started) / 1000;
+    log(`day ${day + 1}/${days} loaded: ${int(events)} events, ${int(events / seconds)}/s`);
   }
-  await new Promise<void>((resolve, reject) => writable.end((error?: Error | null) => (error ? reject(error) : resolve())));
-  await client.unsafe("analyze analytics_events");
-  await client.end();
-  return { events, seconds: (performance.now() - started) / 1000 };
+  return { events, seconds: (performance.now() - started) / 1000, transactions };
+}
+
+// ── the rollup job ───────────────────────────────────────────────────────────────────────
+
+type RelationSize = { name: string; rows: number; bytes: number };
+
+async function relationSizes(client: postgres.Sql): Promise<RelationSize[]> {
+  const rows = await client`
+    select 'analytics_events' as name, (select count(*) from analytics_events)::float8 as rows,
+      (select sum(pg_total_relation_size(relid)) from pg_partition_tree('analytics_events'))::float8 as bytes
+    union all select 'analytics_daily_rollups', (select count(*) from analytics_daily_rollups), pg_total_relation_size('analytics_daily_rollups')
+    union all select 'analytics_hourly_rollups', (select count(*) from analytics_hourly_rollups), pg_total_relation_size('analytics_hourly_rollups')`;
+  return rows.map((row) => ({ name: row.name as string, rows: Number(row.rows), bytes: Number(row.bytes) }));
+}
+
+/**
+ * refreshRollups over the whole load. The job commits its cursor once a chunk; watching it
+ * (every second) gives each chunk's time and how many of the load's events lie below it,
+ * logged every 30 s.
+ */
+async function catchUp(db: Db, client: postgres.Sql, transactions: Transactions) {
+  const started = performance.now();
+  const eventsBelow = (cursor: bigint) => transactions.findLast((transaction) => transaction.xid < cursor)?.events ?? 0;
+  const chunks: { seconds: number; events: number }[] = [];
+  let last = { at: started, events: 0 };
+  let lastLog = started;
+  const watch = setInterval(() => {
+    void client`select processed_before::text as cursor from analytics_rollup_cursor`.then(([row]) => {
+      const now = performance.now();
+      const events = eventsBelow(BigInt(row!.cursor as string));
+      if (events !== last.events) {
+        chunks.push({ seconds: (now - last.at) / 1000, events: events - last.events });
+        last = { at: now, events };
+      }
+      if (now - lastLog >= 30_000) {
+        lastLog = now;
+        const chunk = chunks.at(-1);
+        log(
+          `rollup job: ${int(events)} events (${((100 * events) / transactions.at(-1)!.events).toFixed(0)} %) in ${((now - started) / 1000).toFixed(0)} s; ` +
+            `${chunks.length} chunks, the last ${chunk ? `${chunk.seconds.toFixed(1)} s for ${int(chunk.events)} events` : "not done yet"}`,
+        );
+      }
+    });
+  }, 1_000);
+  try {
+    const result = await refreshRollups(db, { chunkEvents: rollupChunk });
+    return { ...result, seconds: (performance.now() - started) / 1000, chunkSeconds: chunks.map((chunk) => chunk.seconds) };
+  } finally {
+    clearInterval(watch);
+  }
 }
 
 // ── the cases ────────────────────────────────────────────────────────────────────────────
 
 type Filters = Pick<AnalyticsQuery, "channel" | "templateVersion" | "deviceType" | "country">;
 const noFilters: Filters = { channel: null, templateVersion: null, deviceType: null, country: null };
-const cases: { name: string; days: number; filters: Filters }[] = [30, 7, 1].flatMap((windowDays) => [
-  { name: `${windowDays} d`, days: windowDays, filters: noFilters },
-  { name: `${windowDays} d, PROD mobile`, days: windowDays, filters: { ...noFilters, channel: "PROD" as const, deviceType: "mobile" as const } },
-  { name: `${windowDays} d, US 1.1`, days: windowDays, filters: { ...noFilters, country: "US", templateVersion: "1.1" } },
+const cases: { id: string; name: string; days: number; filters: Filters }[] = [30, 7, 1].flatMap((windowDays) => [
+  { id: `${windowDays}d`, name: `${windowDays} d`, days: windowDays, filters: noFilters },
+  { id: `${windowDays}d-prod-mobile`, name: `${windowDays} d, PROD mobile`, days: windowDays, filters: { ...noFilters, channel: "PROD" as const, deviceType: "mobile" as const } },
+  { id: `${windowDays}d-us-1.1`, name: `${windowDays} d, US 1.1`, days: windowDays, filters: { ...noFilters, country: "US", templateVersion: "1.1" } },
 ]);
+type Case = (typeof cases)[number];
+const rawCases = new Set(!rawCaseIds || rawCaseIds.includes("all") ? cases.map((c) => c.id) : rawCaseIds.filter((id) => id !== "none"));
+for (const id of rawCases) if (!cases.some((c) => c.id === id)) throw new Error(`BENCH_RAW_CASES: no case ${id} (cases: ${cases.map((c) => c.id).join(", ")})`);
+
+type Counts = Record<(typeof tallyNames)[number], number>;
 
 /** The generator's tally over a case's window and filters. */
-function expected({ days: windowDays, filters }: (typeof cases)[number]): Record<(typeof tallyNames)[number], number> {
+function expected({ days: windowDays, filters }: Case): Counts {
   const sum: Tally = [0, 0, 0, 0, 0, 0, 0, 0];
   for (const [key, counts] of sent) {
     const [day, channel, deviceType, country, version] = key.split("|");
@@ -214,7 +332,44 @@ function expected({ days: windowDays, filters }: (typeof cases)[number]): Record
     if (filters.templateVersion && version !== filters.templateVersion) continue;
     counts.forEach((value, i) => (sum[i] = sum[i]! + value));
   }
-  return Object.fromEntries(tallyNames.map((name, i) => [name, sum[i]!])) as Record<(typeof tallyNames)[number], number>;
+  return Object.fromEntries(tallyNames.map((name, i) => [name, sum[i]!])) as Counts;
+}
+
+function queryOf(benchCase: Case): AnalyticsQuery {
+  return {
+    from: new Date(windowEnd - benchCase.days * dayMs),
+    to: new Date(windowEnd),
+    templateId: null,
+    ...benchCase.filters,
+    granularity: benchCase.days <= 2 ? "hour" : "day",
+  };
+}
+
+/** What a report and a heatmap say, in the tally's terms, and whether its series adds up. */
+function countsOf(report: ProjectAnalytics, heatmapPlays: number): { counts: Counts; seriesAddsUp: boolean } {
+  const { summary, excluded, series } = report;
+  const sessions = series.points.reduce((sum, point) => sum + point.sessions, 0);
+  const plays = series.points.reduce((sum, point) => sum + point.plays, 0);
+  return {
+    counts: {
+      sessions: summary.sessions,
+      plays: summary.plays,
+      completedPlays: summary.completedPlays,
+      ctaClicks: summary.ctaClicks,
+      autoplayFailures: summary.autoplayFailures,
+      errors: summary.errors,
+      heatmapPlays,
+      botEvents: excluded.botEvents,
+    },
+    seriesAddsUp: sessions === summary.sessions && plays === summary.plays,
+  };
+}
+
+/** The names that differ from the tally, as "name got ≠ sent". */
+function differences(got: { counts: Counts; seriesAddsUp: boolean }, want: Counts): string[] {
+  const wrong = tallyNames.filter((name) => got.counts[name] !== want[name]).map((name) => `${name} ${got.counts[name]} ≠ ${want[name]}`);
+  if (!got.seriesAddsUp) wrong.push("series ≠ summary");
+  return wrong;
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
@@ -231,61 +386,150 @@ async function timed<T>(run: () => Promise<T>): Promise<{ times: number[]; last:
   return { times: times.sort((a, b) => a - b), last: last as T };
 }
 
+/**
+ * The raw baseline's own connection: a statement_timeout of the cap, and a watchdog that
+ * cancels whatever runs once a whole report has taken the cap (a report is ~15 statements).
+ */
+async function rawConnection(url: string, admin: postgres.Sql) {
+  const client = postgres(url, { max: 1, onnotice: () => {}, connection: { statement_timeout: rawCapSeconds * 1000 } });
+  const [row] = await client`select pg_backend_pid() as pid`;
+  const pid = row!.pid as number;
+  const db = drizzle({ client, schema }) as unknown as Db;
+  /** The run's result and time, or null when the cap cut it off. */
+  const capped = async <T>(run: (db: Db) => Promise<T>): Promise<{ ms: number; result: T } | null> => {
+    const started = performance.now();
+    const watchdog = setTimeout(() => void admin`select pg_cancel_backend(${pid})`, rawCapSeconds * 1000);
+    try {
+      const result = await run(db);
+      return { ms: performance.now() - started, result };
+    } catch (error) {
+      if (hasErrorCode(error, "57014") || hasErrorCode((error as { cause?: unknown }).cause, "57014")) return null; // query_canceled
+      throw error;
+    } finally {
+      clearTimeout(watchdog);
+    }
+  };
+  return { capped, close: () => client.end() };
+}
+
+const uptime = () => os.loadavg().map((load) => load.toFixed(2)).join(", ");
+
 async function main() {
   const database = await createFreshDatabase(serverUrl, "bench_analytics");
-  console.log(`bench:analytics – ${totalEvents.toLocaleString("en")} events into ${database.name}; ${os.cpus().length} CPUs, ${(os.totalmem() / 2 ** 30).toFixed(0)} GB`);
+  log(`bench:analytics – ${int(totalEvents)} events into ${database.name}; ${os.cpus().length} CPUs, ${(os.totalmem() / 2 ** 30).toFixed(0)} GB; load average ${uptime()}`);
   process.env.DATABASE_URL = database.url;
   const { getDb, closeDb } = await import("@/lib/db");
+  const client = postgres(database.url, { max: 1, onnotice: () => {} });
   let failures = 0;
   try {
     const db: Db = await getDb(); // applies the migrations
     const projectId = randomUUID();
     const templateId = randomUUID();
-    const loaded = await load(database.url, projectId, templateId, totalEvents);
-    console.log(`loaded ${loaded.events.toLocaleString("en")} events in ${loaded.seconds.toFixed(1)} s (${Math.round(loaded.events / loaded.seconds).toLocaleString("en")}/s, generation included)`);
+    log(`partitions: ${(await ensurePartitions(client)).join(", ")}`);
+    const loaded = await load(client, projectId, templateId, totalEvents);
+    log(`loaded ${int(loaded.events)} events in ${loaded.seconds.toFixed(1)} s (${int(loaded.events / loaded.seconds)}/s, generation included)`);
+    const analyzeStarted = performance.now();
+    await client`analyze analytics_events`;
+    log(`analyze analytics_events: ${((performance.now() - analyzeStarted) / 1000).toFixed(1)} s`);
+    const [defaultRows] = await client`select count(*)::int as n from analytics_events_default`;
+    if (defaultRows!.n !== 0) log(`warning: ${defaultRows!.n} rows in the default partition`);
+
+    const rolled = await catchUp(db, client, loaded.transactions);
+    log(
+      `rollup catch-up: ${int(rolled.events)} events, ${int(rolled.sessions)} session reads, ${rolled.chunks} chunks of ≤ ${int(rollupChunk)}, ` +
+        `${int(rolled.rows)} cube rows written in ${rolled.seconds.toFixed(1)} s: ${int(rolled.events / rolled.seconds)} events/s`,
+    );
+    log(`rollup chunks, seconds each (watching the cursor every second: chunks shorter than that merge): ${rolled.chunkSeconds.map((seconds) => seconds.toFixed(1)).join(", ")}`);
+    const sizes = await relationSizes(client);
+    for (const size of sizes) log(`${size.name}: ${int(size.rows)} rows, ${(size.bytes / 2 ** 20).toFixed(0)} MB`);
+    // Autovacuum is off on the bench's server; in production it would vacuum and analyze these tables after such a burst of updates.
+    await client`vacuum analyze analytics_daily_rollups, analytics_hourly_rollups`;
+    const noop = await timed(() => refreshRollups(db));
+    log(`refreshRollups once caught up: p50 ${percentile(noop.times, 50).toFixed(1)} ms over ${noop.times.length} runs`);
+
+    // Unique viewers: every human session has a viewer key of its own (sessionRowsOf), so the exact count is the sessions'; the stored keys confirm it.
+    const [viewerKeys] = await client`select count(*)::float8 as sessions, count(distinct coalesce(viewer_hash, session_id))::float8 as viewers
+      from analytics_events where event_type = 'session.started' and not is_bot`;
+    const keysDistinct = viewerKeys!.sessions === viewerKeys!.viewers;
+    log(`viewer keys: ${int(viewerKeys!.viewers)} distinct of ${int(viewerKeys!.sessions)} human sessions${keysDistinct ? "" : " – NOT one per session"}`);
+    if (!keysDistinct) failures++;
+
     const access = { project: { id: projectId, organizationId: projectId, name: "bench" }, role: "Viewer" } as unknown as ProjectAccess;
-    const results: string[] = ["| case | report p50 (ms) | report p99 (ms) | runs | heatmap p50 (ms) | numbers |", "|---|---|---|---|---|---|"];
+    type Row = { benchCase: Case; report: number[]; heatmap: number[]; viewersError: number; wrong: string[]; raw?: { report: number | null; heatmap: number | null; wrong: string[] } };
+    const rows: Row[] = [];
     for (const benchCase of cases) {
-      const query: AnalyticsQuery = {
-        from: new Date(windowEnd - benchCase.days * dayMs),
-        to: new Date(windowEnd),
-        templateId: null,
-        ...benchCase.filters,
-        granularity: benchCase.days <= 2 ? "hour" : "day",
-      };
+      const query = queryOf(benchCase);
+      const scope = { ...scopeOf(projectId, query, query.from, query.to), templateId };
       const report = await timed(() => getProjectAnalytics(db, access, query));
-      const heatmap = await timed(() => getHeatmapDeltas(db, { ...query, projectId, templateId }, videoMs));
+      const heatmap = await timed(() => readHeatmap(db, scope));
       const want = expected(benchCase);
-      const { summary, excluded, series } = report.last;
-      const got = {
-        sessions: summary.sessions,
-        plays: summary.plays,
-        completedPlays: summary.completedPlays,
-        ctaClicks: summary.ctaClicks,
-        autoplayFailures: summary.autoplayFailures,
-        errors: summary.errors,
-        heatmapPlays: heatmap.last.plays,
-        botEvents: excluded.botEvents,
-      };
-      const wrong = tallyNames.filter((name) => got[name] !== want[name]);
-      const seriesSessions = series.points.reduce((sum, point) => sum + point.sessions, 0);
-      if (seriesSessions !== summary.sessions) wrong.push("series" as never);
+      const wrong = differences(countsOf(report.last, heatmap.last.plays), want);
+      const viewersError = want.sessions === 0 ? 0 : (report.last.summary.uniqueViewers - want.sessions) / want.sessions;
       if (wrong.length > 0) {
         failures++;
-        console.error(`${benchCase.name}: ${wrong.map((name) => `${name} ${got[name as keyof typeof got]} ≠ ${want[name as keyof typeof want]}`).join(", ")}`);
+        log(`${benchCase.name} (rollups): ${wrong.join(", ")}`);
       }
-      const line = `| ${benchCase.name} | ${percentile(report.times, 50).toFixed(0)} | ${percentile(report.times, 99).toFixed(0)} | ${report.times.length} | ${percentile(heatmap.times, 50).toFixed(0)} | ${wrong.length === 0 ? `equal (${want.sessions.toLocaleString("en")} sessions)` : "DIFFER"} |`;
-      results.push(line);
-      console.log(line);
+      if (Math.abs(viewersError) > 0.03) log(`${benchCase.name}: unique viewers ${report.last.summary.uniqueViewers} vs ${want.sessions} exact: ${(100 * viewersError).toFixed(2)} % (over 3 %)`);
+      rows.push({ benchCase, report: report.times, heatmap: heatmap.times, viewersError, wrong });
+      log(`${benchCase.name}: rollup report p50 ${percentile(report.times, 50).toFixed(1)} ms, p99 ${percentile(report.times, 99).toFixed(1)} ms (${report.times.length} runs), heatmap p50 ${percentile(heatmap.times, 50).toFixed(1)} ms`);
     }
-    console.log(`\n${results.join("\n")}`);
+
+    if (rawCases.size > 0) {
+      log(`raw baseline: ${[...rawCases].join(", ")}; ${rawRuns} run(s) each, capped at ${rawCapSeconds} s a report`);
+      const raw = await rawConnection(database.url, client);
+      try {
+        for (const row of rows) {
+          if (!rawCases.has(row.benchCase.id)) continue;
+          const query = queryOf(row.benchCase);
+          const reports: (number | null)[] = [];
+          const heatmaps: (number | null)[] = [];
+          let counts: ReturnType<typeof countsOf> | undefined;
+          for (let run = 0; run < rawRuns; run++) {
+            const report = await raw.capped((rawDb) => getProjectAnalyticsRaw(rawDb, access, query));
+            const heatmap = await raw.capped((rawDb) => getHeatmapDeltas(rawDb, { ...query, projectId, templateId }, videoMs));
+            reports.push(report?.ms ?? null);
+            heatmaps.push(heatmap?.ms ?? null);
+            if (report && heatmap) counts = countsOf(report.result, heatmap.result.plays);
+          }
+          const median = (times: (number | null)[]) => (times.includes(null) ? null : percentile((times as number[]).sort((a, b) => a - b), 50));
+          const wrong = counts ? differences(counts, expected(row.benchCase)) : [];
+          if (wrong.length > 0) {
+            failures++;
+            log(`${row.benchCase.name} (raw): ${wrong.join(", ")}`);
+          }
+          row.raw = { report: median(reports), heatmap: median(heatmaps), wrong };
+          log(`${row.benchCase.name}: raw report ${row.raw.report === null ? `> ${rawCapSeconds} s` : `${int(row.raw.report)} ms`}, raw heatmap ${row.raw.heatmap === null ? `> ${rawCapSeconds} s` : `${int(row.raw.heatmap)} ms`}`);
+        }
+      } finally {
+        await raw.close();
+      }
+    }
+
+    const ms = (value: number) => (value < 10 ? value.toFixed(1) : int(value));
+    const capOr = (value: number | null | undefined) => (value === undefined ? "–" : value === null ? `> ${rawCapSeconds} s` : int(value));
+    const table = [
+      "| case | rollup p50 (ms) | rollup p99 (ms) | runs | heatmap p50 (ms) | raw report (ms) | raw heatmap (ms) | raw ÷ rollup p50 | unique viewers error | numbers |",
+      "|---|---|---|---|---|---|---|---|---|---|",
+      ...rows.map(({ benchCase, report, heatmap, viewersError, wrong, raw }) => {
+        const ratio = raw?.report ? `${int(raw.report / percentile(report, 50))}×` : "–";
+        const numbers = wrong.length > 0 || (raw?.wrong.length ?? 0) > 0 ? "DIFFER" : `equal${raw?.report && raw.heatmap ? ", raw too" : ""} (${int(expected(benchCase).sessions)} sessions)`;
+        return `| ${benchCase.name} | ${ms(percentile(report, 50))} | ${ms(percentile(report, 99))} | ${report.length} | ${ms(percentile(heatmap, 50))} | ${capOr(raw?.report)} | ${capOr(raw?.heatmap)} | ${ratio} | ${(100 * viewersError).toFixed(2)} % | ${numbers} |`;
+      }),
+    ];
+    console.log(
+      `\n${int(loaded.events)} events (${int(expected(cases[0]!).sessions)} human sessions) loaded in ${loaded.seconds.toFixed(0)} s; ` +
+        `rollup catch-up ${rolled.seconds.toFixed(0)} s (${int(rolled.events / rolled.seconds)} events/s, chunks of ${int(rollupChunk)}); ` +
+        sizes.map((size) => `${size.name} ${int(size.rows)} rows, ${(size.bytes / 2 ** 20).toFixed(0)} MB`).join("; ") +
+        `; load average ${uptime()}\n\n${table.join("\n")}`,
+    );
   } finally {
+    await client.end();
     await closeDb();
-    if (keep) console.log(`kept ${database.url}`);
+    if (keep) log(`kept ${database.url}`);
     else await database.drop();
   }
   if (failures > 0) {
-    console.error(`${failures} case(s) did not report what was sent`);
+    console.error(`${failures} check(s) did not report what was sent`);
     process.exitCode = 1;
   }
 }

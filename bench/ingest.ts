@@ -4,6 +4,8 @@
 // Baselines in the same run: a naive handler (one INSERT per event) and the raw storage
 // limit (the same rows loaded without HTTP: COPY on PostgreSQL, one-statement inserts on PGlite).
 // With BENCH_INGEST_URLS it loads ingest servers that are already running instead (loadRunning).
+// BENCH_ONLY=rollups: the standalone server's durable events/s with the analytics rollup job off,
+// then on (a process of its own refreshing every 2 s, as the app server does), in the same run.
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -14,7 +16,9 @@ import postgres from "postgres";
 import { freePort } from "@/lib/testing/free-port";
 import { mintIngestToken } from "@/lib/tokens/ingest-token";
 import type { EventRow } from "@/lib/ingest/store-events";
-import { treeRss, waitForOutput } from "./processes";
+import type { AnalyticsQuery, ProjectAnalytics } from "@/lib/analytics/schema";
+import type { ProjectAccess } from "@/lib/auth/project-access";
+import { cpuSeconds, treeRss, waitForOutput } from "./processes";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 64);
@@ -31,13 +35,13 @@ const env = {
   INGEST_ADDRESS_RATE: "1000000000",
 };
 const batchSize = 20;
-/** BENCH_ONLY=standalone/PostgreSQL,raw/PostgreSQL runs just those measurements. */
+/** BENCH_ONLY=standalone/PostgreSQL,raw/PostgreSQL runs just those measurements (rollups: the rollup job off and on). */
 const only = process.env.BENCH_ONLY?.split(",");
-/** BENCH_CPU_PROF=dir writes a V8 CPU profile of each standalone/naive server into dir. */
+/** BENCH_CPU_PROF=dir writes a V8 CPU profile of each standalone/naive server (and of the rollup job) into dir. */
 const cpuProfileDir = process.env.BENCH_CPU_PROF;
 
 type Store = { label: string; databaseUrl?: string; dataDir?: string; count: (projectId: string) => Promise<number>; drop: () => Promise<void> };
-type Result = { server: string; store: string; eventsPerSecond: number; p50: number; p99: number; peakRssMb: number; errors: number };
+type Result = { server: string; store: string; eventsPerSecond: number; p50: number; p99: number; peakRssMb: number; errors: number; rollups?: RollupFigures };
 
 const eventTypes = ["video.played", "video.progressed", "video.paused", "cta.clicked"] as const;
 
@@ -172,32 +176,154 @@ function sendBatches(url: string, tokens: { token: string }[], batch: () => stri
   });
 }
 
-async function load(server: "standalone" | "naive" | "next", store: Store): Promise<Result> {
+async function load(server: "standalone" | "naive" | "next", store: Store, { rollupJob = false } = {}): Promise<Result> {
   const organizationId = randomUUID();
   const projectId = randomUUID();
   const tokens = await mintTokens(organizationId, projectId, secrets);
+  const madeAt = Date.now();
   const batch = batchMaker(organizationId, projectId);
   const target = await startServer(server, store);
+  const job = rollupJob ? await startRollupJob(store.databaseUrl!) : undefined;
   let peakRss = 0;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, treeRss(target.pid))), 100);
   try {
+    const jobCpuBefore = job ? cpuSeconds(job.pid) : 0;
     const result = await sendBatches(`http://127.0.0.1:${target.port}`, tokens, batch, { connections });
+    const jobCpu = job ? cpuSeconds(job.pid) - jobCpuBefore : 0;
     clearInterval(sampler);
     target.stop();
     await target.exited;
+    const serverStopped = performance.now();
     const stored = await store.count(projectId);
+    let rollups: RollupFigures | undefined;
+    if (job) {
+      const { rounds, catchUpSeconds } = await job.stop(serverStopped);
+      // The batches' events all occur within a few ms of madeAt: the report's whole UTC days hold them.
+      const from = new Date(Math.floor(madeAt / dayMs) * dayMs);
+      const to = new Date(Math.ceil((madeAt + batchSize + 1) / dayMs) * dayMs);
+      rollups = { ...(await checkRollups(store, { organizationId, projectId, from, to })), rounds, catchUpSeconds, jobCpuShare: jobCpu / result.duration, stored };
+    }
     return {
-      server: { standalone: "standalone node:http", naive: "naive handler (INSERT per event)", next: "Next route (npm start)" }[server],
+      server: rollupJob
+        ? "rollup job on: standalone node:http"
+        : { standalone: "standalone node:http", naive: "naive handler (INSERT per event)", next: "Next route (npm start)" }[server],
       store: store.label,
       eventsPerSecond: stored / result.duration,
       p50: result.latency.p50,
       p99: result.latency.p99,
       peakRssMb: peakRss / 1024 / 1024,
       errors: result.non2xx + result.errors,
+      rollups,
     };
   } finally {
     clearInterval(sampler);
   }
+}
+
+// ── the rollup job, on and off ───────────────────────────────────────────────────────────
+
+const dayMs = 86_400_000;
+/** What the app server waits between rollup rounds (lib/analytics/rollups/refresh.ts, startRollupJob). */
+const rollupIntervalMs = 2_000;
+
+type RollupRound = { events: number; chunks: number; ms: number };
+type RollupFigures = {
+  rounds: RollupRound[];
+  /** From the ingest server's exit to the job's last round's end: how far behind the job was when the load stopped. */
+  catchUpSeconds: number;
+  /** CPU the job's process used during the load, in cores (its PostgreSQL backend's is not counted). */
+  jobCpuShare: number;
+  stored: number;
+  /** Events a refresh found after the job's last round: 0 when it had caught up. */
+  leftOver: number;
+  /** Parts of the report where rollups and raw events disagree. */
+  differing: string[];
+  plays: number;
+};
+
+/**
+ * BENCH_ROLLUP_JOB=1: this file runs as the rollup job's process: refreshRollups, then 2 s, as
+ * the app server's startRollupJob does, one JSON line per round. On SIGTERM it rolls up what
+ * is committed, then exits.
+ */
+async function runRollupJob(): Promise<never> {
+  const { getDb } = await import("@/lib/db");
+  const { refreshRollups } = await import("@/lib/analytics/rollups/refresh");
+  const db = await getDb();
+  let stopping = false;
+  let wake = () => {};
+  process.once("SIGTERM", () => {
+    stopping = true;
+    wake();
+  });
+  process.stdout.write(`${JSON.stringify({ ready: true })}\n`);
+  for (;;) {
+    const started = performance.now();
+    const { events, chunks } = await refreshRollups(db);
+    process.stdout.write(`${JSON.stringify({ events, chunks, ms: Math.round(performance.now() - started) })}\n`);
+    if (stopping) process.exit(0);
+    await new Promise<void>((resolve) => {
+      wake = resolve;
+      setTimeout(resolve, rollupIntervalMs);
+    });
+  }
+}
+
+async function startRollupJob(databaseUrl: string) {
+  const profile = cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfileDir}`] : [];
+  const child = spawn(process.execPath, [...profile, "--import", "tsx", "bench/ingest.ts"], {
+    env: { ...process.env, ...env, DATABASE_URL: databaseUrl, BENCH_ROLLUP_JOB: "1" },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  const rounds: RollupRound[] = [];
+  let pending = "";
+  child.stdout.on("data", (data: Buffer) => {
+    pending += data.toString();
+    const lines = pending.split("\n");
+    pending = lines.pop()!;
+    for (const line of lines) if (line.startsWith("{\"events\"")) rounds.push(JSON.parse(line) as RollupRound);
+  });
+  await waitForOutput(child, /"ready":true/, 120_000);
+  return {
+    pid: child.pid!,
+    /** Asks the job to finish rolling up and waits for it; the catch-up counts from `since` (performance.now()). */
+    stop: async (since: number) => {
+      child.kill("SIGTERM");
+      await exited;
+      return { rounds, catchUpSeconds: (performance.now() - since) / 1000 };
+    },
+  };
+}
+
+/** After the job: nothing left to roll up, and the rollups' report over whole days equals the raw events'. */
+async function checkRollups(store: Store, { organizationId, projectId, from, to }: { organizationId: string; projectId: string; from: Date; to: Date }) {
+  const { getDb, closeDb } = await import("@/lib/db");
+  const { refreshRollups } = await import("@/lib/analytics/rollups/refresh");
+  const { getProjectAnalytics } = await import("@/lib/analytics/get-project-analytics");
+  const { getProjectAnalyticsRaw } = await import("@/lib/analytics/raw/get-project-analytics-raw");
+  switchDatabase({ DATABASE_URL: store.databaseUrl });
+  const db = await getDb();
+  try {
+    const leftOver = (await refreshRollups(db)).events;
+    const access = { project: { id: projectId, organizationId, name: "bench" }, role: "Viewer" } as unknown as ProjectAccess;
+    const query: AnalyticsQuery = { from, to, channel: null, templateId: null, templateVersion: null, deviceType: null, country: null, granularity: "hour" };
+    const rollup = await getProjectAnalytics(db, access, query);
+    const raw = await getProjectAnalyticsRaw(db, access, query);
+    const differing = (Object.keys(raw) as (keyof ProjectAnalytics)[]).filter((part) => canonical(rollup[part]) !== canonical(raw[part]));
+    return { leftOver, differing, plays: rollup.summary.plays };
+  } finally {
+    await closeDb();
+  }
+}
+
+/** JSON with sorted keys and numbers to 12 significant digits: equal reports, equal text. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) => {
+    if (typeof item === "number") return Number(item.toPrecision(12));
+    if (item && typeof item === "object" && !Array.isArray(item)) return Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : 1)));
+    return item;
+  });
 }
 
 /**
@@ -313,6 +439,8 @@ async function measure(label: string, make: () => Promise<Store>, run: (store: S
   }
 }
 
+if (process.env.BENCH_ROLLUP_JOB === "1") await runRollupJob();
+
 const runningUrls = process.env.BENCH_INGEST_URLS?.split(",").filter(Boolean);
 if (runningUrls) {
   if (!process.env.BENCH_DATABASE_URL) throw new Error("BENCH_INGEST_URLS needs BENCH_DATABASE_URL: the database those servers write to.");
@@ -329,6 +457,10 @@ results.push(...await measure("raw/PostgreSQL", () => postgresStore("PostgreSQL"
 results.push(...await measure("standalone/PGlite", pgliteStore, (s) => load("standalone", s)));
 results.push(...await measure("naive/PGlite", pgliteStore, (s) => load("naive", s)));
 results.push(...await measure("raw/PGlite", pgliteStore, rawPglite));
+const rollupsOff = await measure("rollups", () => postgresStore("PostgreSQL"), (s) => load("standalone", s));
+const rollupsOn = await measure("rollups", () => postgresStore("PostgreSQL"), (s) => load("standalone", s, { rollupJob: true }));
+if (rollupsOff[0]) rollupsOff[0].server = "rollup job off: standalone node:http";
+results.push(...rollupsOff, ...rollupsOn);
 
 console.log(`\n## Ingest (${new Date().toISOString().slice(0, 10)}, Node ${process.version}; ${connections} connections × ${seconds} s, batches of ${batchSize})\n`);
 console.log("| server | store | durable events/s | p50 ms | p99 ms | peak RSS | non-2xx + errors |");
@@ -344,4 +476,18 @@ const ratios = [
   `standalone ÷ naive on PGlite: ${(rate("standalone", "PGlite") / rate("naive", "PGlite")).toFixed(1)}×`,
 ].filter((ratio) => !ratio.includes("NaN"));
 if (ratios.length > 0) console.log(`\n${ratios.join("; ")}.`);
-process.exit(0);
+const on = rollupsOn[0];
+if (rollupsOff[0] && on?.rollups) {
+  const { rounds, catchUpSeconds, jobCpuShare, stored, leftOver, differing, plays } = on.rollups;
+  const ratio = on.eventsPerSecond / rollupsOff[0].eventsPerSecond;
+  const rolled = rounds.reduce((sum, round) => sum + round.events, 0);
+  console.log(
+    `\nRollup job on ÷ off: ${ratio.toFixed(2)} (the job costs ${(100 * (1 - ratio)).toFixed(1)} % of ingest throughput; goal ≤ 15 %). ` +
+      `The job: ${rounds.length} rounds, ${rolled.toLocaleString("en-US")} events rolled up of ${stored.toLocaleString("en-US")} stored, ` +
+      `longest round ${Math.max(...rounds.map((round) => round.ms)).toLocaleString("en-US")} ms, ${jobCpuShare.toFixed(2)} cores during the load, ` +
+      `caught up ${catchUpSeconds.toFixed(1)} s after the server stopped; a refresh after it found ${leftOver} events; ` +
+      `report over whole days (${plays.toLocaleString("en-US")} plays): ${differing.length === 0 ? "rollups equal raw events" : `rollups DIFFER from raw events in ${differing.join(", ")}`}.`,
+  );
+  if (differing.length > 0 || leftOver > 0 || rolled !== stored) process.exitCode = 1;
+}
+process.exit(process.exitCode ?? 0);

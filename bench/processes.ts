@@ -65,3 +65,15 @@ export async function startQuickStartApp(dataDir: string, extraEnv: Record<strin
   app.child.stdout!.pipe(process.stdout);
   return { ...app, pid: app.child.pid!, stop: () => void app.stop() };
 }
+
+/** CPU seconds (user + system) a process has used so far, from /proc; 0 once it is gone. */
+export function cpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // utime and stime are fields 14 and 15 of stat, in clock ticks (100 a second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
