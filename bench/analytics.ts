@@ -33,6 +33,7 @@ import { schema, type Db } from "@/lib/db";
 import { hasErrorCode } from "@/lib/error-code";
 import { eventRowColumns, toCopyText, type EventRow } from "@/lib/ingest/store-events";
 import { createFreshDatabase } from "@/lib/testing/fresh-database";
+import { random } from "./random";
 
 const serverUrl = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const totalEvents = Number(process.env.BENCH_EVENTS ?? 10_000_000);
@@ -55,16 +56,6 @@ const log = (line: string) => console.log(`[${new Date().toISOString().slice(11,
 const int = (value: number) => Math.round(value).toLocaleString("en");
 
 // ── the generator ────────────────────────────────────────────────────────────────────────
-
-/** A deterministic pseudo-random sequence (mulberry32), so every run loads the same mix. */
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Picks by weight: [value, weight][]. */
 function weighted<T>(next: () => number, table: readonly (readonly [T, number])[]): T {

@@ -21,6 +21,7 @@ import type { Db } from "@/lib/db";
 import { eventRowColumns, toCopyText, type EventRow } from "@/lib/ingest/store-events";
 import { createFreshDatabase } from "@/lib/testing/fresh-database";
 import { startScaleOutCluster } from "@/lib/testing/scale-out-cluster";
+import { random } from "./random";
 
 const serverUrl = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const sizes = (process.env.BENCH_SIZES ?? "100000,300000,1000000").split(",").map(Number);
@@ -31,16 +32,6 @@ const dayMs = 24 * 3600 * 1000;
 const windowEnd = Date.UTC(2026, 10, 1);
 
 // ── realistic events ────────────────────────────────────────────────────────────────────
-
-/** A deterministic pseudo-random sequence (mulberry32), so every run loads the same mix. */
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const pick = <T>(next: () => number, values: readonly T[]) => values[Math.floor(next() * values.length)]!;
 const devices = [
