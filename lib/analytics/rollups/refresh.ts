@@ -67,10 +67,14 @@ async function waitForRunningTransactions(db: Db, limitMs: number): Promise<void
   }
 }
 
+/** The events whose payload the rollups read (percent, watched spans, chapter): the others' payloads are not sent. */
+const payloadEventTypes = ["video.progressed", "video.incomplete", "video.completed", "video.paused", "chapter.entered"];
+
 const eventColumns = sql`e.project_id::text as project_id, e.xid::text as xid, e.event_id::text as event_id, e.event_type,
   extract(epoch from e.occurred_at)::float8 * 1000 as occurred_ms, e.session_id, e.playback_id, e.viewer_hash, e.channel,
   e.template_id, e.template_version, e.device ->> 'type' as device_type, e.device ->> 'browser' as browser, e.device ->> 'os' as os,
-  e.geo ->> 'country' as country, e.referrer_host, e.payload, e.is_bot`;
+  e.geo ->> 'country' as country, e.referrer_host, e.is_bot,
+  case when e.event_type in (${sql.join(payloadEventTypes.map((type) => sql`${type}`), sql`, `)}) then e.payload else '{}'::jsonb end as payload`;
 
 type EventRow = RollupEvent & { project_id: string; xid: string };
 type ChunkKey = { project_id: string; session_id: string | null; xid: string };
