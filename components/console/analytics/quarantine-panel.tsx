@@ -1,5 +1,6 @@
 import type { QuarantineReport } from "@/lib/console/analytics/analytics-types";
 import { formatDateTime } from "@/lib/console/format";
+import { ColumnHeads } from "./report-tables";
 
 /** Events the ingest refused although their token was the project's: why, how many, and the newest few. */
 export function QuarantinePanel({ report }: { report: QuarantineReport }) {
@@ -7,16 +8,7 @@ export function QuarantinePanel({ report }: { report: QuarantineReport }) {
   return (
     <div className="space-y-3">
       <table className="w-full text-sm">
-        <thead>
-          <tr className="text-xs text-slate-500">
-            <th scope="col" className="text-left font-medium">
-              Reason
-            </th>
-            <th scope="col" className="text-right font-medium">
-              Events
-            </th>
-          </tr>
-        </thead>
+        <ColumnHeads columns={["Reason", "Events"]} />
         <tbody>
           {report.reasons.map((reason) => (
             <tr key={reason.reason}>

@@ -13,6 +13,21 @@ function Bar({ share, tone = "bg-indigo-500" }: { share: number | null; tone?: s
   );
 }
 
+/** A table's header row: the first column (the key) to the left, the numbers to the right. */
+export function ColumnHeads({ columns }: { columns: string[] }) {
+  return (
+    <thead>
+      <tr className="text-xs text-slate-500">
+        {columns.map((column, i) => (
+          <th key={column} scope="col" className={`${i === 0 ? "text-left" : "text-right"} font-medium`}>
+            {column}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
+
 export function Panel({ title, children, testId }: { title: string; children: React.ReactNode; testId?: string }) {
   return (
     <section aria-label={title} data-testid={testId} className="min-w-0 rounded-lg bg-white p-3 ring-1 ring-slate-200">
@@ -71,25 +86,7 @@ export function BreakdownTable({ title, rows, keyLabel, describe = (key) => key 
         <p className="text-sm text-slate-500">Nothing in this period.</p>
       ) : (
         <table className="w-full text-sm">
-          <thead>
-            <tr className="text-xs text-slate-500">
-              <th scope="col" className="text-left font-medium">
-                {keyLabel}
-              </th>
-              <th scope="col" className="text-right font-medium">
-                Sessions
-              </th>
-              <th scope="col" className="text-right font-medium">
-                Plays
-              </th>
-              <th scope="col" className="text-right font-medium">
-                Done
-              </th>
-              <th scope="col" className="text-right font-medium">
-                CTA
-              </th>
-            </tr>
-          </thead>
+          <ColumnHeads columns={[keyLabel, "Sessions", "Plays", "Done", "CTA"]} />
           <tbody>
             {top.map((row) => (
               <tr key={row.key} className="align-top">
@@ -120,19 +117,7 @@ export function ChaptersReached({ chapters }: { chapters: ChapterReached[] }) {
         <p className="text-sm text-slate-500">No chapter was entered in this period.</p>
       ) : (
         <table className="w-full text-sm">
-          <thead>
-            <tr className="text-xs text-slate-500">
-              <th scope="col" className="text-left font-medium">
-                Chapter
-              </th>
-              <th scope="col" className="text-right font-medium">
-                Plays
-              </th>
-              <th scope="col" className="text-right font-medium">
-                Of plays
-              </th>
-            </tr>
-          </thead>
+          <ColumnHeads columns={["Chapter", "Plays", "Of plays"]} />
           <tbody>
             {chapters.map((chapter) => (
               <tr key={chapter.chapterId}>
