@@ -15,3 +15,6 @@ export * from "./analytics-events";
 export * from "./console-sessions";
 export * from "./rate-limits";
 export * from "./analytics-rollups";
+export * from "./campaigns";
+export * from "./renders";
+export * from "./webhooks";

@@ -1,0 +1,94 @@
+import { sql } from "drizzle-orm";
+import { bigint, check, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { timestamptz } from "./columns";
+import { channelEnum } from "./enums";
+import { projects } from "./projects";
+import { users } from "./users";
+
+/**
+ * A bulk send: one share (project + channel) personalized per recipient. Every recipient gets
+ * its own URL `/v/{slug}/{recipientToken}` that plays the share's template with the
+ * recipient's row merged over the share's personalization data.
+ */
+export const campaigns = pgTable(
+  "campaigns",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    projectId: uuid("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    channel: channelEnum("channel").notNull(),
+    name: text("name").notNull(),
+    /** CSV column → template field key; a column not named here maps to the field of the same key. */
+    fieldMap: jsonb("field_map").$type<Record<string, string>>().notNull().default({}),
+    createdAt: timestamptz("created_at").notNull().defaultNow(),
+    createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
+  },
+  (t) => [
+    index("campaigns_project_created_idx").on(t.projectId, t.createdAt),
+    check("campaigns_name_length_check", sql`char_length(${t.name}) between 1 and 120`),
+  ],
+);
+
+/**
+ * One uploaded file (or JSON batch) of recipients. Keyed by the content's SHA-256 so that
+ * uploading the same file again finds this import instead of adding rows; `rowsDone` is the
+ * resume point of an import that stopped part way.
+ */
+export const campaignImports = pgTable(
+  "campaign_imports",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    campaignId: uuid("campaign_id")
+      .notNull()
+      .references(() => campaigns.id, { onDelete: "cascade" }),
+    projectId: uuid("project_id").notNull(),
+    sha256: text("sha256").notNull(),
+    source: text("source").notNull(),
+    status: text("status").notNull().default("running"),
+    bytes: bigint("bytes", { mode: "number" }).notNull().default(0),
+    rowsDone: integer("rows_done").notNull().default(0),
+    rowsImported: integer("rows_imported").notNull().default(0),
+    rowsRefused: integer("rows_refused").notNull().default(0),
+    rowsDuplicate: integer("rows_duplicate").notNull().default(0),
+    /** The first problems found, each `{line, column?, code, message, severity}`; capped. */
+    problems: jsonb("problems").$type<unknown[]>().notNull().default([]),
+    error: text("error"),
+    createdAt: timestamptz("created_at").notNull().defaultNow(),
+    updatedAt: timestamptz("updated_at").notNull().defaultNow(),
+    completedAt: timestamptz("completed_at"),
+    createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
+  },
+  (t) => [
+    uniqueIndex("campaign_imports_campaign_sha256_unique").on(t.campaignId, t.sha256),
+    check("campaign_imports_status_check", sql`${t.status} in ('running', 'completed', 'failed')`),
+    check("campaign_imports_source_check", sql`${t.source} in ('csv', 'json')`),
+  ],
+);
+
+/** One person of a campaign: their row's data and the unguessable token of their URL. */
+export const campaignRecipients = pgTable(
+  "campaign_recipients",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    campaignId: uuid("campaign_id")
+      .notNull()
+      .references(() => campaigns.id, { onDelete: "cascade" }),
+    projectId: uuid("project_id").notNull(),
+    /** The row's own id column when it has one, else a digest of its data: re-importing adds nothing. */
+    externalId: text("external_id").notNull(),
+    email: text("email"),
+    data: jsonb("data").$type<Record<string, unknown>>().notNull(),
+    token: text("token").notNull(),
+    /** Lowercase hex SHA-256 of `${projectId}:${id}`: the viewer_hash of this recipient's events. */
+    viewerHash: text("viewer_hash").notNull(),
+    importId: uuid("import_id"),
+    line: integer("line"),
+    createdAt: timestamptz("created_at").notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("campaign_recipients_campaign_external_unique").on(t.campaignId, t.externalId),
+    uniqueIndex("campaign_recipients_token_unique").on(t.token),
+    index("campaign_recipients_project_viewer_idx").on(t.projectId, t.viewerHash),
+  ],
+);
