@@ -32,12 +32,21 @@ export function appendToAttemptLog(log: unknown[], entry: AttemptLogEntry): Atte
   return [...(log as AttemptLogEntry[]), entry].slice(-maxAttemptLogEntries);
 }
 
-/** Takes up to `limit` due deliveries for this process (the lease keeps other processes off them). */
-export async function claimDueDeliveries(db: Db, limit = batchSize): Promise<DeliveryRow[]> {
+/**
+ * Takes up to `limit` due deliveries for this process (the lease keeps other processes off them);
+ * `projectId` limits it to one project's (tests sharing a database).
+ */
+export async function claimDueDeliveries(db: Db, limit = batchSize, projectId?: string): Promise<DeliveryRow[]> {
   const due = db
     .select({ id: deliveries.id })
     .from(deliveries)
-    .where(and(eq(deliveries.status, "pending"), lte(deliveries.nextAttemptAt, sql`now()`)))
+    .where(
+      and(
+        eq(deliveries.status, "pending"),
+        lte(deliveries.nextAttemptAt, sql`now()`),
+        projectId ? eq(deliveries.projectId, projectId) : undefined,
+      ),
+    )
     .orderBy(asc(deliveries.nextAttemptAt))
     .limit(limit)
     .for("update", { skipLocked: true });
@@ -91,13 +100,13 @@ async function recordAttempt(db: Db, row: DeliveryRow, startedAt: Date, outcome:
     .where(and(eq(deliveries.id, row.id), eq(deliveries.status, "pending")));
 }
 
-type RunOptions = { allowPrivate?: boolean; signal?: AbortSignal; random?: () => number };
+type RunOptions = { allowPrivate?: boolean; signal?: AbortSignal; random?: () => number; projectId?: string };
 
 /** Sends every due delivery, a batch at a time, until none is due (or `signal` aborts). Returns how many were attempted. */
-export async function runDueDeliveries(db: Db, { allowPrivate = getConfig().webhookAllowPrivate, signal, random }: RunOptions = {}): Promise<number> {
+export async function runDueDeliveries(db: Db, { allowPrivate = getConfig().webhookAllowPrivate, signal, random, projectId }: RunOptions = {}): Promise<number> {
   let attempted = 0;
   while (!signal?.aborted) {
-    const batch = await claimDueDeliveries(db);
+    const batch = await claimDueDeliveries(db, batchSize, projectId);
     await Promise.all(batch.map((row) => attemptDelivery(db, row, { allowPrivate, signal, random })));
     attempted += batch.length;
     if (batch.length < batchSize) break;

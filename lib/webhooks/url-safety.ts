@@ -42,10 +42,12 @@ function describeRange(range: string): string {
   return rangeNames[range] ?? `special-purpose (${range})`;
 }
 
-/** `localhost` and its subdomains are loopback by definition (RFC 6761), whatever a resolver says. */
-function isLocalhostName(hostname: string): boolean {
-  const name = hostname.toLowerCase().replace(/\.$/, "");
-  return name === "localhost" || name.endsWith(".localhost");
+/**
+ * Subdomains of `localhost` are loopback by definition (RFC 6761) though a resolver may not
+ * know them; `localhost` itself is resolved like any name (the hosts file answers loopback).
+ */
+function isLocalhostSubdomain(hostname: string): boolean {
+  return hostname.toLowerCase().replace(/\.$/, "").endsWith(".localhost");
 }
 
 /** The URL's host as an address or a name: IPv6 literals lose their brackets. */
@@ -72,7 +74,7 @@ export async function checkWebhookUrl(value: string, { allowPrivate = allowPriva
     const refused = refusedAddressReason(host);
     return refused ? { ok: false, reason: `must not point at a private network: ${refused}` } : { ok: true };
   }
-  if (isLocalhostName(host)) return { ok: false, reason: `must not point at a private network: ${host} is this machine (loopback)` };
+  if (isLocalhostSubdomain(host)) return { ok: false, reason: `must not point at a private network: ${host} is this machine (loopback)` };
   let addresses: LookupAddress[];
   try {
     addresses = await lookup(host, { all: true, verbatim: true });
@@ -97,7 +99,7 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Lo
 export function publicOnlyLookup(allowPrivate: boolean) {
   return (hostname: string, options: { all?: boolean; family?: number | string }, callback: LookupCallback) => {
     const refuse = (reason: string) => callback(Object.assign(new Error(reason), { code: "EWEBHOOKADDRESS" }), []);
-    if (!allowPrivate && isLocalhostName(hostname)) return refuse(`${hostname} is this machine (loopback)`);
+    if (!allowPrivate && isLocalhostSubdomain(hostname)) return refuse(`${hostname} is this machine (loopback)`);
     lookup(hostname, { all: true, verbatim: true }).then(
       (addresses) => {
         const usable = allowPrivate ? addresses : addresses.filter(({ address }) => refusedAddressReason(address) === null);
