@@ -4,7 +4,7 @@ import { recordProjectAuditEvent } from "@/lib/audit/record-audit-event";
 import type { Actor } from "@/lib/auth/authenticate";
 import { isUuid, type ProjectAccess } from "@/lib/auth/project-access";
 import { schema, type Db } from "@/lib/db";
-import type { WebhookEventType } from "./emit";
+import type { WebhookEventType } from "./event-types";
 import type { CreateEndpointInput, UpdateEndpointInput } from "./schema";
 import { checkWebhookUrl } from "./url-safety";
 

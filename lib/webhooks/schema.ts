@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { isExactHttpUrl } from "@/lib/shares/share-rules";
-import { webhookEventTypes } from "./emit";
+import { webhookEventTypes } from "./event-types";
 
 export const webhookEventTypeSchema = z.enum(webhookEventTypes);
 

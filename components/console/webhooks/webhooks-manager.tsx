@@ -24,7 +24,7 @@ import {
   type DeliveryPage,
   type EndpointJson,
 } from "@/lib/console/hooks/webhooks";
-import { webhookEventTypes } from "@/lib/webhooks/emit";
+import { webhookEventTypes } from "@/lib/webhooks/event-types";
 
 const eventTypeLabels: Record<string, string> = {
   "render.completed": "Render completed",
