@@ -9,7 +9,7 @@ import { Field, inputClass } from "@/components/console/field";
 import { EmptyState, ErrorState } from "@/components/console/states";
 import { useToast } from "@/components/console/toast";
 import { ApiProblem, problemMessage } from "@/lib/console/api-client";
-import { formatDateTime } from "@/lib/console/format";
+import { formatDateTime, formatDateTimeSeconds } from "@/lib/console/format";
 import {
   useCreateEndpoint,
   useDeleteEndpoint,
@@ -372,7 +372,7 @@ function DeliveryItem({ projectId, delivery }: { projectId: string; delivery: De
               {delivery.attemptLog.map((entry, index) => (
                 <li key={index} className="flex flex-wrap gap-x-2 text-slate-700">
                   <time dateTime={entry.at} className="tabular-nums text-slate-500">
-                    {formatDateTime(entry.at)}
+                    {formatDateTimeSeconds(entry.at)}
                   </time>
                   {"resent" in entry ? (
                     <span className="font-medium">Re-sent</span>
