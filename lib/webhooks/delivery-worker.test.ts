@@ -126,6 +126,7 @@ describe("runDueDeliveries", () => {
   it.each([
     { name: "a literal loopback address", url: () => receiverUrl, error: /^Refused: the URL must not point at a private network: 127\.0\.0\.1 is a loopback address\.$/ },
     { name: "a name resolving to loopback (localhost)", url: () => receiverUrl.replace("127.0.0.1", "localhost"), error: /^Refused: the URL must not point at a private network: localhost resolves to .* loopback address\.$/ },
+    { name: "not a URL at all (a render's webhookUrl stored unchecked)", url: () => "not a url", error: /^Refused: the URL is not an absolute URL\.$/ },
   ])("runDueDeliveries – private addresses not allowed, $name → nothing sent, the refusal logged and retried", async ({ url, error }) => {
     const delivery = await queue(url());
     await run({ allowPrivate: false });

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
 import { getConfig } from "@/lib/config";
 import { getDb, schema, type Db } from "@/lib/db";
-import { hasErrorCode } from "@/lib/error-code";
+import { isAppError, toAppError } from "@/lib/api/errors";
 import { retryWindowMs, nextAttemptAt } from "./backoff";
 import { postWebhook, succeeded, type AttemptOutcome } from "./post-webhook";
 import { deliverySecrets, reencryptSigningSecrets } from "./signing-keys";
@@ -68,8 +68,9 @@ export async function attemptDelivery(db: Db, row: DeliveryRow, { allowPrivate, 
     const secrets = await deliverySecrets(db, row.projectId, startedAt);
     outcome = await postWebhook({ url: row.url, headers: { ...signatureHeaders(secrets, row.messageId, startedAt, body) }, body, allowPrivate, signal });
   } catch (error) {
-    if (!hasErrorCode(error, "SECRET_BOX")) throw error;
-    outcome = { statusCode: null, error: (error as Error).message, durationMs: 0, response: null };
+    // The database failing is the run's failure; anything else about this delivery is its attempt's.
+    if (isAppError(toAppError(error), "service_unavailable")) throw error;
+    outcome = { statusCode: null, error: (error as Error).message ?? String(error), durationMs: 0, response: null };
   }
   // Shutting down: not counted; the lease runs out and a process tries it again (no database
   // write here, so the shutdown stays bounded whatever state the database is in).
@@ -107,7 +108,9 @@ export async function runDueDeliveries(db: Db, { allowPrivate = getConfig().webh
   let attempted = 0;
   while (!signal?.aborted) {
     const batch = await claimDueDeliveries(db, batchSize, projectId);
-    await Promise.all(batch.map((row) => attemptDelivery(db, row, { allowPrivate, signal, random })));
+    const settled = await Promise.allSettled(batch.map((row) => attemptDelivery(db, row, { allowPrivate, signal, random })));
+    const failure = settled.find((result) => result.status === "rejected");
+    if (failure) throw failure.reason;
     attempted += batch.length;
     if (batch.length < batchSize) break;
   }

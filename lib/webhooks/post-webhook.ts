@@ -2,7 +2,7 @@ import http from "node:http";
 import https from "node:https";
 import { performance } from "node:perf_hooks";
 import ipaddr from "ipaddr.js";
-import { checkWebhookUrl, publicOnlyLookup } from "./url-safety";
+import { publicOnlyLookup, refusedAddressReason } from "./url-safety";
 
 // One HTTP attempt of a delivery: a POST of the exact body, no redirects followed (a 3xx is a
 // failure like any non-2xx), 10 s for the whole exchange, and a connection only to an address
@@ -28,22 +28,30 @@ type PostOptions = { url: string; headers: Record<string, string>; body: string;
 export async function postWebhook({ url, headers, body, allowPrivate, signal }: PostOptions): Promise<AttemptOutcome> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  // Literal IP hosts never reach the lookup, so they (and the scheme) are checked here; a name is
-  // checked by the lookup, on the very addresses the connection then uses.
-  const hostname = new URL(url).hostname.replace(/^\[|\]$/g, "");
-  const check = ipaddr.isValid(hostname) || !/^https?:/.test(url) ? await checkWebhookUrl(url, { allowPrivate }) : { ok: true as const };
-  if (!check.ok) return { statusCode: null, error: `Refused: the URL ${check.reason}.`, durationMs: elapsed(), response: null };
+  const refuse = (reason: string) => ({ statusCode: null, error: `Refused: the URL ${reason}.`, durationMs: elapsed(), response: null });
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return refuse("is not an absolute URL");
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return refuse("must be an http:// or https:// URL");
+  // A literal IP host never reaches the lookup, so it is checked here; a name is checked by the
+  // lookup, on the very addresses the connection then uses.
+  const literal = parsed.hostname.replace(/^\[|\]$/g, "");
+  const refusedAddress = !allowPrivate && ipaddr.isValid(literal) ? refusedAddressReason(literal) : null;
+  if (refusedAddress) return refuse(`must not point at a private network: ${refusedAddress}`);
 
   const timeout = AbortSignal.timeout(attemptTimeoutMs);
   const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
   const payload = Buffer.from(body, "utf8");
   return new Promise<AttemptOutcome>((resolve) => {
     const finish = (outcome: Omit<AttemptOutcome, "durationMs">) => resolve({ ...outcome, durationMs: elapsed() });
-    const client = url.startsWith("https:") ? https : http;
-    const request = client.request(url, {
+    const client = parsed.protocol === "https:" ? https : http;
+    const request = client.request(parsed, {
       method: "POST",
       agent: false,
-      lookup: publicOnlyLookup(allowPrivate) as unknown as http.RequestOptions["lookup"],
+      lookup: publicOnlyLookup(allowPrivate),
       signal: combined,
       headers: { ...headers, "content-type": "application/json", "content-length": String(payload.length), "user-agent": userAgent },
     });
