@@ -6,7 +6,7 @@ import { isUuid, type ProjectAccess } from "@/lib/auth/project-access";
 import { schema, type Db } from "@/lib/db";
 import { appendToAttemptLog, wakeDeliveryWorker } from "./delivery-worker";
 import { newMessageId } from "./emit";
-import { getEndpointOrThrow } from "./endpoints";
+import { getEndpointOrThrow, hostOf } from "./endpoints";
 import type { ListDeliveriesQuery } from "./schema";
 
 // The delivery log of a project: every event queued for every URL, its attempts, and re-sends.
@@ -104,7 +104,7 @@ export async function resendDelivery(db: Db, actor: Actor, access: ProjectAccess
       action: "webhook.delivery_resent",
       targetType: "webhook_delivery",
       targetId: current.id,
-      data: { messageId: current.messageId, eventType: current.eventType, url: current.url },
+      data: { messageId: current.messageId, eventType: current.eventType, host: hostOf(current.url) },
     });
     return queued!;
   });

@@ -27,6 +27,14 @@ export function presentEndpoint(row: EndpointRow) {
   };
 }
 
+/**
+ * What the audit trail records of an endpoint's URL: its host. The whole URL is often a
+ * credential of its own (`…/hooks/catch/123/abc`), and the trail is readable by every member.
+ */
+export function hostOf(url: string): string | null {
+  return URL.parse(url)?.host ?? null;
+}
+
 /** 422 on `url` unless its host is public (or WEBHOOK_ALLOW_PRIVATE=1), naming why. */
 async function requireSafeUrl(url: string): Promise<void> {
   const check = await checkWebhookUrl(url);
@@ -64,7 +72,7 @@ export async function createEndpoint(db: Db, actor: Actor, access: ProjectAccess
       action: "webhook.endpoint_created",
       targetType: "webhook_endpoint",
       targetId: row!.id,
-      data: { url: row!.url, eventTypes: row!.eventTypes, enabled: row!.enabled },
+      data: { host: hostOf(row!.url), eventTypes: row!.eventTypes, enabled: row!.enabled },
     });
     return presentEndpoint(row!);
   });
@@ -99,7 +107,7 @@ export async function updateEndpoint(db: Db, actor: Actor, access: ProjectAccess
       action: "webhook.endpoint_updated",
       targetType: "webhook_endpoint",
       targetId: row.id,
-      data: { ...input },
+      data: { host: hostOf(row.url), changed: Object.keys(input), ...(input.enabled !== undefined ? { enabled: input.enabled } : {}) },
     });
     return presentEndpoint(row);
   });
@@ -114,7 +122,7 @@ export async function deleteEndpoint(db: Db, actor: Actor, access: ProjectAccess
       action: "webhook.endpoint_deleted",
       targetType: "webhook_endpoint",
       targetId: row.id,
-      data: { url: row.url },
+      data: { host: hostOf(row.url) },
     });
   });
 }
