@@ -13,7 +13,7 @@ import { getSigningSecret, rotateSigningSecret } from "./signing-keys";
 // HTTP receiver on loopback, which answers what each test tells it to.
 
 type Received = { headers: IncomingHttpHeaders; body: string };
-type Answer = { status: number; headers?: Record<string, string> } | "hang";
+type Answer = { status: number; headers?: Record<string, string>; body?: string } | "hang";
 
 let db: Db;
 let projectId: string;
@@ -34,7 +34,7 @@ beforeAll(async () => {
       onRequest?.();
       const answer = answers.shift() ?? { status: 204 };
       if (answer === "hang") return;
-      res.writeHead(answer.status, answer.headers).end(answer.status >= 400 ? "receiver says no" : "");
+      res.writeHead(answer.status, answer.headers).end(answer.body ?? (answer.status >= 400 ? "receiver says no" : ""));
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
@@ -113,6 +113,15 @@ describe("runDueDeliveries", () => {
     await makeDue(delivery.id);
     expect(await run()).toBe(0);
     expect(received).toHaveLength(1);
+  });
+
+  it("runDueDeliveries – a 1 MB answer → delivered, the log keeps its first 200 characters", async () => {
+    const delivery = await queue();
+    answers = [{ status: 200, body: "x".repeat(1024 * 1024) }];
+    await run();
+    const row = await reload(delivery.id);
+    expect(row.status).toBe("delivered");
+    expect((row.attemptLog as { response: string }[])[0]!.response).toBe("x".repeat(200));
   });
 
   it("runDueDeliveries – a redirect → not followed, counted as a failure", async () => {

@@ -58,15 +58,21 @@ export async function postWebhook({ url, headers, body, allowPrivate, signal }: 
     request.on("response", (response) => {
       const chunks: Buffer[] = [];
       let size = 0;
-      response.on("data", (chunk: Buffer) => {
-        if (size < responseExcerptChars * 4) chunks.push(chunk);
-        size += chunk.length;
-      });
-      response.on("end", () => {
+      const answered = () => {
         const text = Buffer.concat(chunks).toString("utf8").slice(0, responseExcerptChars);
         finish({ statusCode: response.statusCode ?? null, error: null, response: text || null });
+      };
+      response.on("data", (chunk: Buffer) => {
+        chunks.push(chunk);
+        size += chunk.length;
+        // Enough for the log: the rest of a long answer is not waited for.
+        if (size >= responseExcerptChars * 4) {
+          answered();
+          response.destroy();
+        }
       });
-      response.on("error", () => finish({ statusCode: response.statusCode ?? null, error: null, response: null }));
+      response.on("end", answered);
+      response.on("error", answered);
     });
     request.on("error", (error: NodeJS.ErrnoException) => {
       if (timeout.aborted) return finish({ statusCode: null, error: `No answer within ${attemptTimeoutMs / 1000} s.`, response: null });
