@@ -32,6 +32,8 @@ export default async function globalSetup() {
   delete env.TOKEN_SECRETS;
   delete env.AUTH_SECRET;
   if (process.env.E2E_DATABASE_URL) env.DATABASE_URL = process.env.E2E_DATABASE_URL;
+  // Webhook specs receive deliveries on loopback, which the product refuses by default.
+  env.WEBHOOK_ALLOW_PRIVATE = "1";
   const app = await startApp(env);
   // What the app prints, for specs that read its log (the reliability suite looks for uncaught errors).
   const appLog = path.join(dataDir, "app.log");

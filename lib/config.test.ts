@@ -60,6 +60,7 @@ describe("parseConfig – defaults", () => {
       bootstrapOnStart: true,
       storage: { driver: "local" },
       analyticsRetentionDays: 0,
+      webhookAllowPrivate: false,
     });
   });
 
@@ -118,6 +119,11 @@ describe("parseConfig – defaults", () => {
     { value: "36500", days: 36_500 },
   ])("parseConfig – ANALYTICS_RETENTION_DAYS=$value → $days days", ({ value, days }) => {
     expect(parseConfig(env({ ANALYTICS_RETENTION_DAYS: value })).analyticsRetentionDays).toBe(days);
+  });
+
+  it("parseConfig – WEBHOOK_ALLOW_PRIVATE=1 → webhooks may reach private addresses; 2 → refused", () => {
+    expect(parseConfig(env({ WEBHOOK_ALLOW_PRIVATE: "1" })).webhookAllowPrivate).toBe(true);
+    expect(() => parseConfig(env({ WEBHOOK_ALLOW_PRIVATE: "2" }))).toThrow(/WEBHOOK_ALLOW_PRIVATE/);
   });
 
   it("parseConfig – DATABASE_URL and REELBIND_BOOTSTRAP=0 → passed through", () => {

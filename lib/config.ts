@@ -85,6 +85,7 @@ const envSchema = z.object({
     .min(0, retentionDaysMessage)
     .max(maxRetentionDays, retentionDaysMessage)
     .default(0),
+  WEBHOOK_ALLOW_PRIVATE: z.enum(["0", "1"]).default("0"),
 });
 
 /** Where template files live: files under DATA_DIR/blobs, or a bucket on an S3-compatible service. */
@@ -124,6 +125,8 @@ export type Config = {
   storage: StorageConfig;
   /** Raw analytics events are kept this many days, dropped a whole month at a time; 0 keeps them all (lib/analytics/partitions.ts). */
   analyticsRetentionDays: number;
+  /** Webhook URLs may point at private, loopback and link-local addresses (tests; lib/webhooks/url-safety.ts). */
+  webhookAllowPrivate: boolean;
 };
 
 export class ConfigError extends Error {
@@ -219,6 +222,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     bootstrapOnStart: e.REELBIND_BOOTSTRAP === "1",
     storage,
     analyticsRetentionDays: e.ANALYTICS_RETENTION_DAYS,
+    webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE === "1",
   };
 }
 

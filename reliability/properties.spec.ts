@@ -8,7 +8,7 @@ import { operations, type Operation } from "@/lib/api/openapi";
 import { ctaClick, type Manifest } from "../e2e/wire-events";
 import { badValue, bodyCases, mutationOf, queryCases, type BodyCase, type JsonSchema } from "./bad-values";
 import { appLogReader, blobFiles, isRejected, rowCounter, RowLedger, send, wrongAnswer, type SentRequest } from "./server-watch";
-import { addMember, basic, bearer, callOk, createCredential, setUpTenants, uploadTemplate, type Project } from "./tenants";
+import { addMember, basic, bearer, callOk, createCredential, createWebhookVictim, setUpTenants, uploadTemplate, type Project } from "./tenants";
 import { uploadCases } from "./upload-cases";
 
 // Issue 15, "Bad inputs tried": fast-check over every management endpoint of the route table
@@ -131,6 +131,8 @@ function validBody(op: Operation): Record<string, unknown> {
     "post /api/organizations/{orgId}/members": { email: "fuzzed-member@example.com", role: "Viewer", projectId: own.projectId },
     "patch /api/organizations/{orgId}/members/{membershipId}": { role: "Editor" },
     "post /api/embed-sessions": { channel: "DEV", personalizationData: { firstName: "Ana" }, allowedOrigins: ["https://example.com"], ttlSeconds: 600 },
+    "post /api/Projects/{projectId}/webhooks": { url: "https://example.com/hooks", description: "fuzzed", eventTypes: ["render.completed"], enabled: true },
+    "patch /api/Projects/{projectId}/webhooks/{endpointId}": { url: "https://example.com/hooks/2", description: "fuzzed", eventTypes: [], enabled: true },
   };
   const body = bodies[`${op.method} ${op.path}`];
   if (!body) throw new Error(`No valid body for ${op.method} ${op.path}`);
@@ -144,6 +146,7 @@ function validQuery(op: Operation): Record<string, string> {
     "/api/Projects/{projectId}/audit-events": { limit: "10", action: "share.disabled" },
     "/api/credentials": { projectId: own.projectId },
     "/api/embed/manifest": { share: own.share.slug },
+    "/api/Projects/{projectId}/webhooks/deliveries": { limit: "10", status: "failed" },
   };
   return queries[op.path] ?? {};
 }
@@ -236,14 +239,18 @@ test.beforeAll(async () => {
   ({ own } = await setUpTenants("Bad inputs", { withMembers: false }));
   const token = own.adminToken;
   // Victims: what deploy, archive, delete and the revocations may use up, apart from what the other cases need.
-  const [deployTemplate, archiveTemplate, deleteTemplate, credential, ownToken, member] = await Promise.all([
+  const [deployTemplate, archiveTemplate, deleteTemplate, credential, ownToken, member, webhook, deleteWebhook] = await Promise.all([
     uploadTemplate(own.projectId, token),
     uploadTemplate(own.projectId, token),
     uploadTemplate(own.projectId, token),
     createCredential(own.projectId, token),
     callOk<{ id: string }>("POST", "/api/me/tokens", bearer(token), { name: "victim" }, 201),
     addMember(own, "Viewer", "project"),
+    createWebhookVictim(own.projectId, token),
+    createWebhookVictim(own.projectId, token),
   ]);
+  // The signing secret exists before its GET is fuzzed: made on first need, it would be a read that stores.
+  await callOk("GET", `/api/Projects/${own.projectId}/webhooks/signing-secret`, bearer(token));
   const membership = (await callOk<{ items: { id: string; userId: string }[] }>("GET", `/api/organizations/${own.orgId}/members`, bearer(token))).items.find(
     (item) => item.userId === member.userId,
   )!;
@@ -262,6 +269,8 @@ test.beforeAll(async () => {
     channel: "STAGING",
     id: op.path.startsWith("/api/me/") ? ownToken.id : credential.id,
     membershipId: membership.id,
+    endpointId: op.method === "delete" ? deleteWebhook.endpointId : webhook.endpointId,
+    deliveryId: webhook.deliveryId,
     slug: own.share.slug,
     fileId: fileId!,
     name: fileName!,

@@ -12,6 +12,7 @@ import {
   bearer,
   callOk,
   createCredential,
+  createWebhookVictim,
   inParallel,
   lightsUploadForm,
   setUpTenants,
@@ -44,7 +45,7 @@ let callers: Caller[];
 /** What each tenant's signed routes are called with: a template file URL of its share and a preview URL, each with its query. */
 let signedUrls: Map<Tenant, { fileId: string; fileName: string; fileQuery: string; previewFile: string; previewQuery: string }>;
 /** Per tenant, resources a refused call may point at: they exist, so a 404 is about access, not absence. */
-let victims: Map<Tenant, { credentialId: string; membershipId: string; tokenId: string }>;
+let victims: Map<Tenant, { credentialId: string; membershipId: string; tokenId: string; endpointId: string; deliveryId: string }>;
 
 const projectOf = (tenant: Tenant): Project =>
   tenant === "own" ? tenants.own : tenant === "foreign project" ? tenants.foreignProject : tenants.foreignOrg;
@@ -84,8 +85,9 @@ async function requestFor(op: Operation, caller: Caller, tenant: Tenant, succeed
   const victim = victims.get(tenant)!;
   const signed = signedUrls.get(tenant)!;
   const fresh = async (name: string): Promise<string> => {
-    if (!succeeds) return name === "templateId" ? project.templateId : name === "membershipId" ? victim.membershipId : victim.credentialId;
+    if (!succeeds) return name === "templateId" ? project.templateId : name in victim ? victim[name as keyof typeof victim] : victim.credentialId;
     if (name === "templateId") return uploadTemplate(project.projectId, project.adminToken);
+    if (name === "endpointId" || name === "deliveryId") return (await createWebhookVictim(project.projectId, project.adminToken))[name];
     if (name === "membershipId") {
       const member = await addMember(project, "Viewer", "project");
       const { items } = await callOk<{ items: { id: string; userId: string }[] }>("GET", `/api/organizations/${project.orgId}/members`, admin);
@@ -93,7 +95,7 @@ async function requestFor(op: Operation, caller: Caller, tenant: Tenant, succeed
     }
     return (await createCredential(project.projectId, project.adminToken)).id;
   };
-  const consumes = op.method === "delete" || /\/(deploy|archive|revoke)$/.test(op.path) || op.method === "patch";
+  const consumes = op.method === "delete" || /\/(deploy|archive|revoke|resend)$/.test(op.path) || op.method === "patch";
   const values: Record<string, string> = {
     projectId: project.projectId,
     orgId: project.orgId,
@@ -111,7 +113,8 @@ async function requestFor(op: Operation, caller: Caller, tenant: Tenant, succeed
         ? (await callOk<{ id: string }>("POST", "/api/me/tokens", bearer(caller.member.token), { name: "revoked by the matrix" }, 201)).id
         : victim.tokenId;
     } else {
-      values[name!] = consumes ? await fresh(name === "id" ? "credentialId" : name!) : name === "templateId" ? project.templateId : victim.credentialId;
+      const standing = name === "templateId" ? project.templateId : name === "endpointId" || name === "deliveryId" ? victim[name] : victim.credentialId;
+      values[name!] = consumes ? await fresh(name === "id" ? "credentialId" : name!) : standing;
     }
   }
   const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => values[name]!);
@@ -132,6 +135,8 @@ async function requestFor(op: Operation, caller: Caller, tenant: Tenant, succeed
     "patch /api/organizations/{orgId}/members/{membershipId}": { role: "Editor" },
     "post /api/embed-sessions": { shareSlug: project.share.slug },
     "post /api/internal/cli": { command: "db row-counts", options: {} },
+    "post /api/Projects/{projectId}/webhooks": { url: "http://127.0.0.1:9/matrix" },
+    "patch /api/Projects/{projectId}/webhooks/{endpointId}": { description: "matrix" },
   };
   const key = `${op.method} ${op.path}`;
   const headers: Record<string, string> = { ...headersOf(caller) };
@@ -168,16 +173,17 @@ test.beforeAll(async () => {
     const file = new URL(manifest.template.files.templateJson);
     const [, , , , fileId, fileName] = file.pathname.split("/");
     const preview = new URL((await callOk<{ url: string }>("POST", `/api/Projects/${project.projectId}/templates/${project.templateId}/preview`, admin, { data: {} })).url);
-    const [credential, member, token] = await Promise.all([
+    const [credential, member, token, webhook] = await Promise.all([
       createCredential(project.projectId, project.adminToken),
       addMember(project, "Viewer", "project"),
       callOk<{ id: string }>("POST", "/api/me/tokens", admin, { name: "victim" }, 201),
+      createWebhookVictim(project.projectId, project.adminToken),
     ]);
     const { items } = await callOk<{ items: { id: string; userId: string }[] }>("GET", `/api/organizations/${project.orgId}/members`, admin);
     return {
       tenant,
       signed: { fileId: fileId!, fileName: fileName!, fileQuery: file.search.slice(1), previewFile: preview.pathname.split("/").pop()!, previewQuery: preview.search.slice(1) },
-      victim: { credentialId: credential.id, membershipId: items.find((item) => item.userId === member.userId)!.id, tokenId: token.id },
+      victim: { credentialId: credential.id, membershipId: items.find((item) => item.userId === member.userId)!.id, tokenId: token.id, ...webhook },
     };
   });
   signedUrls = new Map(entries.map(({ tenant, signed }) => [tenant, signed]));

@@ -125,3 +125,15 @@ export async function setUpTenants(label: string, { withMembers }: { withMembers
   const members = await inParallel(wanted, 4, ({ role, scope }) => addMember(own, role, scope));
   return { own, foreignProject, foreignOrg, members };
 }
+
+/**
+ * A webhook endpoint of the project (on loopback: the test apps run with WEBHOOK_ALLOW_PRIVATE=1)
+ * and a failed delivery of it, which can be re-sent: a test event, failed by disabling the endpoint.
+ */
+export async function createWebhookVictim(projectId: string, adminToken: string): Promise<{ endpointId: string; deliveryId: string }> {
+  const admin = bearer(adminToken);
+  const endpoint = await callOk<{ id: string }>("POST", `/api/Projects/${projectId}/webhooks`, admin, { url: "http://127.0.0.1:9/matrix" }, 201);
+  const delivery = await callOk<{ id: string }>("POST", `/api/Projects/${projectId}/webhooks/${endpoint.id}/test`, admin, undefined, 202);
+  await callOk("PATCH", `/api/Projects/${projectId}/webhooks/${endpoint.id}`, admin, { enabled: false });
+  return { endpointId: endpoint.id, deliveryId: delivery.id };
+}

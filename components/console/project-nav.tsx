@@ -8,6 +8,7 @@ const sections = [
   { path: "shares", label: "Shares" },
   { path: "analytics", label: "Analytics" },
   { path: "credentials", label: "API credentials" },
+  { path: "webhooks", label: "Webhooks" },
   { path: "audit", label: "Audit log" },
 ] as const;
 

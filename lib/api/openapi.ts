@@ -30,6 +30,15 @@ import { embedSessionBody, embedSessionSchema, manifestQuery } from "@/lib/embed
 import { channelSchema, putShareBody, rotatedSlugSchema, shareSchema } from "@/lib/shares/schema";
 import { previewBodySchema } from "@/lib/templates/preview-schema";
 import { listTemplatesQuery, previewResultSchema, templateSchema } from "@/lib/templates/schema";
+import {
+  createEndpointBody,
+  deliveryPageSchema,
+  deliverySchema,
+  endpointSchema,
+  listDeliveriesQuery,
+  signingSecretSchema,
+  updateEndpointBody,
+} from "@/lib/webhooks/schema";
 
 // The OpenAPI 3.1 document, generated from the same zod schemas the handlers validate with.
 
@@ -67,6 +76,8 @@ const listOf = (item: z.ZodType) => z.object({ items: z.array(item) });
 const shares = "/api/Projects/{projectId}/public-video-shares";
 
 const templates = "/api/Projects/{projectId}/templates";
+
+const webhooks = "/api/Projects/{projectId}/webhooks";
 
 /**
  * The route table: every route under app/api, one entry per method (lib/api/route-table.test.ts
@@ -206,6 +217,83 @@ export const operations: Operation[] = [
     role: "Viewer",
     query: listAuditEventsQuery,
     responses: { 200: { description: "A page of audit events", schema: auditEventPageSchema } },
+  },
+  {
+    method: "get",
+    path: webhooks,
+    summary: "List the project's webhook endpoints",
+    role: "ProjectManager",
+    responses: { 200: { description: "The endpoints", schema: listOf(endpointSchema) } },
+  },
+  {
+    method: "post",
+    path: webhooks,
+    summary:
+      "Register a webhook endpoint for render.completed, render.failed and campaign.imported (eventTypes: a subset, empty = all); its URL must be http(s) and reach only public addresses",
+    role: "ProjectManager",
+    body: createEndpointBody,
+    responses: { 201: { description: "The endpoint", schema: endpointSchema } },
+  },
+  {
+    method: "get",
+    path: `${webhooks}/{endpointId}`,
+    summary: "One webhook endpoint",
+    role: "ProjectManager",
+    responses: { 200: { description: "The endpoint", schema: endpointSchema } },
+  },
+  {
+    method: "patch",
+    path: `${webhooks}/{endpointId}`,
+    summary: "Change an endpoint's url, description, eventTypes or enabled; pending deliveries follow a new URL, and fail when it is disabled",
+    role: "ProjectManager",
+    body: updateEndpointBody,
+    responses: { 200: { description: "The endpoint", schema: endpointSchema } },
+  },
+  {
+    method: "delete",
+    path: `${webhooks}/{endpointId}`,
+    summary: "Delete an endpoint and its deliveries",
+    role: "ProjectManager",
+    responses: { 204: { description: "Deleted" } },
+  },
+  {
+    method: "post",
+    path: `${webhooks}/{endpointId}/test`,
+    summary: "Queue a signed webhook.test event for this endpoint",
+    role: "ProjectManager",
+    responses: { 202: { description: "The queued delivery", schema: deliverySchema } },
+  },
+  {
+    method: "get",
+    path: `${webhooks}/deliveries`,
+    summary: "The delivery log, newest first, paginated by cursor: event, URL, status, attempts, last status code or error, the attempt log and the payload",
+    role: "ProjectManager",
+    query: listDeliveriesQuery,
+    responses: { 200: { description: "A page of deliveries", schema: deliveryPageSchema } },
+  },
+  {
+    method: "post",
+    path: `${webhooks}/deliveries/{deliveryId}/resend`,
+    summary: "Queue a delivered or failed delivery again: the same webhook-id, a fresh 24 h of attempts",
+    role: "ProjectManager",
+    responses: {
+      202: { description: "The delivery, pending again", schema: deliverySchema },
+      409: { description: "The delivery is still pending" },
+    },
+  },
+  {
+    method: "get",
+    path: `${webhooks}/signing-secret`,
+    summary: "The project's Standard Webhooks signing secret (whsec_…), made on first need",
+    role: "ProjectManager",
+    responses: { 200: { description: "The secret", schema: signingSecretSchema } },
+  },
+  {
+    method: "post",
+    path: `${webhooks}/signing-secret/rotate`,
+    summary: "Replace the signing secret; for 24 h deliveries carry a signature made with the previous one too",
+    role: "ProjectManager",
+    responses: { 200: { description: "The new secret", schema: signingSecretSchema } },
   },
   {
     method: "get",

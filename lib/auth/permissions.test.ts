@@ -63,6 +63,8 @@ describe("can – role matrix", () => {
         "template.preview",
         "template.read",
         "template.upload",
+        "webhook.read",
+        "webhook.write",
       ].sort(),
     );
   });

@@ -17,6 +17,9 @@ export const minimumRole = {
   "template.delete": "ProjectManager",
   "credential.read": "ProjectManager",
   "credential.write": "ProjectManager",
+  /** Webhook endpoints, deliveries (their payloads) and the signing secret: integration secrets like credentials. */
+  "webhook.read": "ProjectManager",
+  "webhook.write": "ProjectManager",
   /** Who else works on the project: other members' emails (in the audit log, for one). */
   "member.read": "ProjectManager",
   "project.manage": "OrganizationAdmin",

@@ -12,6 +12,21 @@ const dateTime = new Intl.DateTimeFormat("en-GB", {
   hour12: false,
 });
 
+const dateTimeSeconds = new Intl.DateTimeFormat("en-GB", {
+  timeZone: "UTC",
+  day: "numeric",
+  month: "short",
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+  hour12: false,
+});
+
+/** "25 Nov, 02:38:07 UTC": for events seconds apart (webhook attempts). */
+export function formatDateTimeSeconds(iso: string): string {
+  return `${dateTimeSeconds.format(new Date(iso))} UTC`;
+}
+
 /** "25 Nov 2026, 02:38 UTC"; "—" for none. */
 export function formatDateTime(iso: string | null | undefined): string {
   return iso ? `${dateTime.format(new Date(iso))} UTC` : "—";

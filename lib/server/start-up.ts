@@ -7,6 +7,7 @@ import { closeDb, getDb } from "@/lib/db";
 import { drainIngestWriter } from "@/lib/ingest/handle-ingest";
 import { transportSecurityHeaders } from "@/lib/security/response-headers";
 import { cleanTempFiles } from "@/lib/storage";
+import { startDeliveryWorker } from "@/lib/webhooks/delivery-worker";
 import type { PeriodicTask } from "./periodic-task";
 
 /** Temp files of uploads older than this at start-up were left by a crash. */
@@ -16,7 +17,8 @@ let backgroundTasks: PeriodicTask[] | undefined;
 
 /**
  * What the server (scripts/serve.mjs) calls on SIGTERM/SIGINT once it has answered the requests
- * in flight: commit queued analytics events and let a partition maintenance or rollup run finish, then
+ * in flight: commit queued analytics events, let a partition maintenance or rollup run finish and cut
+ * webhook attempts in flight short (their lease hands them to the next run), then
  * close the database cleanly (PGlite flushes its files). Published on globalThis: the server is
  * not part of the app's bundles.
  */
@@ -27,7 +29,7 @@ async function shutDownApp(): Promise<void> {
 
 /**
  * Migrates the database (taking the DATA_DIR lock on PGlite), starts the analytics partition
- * maintenance and rollup job, then bootstraps the demo data and prints it. Publishes for the server
+ * maintenance, the rollup job and the webhook delivery worker, then bootstraps the demo data and prints it. Publishes for the server
  * (scripts/serve.mjs) what to do on shutdown and the headers it puts on every response (static
  * files and Next's own answers included).
  */
@@ -39,7 +41,7 @@ export async function startServer(): Promise<void> {
   published[Symbol.for("reelbind.app-shutdown")] = shutDownApp;
   published[Symbol.for("reelbind.response-headers")] = transportSecurityHeaders(config.publicBaseUrl);
   if (!config.databaseUrl) publishAdminChannel(config.dataDir, config.port);
-  backgroundTasks ??= [startPartitionMaintenance(), startRollupJob()];
+  backgroundTasks ??= [startPartitionMaintenance(), startRollupJob(), startDeliveryWorker()];
   await cleanTempFiles(staleUploadMs).catch((error: unknown) => console.error("Cleaning upload temp files failed:", error));
   if (config.bootstrapOnStart) console.log(formatBootstrapBanner(await bootstrapDemo(db)));
 }

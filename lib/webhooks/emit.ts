@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { schema, type Db } from "@/lib/db";
+import type { WebhookEventType } from "./event-types";
 
-export const webhookEventTypes = ["render.completed", "render.failed", "campaign.imported"] as const;
-export type WebhookEventType = (typeof webhookEventTypes)[number];
+export { webhookEventTypes, type WebhookEventType } from "./event-types";
 
 /** A Standard Webhooks message id: unique per event, the same for every attempt of it. */
 export const newMessageId = () => `msg_${randomBytes(16).toString("base64url")}`;

@@ -14,6 +14,8 @@ export const webhookSigningKeys = pgTable("webhook_signing_keys", {
     .primaryKey()
     .references(() => projects.id, { onDelete: "cascade" }),
   secretCiphertext: text("secret_ciphertext").notNull(),
+  /** The secret before the last rotation: deliveries carry its signature too for 24 h after rotatedAt. */
+  previousSecretCiphertext: text("previous_secret_ciphertext"),
   createdAt: timestamptz("created_at").notNull().defaultNow(),
   rotatedAt: timestamptz("rotated_at"),
 });
@@ -58,6 +60,8 @@ export const webhookDeliveries = pgTable(
     status: text("status").notNull().default("pending"),
     attempts: integer("attempts").notNull().default(0),
     nextAttemptAt: timestamptz("next_attempt_at").notNull().defaultNow(),
+    /** Retries stop after this: 24 h after the first attempt (or the first after a re-send); null before it. */
+    retryUntil: timestamptz("retry_until"),
     lastStatusCode: integer("last_status_code"),
     lastError: text("last_error"),
     attemptLog: jsonb("attempt_log").$type<unknown[]>().notNull().default([]),

@@ -1,0 +1,128 @@
+import { and, desc, eq } from "drizzle-orm";
+import { NotFoundError, ValidationError } from "@/lib/api/errors";
+import { recordProjectAuditEvent } from "@/lib/audit/record-audit-event";
+import type { Actor } from "@/lib/auth/authenticate";
+import { isUuid, type ProjectAccess } from "@/lib/auth/project-access";
+import { schema, type Db } from "@/lib/db";
+import type { WebhookEventType } from "./event-types";
+import type { CreateEndpointInput, UpdateEndpointInput } from "./schema";
+import { checkWebhookUrl } from "./url-safety";
+
+// A project's webhook endpoints: the URLs that receive its events.
+
+const endpoints = schema.webhookEndpoints;
+const deliveries = schema.webhookDeliveries;
+type EndpointRow = typeof endpoints.$inferSelect;
+
+export function presentEndpoint(row: EndpointRow) {
+  return {
+    id: row.id,
+    projectId: row.projectId,
+    url: row.url,
+    description: row.description,
+    eventTypes: row.eventTypes as WebhookEventType[],
+    enabled: row.enabled,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+/**
+ * What the audit trail records of an endpoint's URL: its host. The whole URL is often a
+ * credential of its own (`…/hooks/catch/123/abc`), and the trail is readable by every member.
+ */
+export function hostOf(url: string): string | null {
+  return URL.parse(url)?.host ?? null;
+}
+
+/** 422 on `url` unless its host is public (or WEBHOOK_ALLOW_PRIVATE=1), naming why. */
+async function requireSafeUrl(url: string): Promise<void> {
+  const check = await checkWebhookUrl(url);
+  if (!check.ok) throw new ValidationError([{ path: "url", message: check.reason }]);
+}
+
+export async function listEndpoints(db: Db, { project }: ProjectAccess) {
+  const rows = await db.select().from(endpoints).where(eq(endpoints.projectId, project.id)).orderBy(desc(endpoints.createdAt), desc(endpoints.id));
+  return rows.map(presentEndpoint);
+}
+
+export async function getEndpointOrThrow(db: Db, { project }: ProjectAccess, endpointId: string): Promise<EndpointRow> {
+  const notFound = new NotFoundError(`Webhook endpoint ${endpointId} was not found.`);
+  if (!isUuid(endpointId)) throw notFound;
+  const [row] = await db.select().from(endpoints).where(and(eq(endpoints.id, endpointId), eq(endpoints.projectId, project.id)));
+  if (!row) throw notFound;
+  return row;
+}
+
+export async function createEndpoint(db: Db, actor: Actor, access: ProjectAccess, input: CreateEndpointInput) {
+  await requireSafeUrl(input.url);
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(endpoints)
+      .values({
+        projectId: access.project.id,
+        url: input.url,
+        description: input.description || null,
+        eventTypes: input.eventTypes ?? [],
+        enabled: input.enabled ?? true,
+        createdBy: actor.userId,
+      })
+      .returning();
+    await recordProjectAuditEvent(tx, actor, access, {
+      action: "webhook.endpoint_created",
+      targetType: "webhook_endpoint",
+      targetId: row!.id,
+      data: { host: hostOf(row!.url), eventTypes: row!.eventTypes, enabled: row!.enabled },
+    });
+    return presentEndpoint(row!);
+  });
+}
+
+/**
+ * Changes what the body names. Deliveries still pending follow the endpoint: a new URL is where
+ * they go next, and disabling it fails them (they can be re-sent once it is enabled again).
+ */
+export async function updateEndpoint(db: Db, actor: Actor, access: ProjectAccess, endpointId: string, input: UpdateEndpointInput) {
+  await getEndpointOrThrow(db, access, endpointId);
+  if (input.url !== undefined) await requireSafeUrl(input.url);
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(endpoints)
+      .set({
+        ...(input.url !== undefined ? { url: input.url } : {}),
+        ...(input.description !== undefined ? { description: input.description || null } : {}),
+        ...(input.eventTypes !== undefined ? { eventTypes: input.eventTypes } : {}),
+        ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+        updatedAt: new Date(),
+      })
+      .where(and(eq(endpoints.id, endpointId), eq(endpoints.projectId, access.project.id)))
+      .returning();
+    if (!row) throw new NotFoundError(`Webhook endpoint ${endpointId} was not found.`);
+    const pending = and(eq(deliveries.endpointId, row.id), eq(deliveries.status, "pending"));
+    if (input.url !== undefined) await tx.update(deliveries).set({ url: row.url }).where(pending);
+    if (input.enabled === false) {
+      await tx.update(deliveries).set({ status: "failed", lastError: "The endpoint was disabled." }).where(pending);
+    }
+    await recordProjectAuditEvent(tx, actor, access, {
+      action: "webhook.endpoint_updated",
+      targetType: "webhook_endpoint",
+      targetId: row.id,
+      data: { host: hostOf(row.url), changed: Object.keys(input), ...(input.enabled !== undefined ? { enabled: input.enabled } : {}) },
+    });
+    return presentEndpoint(row);
+  });
+}
+
+/** Deletes the endpoint and its delivery log. */
+export async function deleteEndpoint(db: Db, actor: Actor, access: ProjectAccess, endpointId: string): Promise<void> {
+  const row = await getEndpointOrThrow(db, access, endpointId);
+  await db.transaction(async (tx) => {
+    await tx.delete(endpoints).where(and(eq(endpoints.id, row.id), eq(endpoints.projectId, access.project.id)));
+    await recordProjectAuditEvent(tx, actor, access, {
+      action: "webhook.endpoint_deleted",
+      targetType: "webhook_endpoint",
+      targetId: row.id,
+      data: { host: hostOf(row.url) },
+    });
+  });
+}
