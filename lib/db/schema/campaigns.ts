@@ -51,6 +51,8 @@ export const campaignImports = pgTable(
     rowsImported: integer("rows_imported").notNull().default(0),
     rowsRefused: integer("rows_refused").notNull().default(0),
     rowsDuplicate: integer("rows_duplicate").notNull().default(0),
+    /** The file's line count less its header, counted while it was received: the console's progress bar (exact unless quoted fields span lines). */
+    rowsEstimated: integer("rows_estimated"),
     /** The first problems found, each `{line, column?, code, message, severity}`; capped. */
     problems: jsonb("problems").$type<unknown[]>().notNull().default([]),
     error: text("error"),

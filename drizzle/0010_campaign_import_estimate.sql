@@ -1,0 +1,1 @@
+ALTER TABLE "campaign_imports" ADD COLUMN "rows_estimated" integer;
