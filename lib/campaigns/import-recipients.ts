@@ -48,9 +48,6 @@ export type ImportOptions = {
 /** created: a new import; replayed: the same content was imported already, nothing ran. */
 export type ImportOutcome = { created: boolean; replayed: boolean; import: ReturnType<typeof presentImport> };
 
-/** A recipient token: 32 random bytes, base64url (43 characters). */
-export const recipientTokenPattern = /^[A-Za-z0-9_-]{43}$/;
-
 /** The viewer_hash of a recipient's events: what the SDK's hashViewer computes for viewerId = the recipient's id. */
 export function recipientViewerHash(projectId: string, recipientId: string): string {
   return createHash("sha256").update(`${projectId}:${recipientId}`).digest("hex");
