@@ -13,7 +13,8 @@ import type { campaignDetailSchema, campaignImportSchema, campaignSchema, recipi
 import { csvSource } from "@/lib/campaigns/upload-recipients";
 import { spoolUpload } from "@/lib/campaigns/csv-source";
 import { getDb } from "@/lib/db";
-import { auditEvents, campaignRecipients, webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
+import { auditEvents, campaignRecipients, publicVideoShares, webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
+import { buildPageManifest } from "@/lib/embed/page-manifest";
 import { apiRequest, createTestMember, createTestProject, routeParams } from "@/lib/testing/factories";
 import { makeLottie, textLayer } from "@/lib/testing/fixtures/lottie-builders";
 import { uploadRequest } from "@/lib/testing/multipart";
@@ -72,11 +73,11 @@ async function setUpProject() {
     await createCredentialRoute(apiRequest("POST", "/api/credentials", { token, body: { projectId } }), routeParams({})),
     201,
   );
-  const share = await putShareRoute(
-    apiRequest("PUT", `/api/Projects/${projectId}/public-video-shares/DEV`, { token, body: { publicTitle: "Campaign", apiCredentialId: credential.id } }),
-    routeParams({ projectId, channel: "DEV" }),
-  );
-  expect(share.status).toBe(201);
+  for (const channel of ["DEV", "STAGING"]) {
+    const body = { publicTitle: "Campaign", apiCredentialId: credential.id, personalizationData: { planName: "Share plan", greeting: "Hi" } };
+    const share = await putShareRoute(apiRequest("PUT", `/api/Projects/${projectId}/public-video-shares/${channel}`, { token, body }), routeParams({ projectId, channel }));
+    expect(share.status).toBe(201);
+  }
 }
 
 beforeAll(async () => {
@@ -89,8 +90,8 @@ beforeAll(async () => {
 const create = (token: string, body: unknown) =>
   createRoute(apiRequest("POST", campaignsUrl(home.project.id), { token, body }), routeParams({ projectId: home.project.id }));
 
-async function newCampaign(fieldMap?: Record<string, string>): Promise<CampaignJson> {
-  return expectJson<CampaignJson>(await create(admin.token, { name: `Spring ${randomUUID().slice(0, 6)}`, channel: "DEV", ...(fieldMap ? { fieldMap } : {}) }), 201);
+async function newCampaign(fieldMap?: Record<string, string>, channel = "DEV"): Promise<CampaignJson> {
+  return expectJson<CampaignJson>(await create(admin.token, { name: `Spring ${randomUUID().slice(0, 6)}`, channel, ...(fieldMap ? { fieldMap } : {}) }), 201);
 }
 
 const params = (campaignId: string) => routeParams({ projectId: home.project.id, campaignId });
@@ -333,5 +334,24 @@ describe("POST …/recipients (JSON), GET …/recipients, export, reach and funn
       id2: { opened: false, furthestPercent: 0, completed: false, clicked: false },
     });
     expect((await detail(campaign.id)).funnel).toEqual({ recipients: 7, opened: 2, played: 2, reached25: 2, reached50: 2, reached75: 1, completed: 1, clicked: 1 });
+  });
+});
+
+describe("the personal URL's page manifest (/embed/{slug}/{token})", () => {
+  it("binds the recipient's data over the share's; an unknown token, or one of another channel's campaign, is the share's 404", async () => {
+    const db = await getDb();
+    const dev = await newCampaign();
+    const staging = await newCampaign(undefined, "STAGING");
+    await expectJson<ImportJson>(await postCsv(dev.id, "id,firstName,planName\nr1,Dana,Gold\n"), 201);
+    await expectJson<ImportJson>(await postCsv(staging.id, "id,firstName\nr1,Eve\n"), 201);
+    const tokenOf = async (campaignId: string) => (await db.select().from(campaignRecipients).where(eq(campaignRecipients.campaignId, campaignId)))[0]!.token;
+    const [devShare] = await db.select().from(publicVideoShares).where(and(eq(publicVideoShares.projectId, home.project.id), eq(publicVideoShares.channel, "DEV")));
+    const manifest = (recipient?: string) => buildPageManifest(db, { share: devShare!.slug, address: `campaign-test-${randomUUID()}`, ...(recipient === undefined ? {} : { recipient }) });
+
+    expect((await manifest()).bindings.data).toEqual({ planName: "Share plan", greeting: "Hi" });
+    expect((await manifest(await tokenOf(dev.id))).bindings.data).toEqual({ planName: "Gold", greeting: "Hi", firstName: "Dana" });
+    for (const token of ["A".repeat(43), "short", await tokenOf(staging.id)]) {
+      await expect(manifest(token), token).rejects.toMatchObject({ status: 404, message: "This video is not available." });
+    }
   });
 });
