@@ -23,6 +23,9 @@ const csv = `\ufeffid;firstName;email\r\n${recipients.map((r) => `${r.id};${r.na
 const csvFile = (content: string, name = "recipients.csv") => ({ name, mimeType: "text/csv", buffer: Buffer.from(content, "utf8") });
 const bearer = () => ({ Authorization: `Bearer ${env("E2E_API_TOKEN")}` });
 
+/** Headless Chromium says so in its User-Agent, and enrichment counts it as a bot (left out of reach): a viewer's browser. */
+const desktopChrome = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+
 type RecipientJson = { id: string; externalId: string; url: string; reach: { opened: boolean } };
 
 test("CSV of 3 recipients → 3 URLs, each playing its own name; a play shows on the campaign page; the same CSV adds nobody; a malformed one is refused with its line", async ({ page, request, browser }) => {
@@ -74,7 +77,8 @@ test("CSV of 3 recipients → 3 URLs, each playing its own name; a play shows on
 
   // Carla plays her video: her events carry her viewer_hash, and the campaign page shows her reach.
   const carla = items[2]!;
-  const viewer = await browser.newPage();
+  const viewerContext = await browser.newContext({ userAgent: desktopChrome });
+  const viewer = await viewerContext.newPage();
   const analytics = await recordAnalytics(viewer);
   await viewer.goto(carla.url);
   const player = viewer.frameLocator('[data-testid="player-slot"] iframe');
@@ -83,7 +87,7 @@ test("CSV of 3 recipients → 3 URLs, each playing its own name; a play shows on
   const expectedHash = createHash("sha256").update(`${projectId}:${carla.id}`).digest("hex");
   expect(new Set(analytics.events.map((event) => event.viewer_hash))).toEqual(new Set([expectedHash]));
   await expect.poll(() => analytics.statuses.length, { timeout: 20_000 }).toBeGreaterThan(0);
-  await viewer.close();
+  await viewerContext.close();
 
   await page.goto(`/projects/${projectId}/campaigns/${campaignId}`);
   const carlaRow = page.getByTestId("recipient-row").filter({ hasText: carla.externalId });
@@ -91,6 +95,7 @@ test("CSV of 3 recipients → 3 URLs, each playing its own name; a play shows on
     .poll(
       async () => {
         await page.reload();
+        await expect(carlaRow).toBeVisible();
         return (await carlaRow.locator("td").allInnerTexts()).slice(1, 5);
       },
       { timeout: 60_000, intervals: [1000, 2000, 3000] },
