@@ -35,6 +35,8 @@ test("CSV of 3 recipients → 3 URLs, each playing its own name; a play shows on
   await page.goto(`/projects/${projectId}/campaigns`);
   await expect(page.getByRole("navigation", { name: "Project sections" }).getByRole("link", { name: "Campaigns" })).toHaveAttribute("aria-current", "page");
   const form = page.getByRole("form", { name: "New campaign" });
+  await screenshots(page, "campaigns-list");
+  await expectAccessible(page);
   await form.getByLabel("Campaign name").fill(`Spring renewals ${run}`);
   await form.getByLabel("Share").selectOption("PROD");
   await form.getByRole("button", { name: "Create campaign" }).click();

@@ -221,7 +221,7 @@ function Funnel({ funnel }: { funnel: CampaignDetailJson["funnel"] }) {
           const value = funnel[step.key];
           const percent = base > 0 ? Math.round((value / base) * 1000) / 10 : 0;
           return (
-            <div key={step.key} className="grid grid-cols-[9rem_1fr_7rem] items-center gap-3 text-sm">
+            <div key={step.key} className="grid grid-cols-[6.5rem_1fr_5.5rem] items-center gap-3 text-sm sm:grid-cols-[9rem_1fr_7rem]">
               <dt className="text-slate-700">{step.label}</dt>
               <div className="h-3 overflow-hidden rounded bg-slate-100" aria-hidden>
                 <div className="h-full bg-indigo-500" style={{ width: `${percent}%` }} />
