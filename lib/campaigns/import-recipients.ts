@@ -20,7 +20,7 @@ import type { ImportProblem } from "./schema";
 /** The most rows one file may hold. */
 export const maxImportRows = 1_000_000;
 /** Rows per INSERT (one bind parameter of JSON whatever the count). */
-export const importBatchRows = 5000;
+export const importBatchRows = 2000;
 /** Problems kept per import; the counts go on. */
 export const maxStoredProblems = 100;
 /** A running import whose progress has not moved for this long was stopped (a crash): another upload of the file takes it over. */

@@ -1,1 +1,0 @@
-ALTER TABLE "campaign_imports" ADD COLUMN "rows_estimated" integer;
