@@ -13,7 +13,7 @@ import type { campaignDetailSchema, campaignImportSchema, campaignSchema, recipi
 import { csvSource } from "@/lib/campaigns/upload-recipients";
 import { spoolUpload } from "@/lib/campaigns/csv-source";
 import { getDb } from "@/lib/db";
-import { auditEvents, campaignRecipients, publicVideoShares, webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
+import { auditEvents, campaignImports, campaignRecipients, publicVideoShares, webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
 import { buildPageManifest } from "@/lib/embed/page-manifest";
 import { apiRequest, createTestMember, createTestProject, routeParams } from "@/lib/testing/factories";
 import { makeLottie, textLayer } from "@/lib/testing/fixtures/lottie-builders";
@@ -273,6 +273,27 @@ describe("POST …/recipients (CSV)", () => {
       await db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint!.id));
     }
   }, 120_000);
+});
+
+describe("an import another process is running", () => {
+  it("→ 409 while its progress moves; once it has not moved for 30 s (its process died), the same content takes it over and finishes it", async () => {
+    const db = await getDb();
+    const campaign = await newCampaign();
+    const csv = "id,firstName\nk1,Kim\nk2,Lee\n";
+    const sha256 = createHash("sha256").update(csv).digest("hex");
+    const [running] = await db
+      .insert(campaignImports)
+      .values({ campaignId: campaign.id, projectId: home.project.id, sha256, source: "csv", bytes: csv.length })
+      .returning();
+    const busy = await expectJson<Problem>(await postCsv(campaign.id, csv), 409);
+    expect(busy).toMatchObject({ code: "import_running" });
+    expect(busy.detail).toContain(running!.id);
+
+    await db.update(campaignImports).set({ updatedAt: sql`now() - interval '31 seconds'` }).where(eq(campaignImports.id, running!.id));
+    const resumed = await postCsv(campaign.id, csv);
+    expect(resumed.headers.get("idempotent-replayed")).toBeNull();
+    expect(await expectJson<ImportJson>(resumed, 200)).toMatchObject({ id: running!.id, status: "completed", rowsImported: 2 });
+  });
 });
 
 describe("POST …/recipients (JSON), GET …/recipients, export, reach and funnel", () => {
