@@ -12,6 +12,7 @@ import { importBatchRows, importRecipients } from "@/lib/campaigns/import-recipi
 import type { campaignDetailSchema, campaignImportSchema, campaignSchema, recipientPageSchema } from "@/lib/campaigns/schema";
 import { csvSource } from "@/lib/campaigns/upload-recipients";
 import { spoolUpload } from "@/lib/campaigns/csv-source";
+import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db";
 import { auditEvents, campaignImports, campaignRecipients, publicVideoShares, webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
 import { buildPageManifest } from "@/lib/embed/page-manifest";
@@ -374,5 +375,19 @@ describe("the personal URL's page manifest (/embed/{slug}/{token})", () => {
     for (const token of ["A".repeat(43), "short", await tokenOf(staging.id)]) {
       await expect(manifest(token), token).rejects.toMatchObject({ status: 404, message: "This video is not available." });
     }
+  });
+
+  it("an address that opens unknown tokens is limited like one that opens unknown slugs (SHARE_MISS_RATE a minute, then 429)", async () => {
+    const db = await getDb();
+    const [devShare] = await db.select().from(publicVideoShares).where(and(eq(publicVideoShares.projectId, home.project.id), eq(publicVideoShares.channel, "DEV")));
+    const address = `campaign-guesser-${randomUUID()}`;
+    const statuses: number[] = [];
+    const perMinute = getConfig().shareMissRate;
+    for (let i = 0; i < perMinute + 2; i++) {
+      const token = randomUUID().replaceAll("-", "").padEnd(43, "x");
+      statuses.push(await buildPageManifest(db, { share: devShare!.slug, address, recipient: token }).then(() => 200, (error: { status: number }) => error.status));
+    }
+    expect(statuses.slice(0, perMinute).every((status) => status === 404)).toBe(true);
+    expect(statuses.at(-1)).toBe(429);
   });
 });
