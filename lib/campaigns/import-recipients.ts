@@ -4,7 +4,7 @@ import { ConflictError, ValidationError, isAppError } from "@/lib/api/errors";
 import { recordProjectAuditEvent } from "@/lib/audit/record-audit-event";
 import type { Actor } from "@/lib/auth/authenticate";
 import type { ProjectAccess } from "@/lib/auth/project-access";
-import type { Db } from "@/lib/db";
+import { getDbDriver, type Db } from "@/lib/db";
 import { selectRows } from "@/lib/analytics/select-rows";
 import { campaignImports, campaignRecipients } from "@/lib/db/schema";
 import { emitWebhookEvent } from "@/lib/webhooks/emit";
@@ -21,6 +21,12 @@ import type { ImportProblem } from "./schema";
 export const maxImportRows = 1_000_000;
 /** Rows per INSERT (one bind parameter of JSON whatever the count). */
 export const importBatchRows = 2000;
+/**
+ * Batches written at once on PostgreSQL, each on a connection of its own (most of an import's
+ * time is the server maintaining the table's indexes); they commit in order. PGlite has one
+ * connection: one batch at a time.
+ */
+const concurrentBatches = { postgres: 2, pglite: 1 } as const;
 /** Problems kept per import; the counts go on. */
 export const maxStoredProblems = 100;
 /** A running import whose progress has not moved for this long was stopped (a crash): another upload of the file takes it over. */
@@ -77,7 +83,7 @@ export async function importRecipients(
     throw error;
   });
   const plan = planColumns(header, served.fields, campaign.fieldMap, headerLine);
-  const writer = new BatchWriter(db, actor, access, campaign, claimed.row, plan);
+  const writer = new BatchWriter(db, actor, access, campaign, claimed.row, plan, concurrentBatches[await getDbDriver()]);
   try {
     let index = 0;
     for await (const row of rows) {
@@ -131,15 +137,20 @@ async function claimImport(db: Db, actor: Actor, campaign: CampaignRow, source: 
 type PendingRow = AcceptedRow & { line: number | null };
 
 /**
- * Collects checked rows and writes them a batch at a time. One batch is written while the next
- * is read (at most two in memory); each write is a transaction with the import's progress.
+ * Collects checked rows and writes them a batch at a time, while the next is read. Each write is
+ * a transaction with the import's progress; several may insert at once, but each waits for the
+ * one before it to commit before it records its progress and commits, so `rows_done` never
+ * passes a row that is not in. A row whose id a batch still in flight has is a duplicate, never
+ * sent: two batches in flight never wait on each other's rows.
  */
 class BatchWriter {
   private accepted: PendingRow[] = [];
   private refused = 0;
+  private duplicates = 0;
   private problems: ImportProblem[] = [];
   private lastIndex = 0;
-  private inFlight: Promise<void> | null = null;
+  private inFlight: { done: Promise<void>; ids: Set<string> }[] = [];
+  private lastCommit: Promise<void> = Promise.resolve();
   private problemsKept: number;
   private row: CampaignImportRow;
 
@@ -150,6 +161,7 @@ class BatchWriter {
     private readonly campaign: CampaignRow,
     row: CampaignImportRow,
     plan: ColumnPlan,
+    private readonly concurrency: number,
   ) {
     this.row = row;
     this.problemsKept = row.problems.length;
@@ -171,46 +183,61 @@ class BatchWriter {
   add(index: number, row: ImportRow) {
     this.lastIndex = index;
     const verdict = checkRow(row.values, this.plan, row.line);
-    if (verdict.ok) this.accepted.push({ ...verdict.row, line: row.line });
-    else {
+    if (verdict.ok) {
+      if (this.inFlight.some((batch) => batch.ids.has(verdict.row.externalId))) this.duplicates++;
+      else this.accepted.push({ ...verdict.row, line: row.line });
+    } else {
       this.refused++;
       this.keep(verdict.problems);
     }
   }
 
   full(): boolean {
-    return this.accepted.length + this.refused >= importBatchRows;
+    return this.accepted.length + this.refused + this.duplicates >= importBatchRows;
   }
 
-  /** Starts writing what was collected once the previous batch is in; returns as soon as it started. */
+  /** Starts writing what was collected once a writer is free; returns as soon as it started. */
   async flush(options: ImportOptions) {
-    await this.settle(options);
-    const batch = { rows: this.accepted, refused: this.refused, problems: this.problems, rowsDone: this.lastIndex };
+    await this.settle(options, this.concurrency - 1);
+    const batch = this.take(this.lastIndex);
+    const previous = this.lastCommit;
+    const done = this.db
+      .transaction(async (tx) => {
+        const inserted = await this.insertRows(tx, batch.rows);
+        await previous;
+        return this.recordProgress(tx, batch, inserted);
+      })
+      .then((row) => {
+        this.row = row;
+        options.onBatch?.({ rowsDone: row.rowsDone, rowsImported: row.rowsImported });
+      });
+    // Its failure is thrown where it is awaited (settle), and fails every batch after it.
+    done.catch(() => {});
+    this.inFlight.push({ done, ids: new Set(batch.rows.map((row) => row.externalId)) });
+    this.lastCommit = done;
+  }
+
+  private take(rowsDone: number): Batch {
+    const batch = { rows: this.accepted, refused: this.refused, duplicates: this.duplicates, problems: this.problems, rowsDone };
     this.accepted = [];
     this.refused = 0;
+    this.duplicates = 0;
     this.problems = [];
-    this.inFlight = this.write(batch).then((row) => {
-      this.row = row;
-      options.onBatch?.({ rowsDone: row.rowsDone, rowsImported: row.rowsImported });
-    });
+    return batch;
   }
 
-  private async settle(options: ImportOptions) {
-    if (this.inFlight) {
-      const writing = this.inFlight;
-      this.inFlight = null;
-      await writing;
-    }
+  /** Waits until at most `left` batches are in flight (oldest first); then a stop asked for is a stop. */
+  private async settle(options: ImportOptions, left = 0) {
+    while (this.inFlight.length > left) await this.inFlight.shift()!.done;
     if (options.signal?.aborted) throw new StoppedError();
   }
 
   /** Writes the last batch and completes the import, with its webhook event and audit row, in one transaction. */
   async finish(total: number, templateId: string): Promise<CampaignImportRow> {
     await this.settle({});
-    const batch = { rows: this.accepted, refused: this.refused, problems: this.problems, rowsDone: Math.max(total, this.row.rowsDone) };
-    this.accepted = [];
+    const batch = this.take(Math.max(total, this.row.rowsDone));
     return this.db.transaction(async (tx) => {
-      await this.writeIn(tx, batch);
+      await this.recordProgress(tx, batch, await this.insertRows(tx, batch.rows));
       const [done] = await tx
         .update(campaignImports)
         .set({ status: "completed", completedAt: sql`now()`, updatedAt: sql`now()` })
@@ -239,8 +266,8 @@ class BatchWriter {
    * what was committed, and the import resumes from there when the same content comes again.
    */
   async abandon(error: unknown) {
-    await this.inFlight?.catch(() => {});
-    this.inFlight = null;
+    await Promise.all(this.inFlight.map((batch) => batch.done.catch(() => {})));
+    this.inFlight = [];
     const rejected = isAppError(error) && error.status < 500 && !isAppError(error, "import_stopped");
     const message = error instanceof Error ? error.message : String(error);
     await this.db
@@ -260,46 +287,44 @@ class BatchWriter {
       });
   }
 
-  private write(batch: Batch): Promise<CampaignImportRow> {
-    return this.db.transaction((tx) => this.writeIn(tx, batch));
+  /** Inserts the rows (those whose id the campaign has already are skipped); how many were new. */
+  private async insertRows(tx: Db, rows: PendingRow[]): Promise<number> {
+    if (rows.length === 0) return 0;
+    const tokens = randomBytes(32 * rows.length);
+    const records = rows.map((row, i) => {
+      const id = randomUUID();
+      return {
+        id,
+        external_id: row.externalId,
+        email: row.email,
+        data: row.data,
+        token: tokens.subarray(i * 32, i * 32 + 32).toString("base64url"),
+        viewer_hash: recipientViewerHash(this.campaign.projectId, id),
+        line: row.line,
+      };
+    });
+    const [result] = await selectRows<{ inserted: number }>(
+      tx,
+      sql`
+        with added as (
+          insert into campaign_recipients (id, campaign_id, project_id, external_id, email, data, token, viewer_hash, import_id, line)
+          select r.id, ${this.campaign.id}, ${this.campaign.projectId}, r.external_id, r.email, r.data, r.token, r.viewer_hash, ${this.row.id}, r.line
+          from json_to_recordset(${JSON.stringify(records)}::json) as r(id uuid, external_id text, email text, data jsonb, token text, viewer_hash text, line int)
+          on conflict (campaign_id, external_id) do nothing
+          returning 1
+        )
+        select count(*)::int as inserted from added`,
+    );
+    return Number(result?.inserted ?? 0);
   }
 
-  private async writeIn(tx: Db, { rows, refused, problems, rowsDone }: Batch): Promise<CampaignImportRow> {
-    let inserted = 0;
-    if (rows.length > 0) {
-      const tokens = randomBytes(32 * rows.length);
-      const records = rows.map((row, i) => {
-        const id = randomUUID();
-        return {
-          id,
-          external_id: row.externalId,
-          email: row.email,
-          data: row.data,
-          token: tokens.subarray(i * 32, i * 32 + 32).toString("base64url"),
-          viewer_hash: recipientViewerHash(this.campaign.projectId, id),
-          line: row.line,
-        };
-      });
-      const [result] = await selectRows<{ inserted: number }>(
-        tx,
-        sql`
-          with added as (
-            insert into campaign_recipients (id, campaign_id, project_id, external_id, email, data, token, viewer_hash, import_id, line)
-            select r.id, ${this.campaign.id}, ${this.campaign.projectId}, r.external_id, r.email, r.data, r.token, r.viewer_hash, ${this.row.id}, r.line
-            from json_to_recordset(${JSON.stringify(records)}::json) as r(id uuid, external_id text, email text, data jsonb, token text, viewer_hash text, line int)
-            on conflict (campaign_id, external_id) do nothing
-            returning 1
-          )
-          select count(*)::int as inserted from added`,
-      );
-      inserted = Number(result?.inserted ?? 0);
-    }
+  private async recordProgress(tx: Db, { rows, refused, duplicates, problems, rowsDone }: Batch, inserted: number): Promise<CampaignImportRow> {
     const [row] = await tx
       .update(campaignImports)
       .set({
         rowsDone,
         rowsImported: sql`${campaignImports.rowsImported} + ${inserted}`,
-        rowsDuplicate: sql`${campaignImports.rowsDuplicate} + ${rows.length - inserted}`,
+        rowsDuplicate: sql`${campaignImports.rowsDuplicate} + ${rows.length - inserted + duplicates}`,
         rowsRefused: sql`${campaignImports.rowsRefused} + ${refused}`,
         problems: problems.length > 0 ? sql`${campaignImports.problems} || ${JSON.stringify(problems)}::jsonb` : undefined,
         updatedAt: sql`now()`,
@@ -310,7 +335,7 @@ class BatchWriter {
   }
 }
 
-type Batch = { rows: PendingRow[]; refused: number; problems: ImportProblem[]; rowsDone: number };
+type Batch = { rows: PendingRow[]; refused: number; duplicates: number; problems: ImportProblem[]; rowsDone: number };
 
 /** The import was asked to stop (ImportOptions.signal); it resumes when the same content comes again. */
 class StoppedError extends ConflictError {

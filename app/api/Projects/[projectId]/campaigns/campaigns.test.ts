@@ -237,7 +237,7 @@ describe("POST …/recipients (CSV)", () => {
     const db = await getDb();
     const campaign = await newCampaign();
     const [endpoint] = await db.insert(webhookEndpoints).values({ projectId: home.project.id, url: "https://hooks.example/campaigns" }).returning();
-    const rows = importBatchRows * 2 + 17;
+    const rows = importBatchRows * 5 + 17;
     const dir = mkdtempSync(path.join(tmpdir(), "campaign-test-"));
     try {
       const file = path.join(dir, "big.csv");
@@ -252,7 +252,9 @@ describe("POST …/recipients (CSV)", () => {
         importRecipients(db, actor, access, row, csvSource(spooled), { signal: stop.signal, onBatch: () => stop.abort() }),
       ).rejects.toMatchObject({ code: "import_stopped" });
       const [stopped] = (await detail(campaign.id)).imports;
-      expect(stopped).toMatchObject({ status: "failed", rowsDone: importBatchRows, rowsImported: importBatchRows, rowsEstimated: rows });
+      // Stopped between batches: after the first (or, with a second batch in flight on PostgreSQL, the second).
+      expect(stopped).toMatchObject({ status: "failed", rowsImported: stopped!.rowsDone, rowsEstimated: rows });
+      expect([importBatchRows, importBatchRows * 2]).toContain(stopped!.rowsDone);
       const before = await db.select({ externalId: campaignRecipients.externalId, token: campaignRecipients.token }).from(campaignRecipients).where(eq(campaignRecipients.campaignId, campaign.id));
 
       const resumed = await importRecipients(db, actor, access, row, csvSource(spooled));
@@ -274,6 +276,21 @@ describe("POST …/recipients (CSV)", () => {
       await db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint!.id));
     }
   }, 120_000);
+});
+
+describe("ids repeated across batches", () => {
+  it("each id is one recipient, the first row's; the repeats count as duplicates", async () => {
+    const db = await getDb();
+    const campaign = await newCampaign();
+    const distinct = Math.round(importBatchRows * 1.5);
+    const rows = importBatchRows * 4;
+    const csv = "id,firstName\n" + Array.from({ length: rows }, (_, i) => `r${i % distinct},N${i}`).join("\n") + "\n";
+    const imported = await expectJson<ImportJson>(await postCsv(campaign.id, csv), 201);
+    expect(imported).toMatchObject({ rowsDone: rows, rowsImported: distinct, rowsDuplicate: rows - distinct, rowsRefused: 0 });
+    const stored = await db.select({ externalId: campaignRecipients.externalId, data: campaignRecipients.data }).from(campaignRecipients).where(eq(campaignRecipients.campaignId, campaign.id));
+    expect(stored).toHaveLength(distinct);
+    expect(stored.every((row) => row.data.firstName === `N${Number(row.externalId.slice(1))}`)).toBe(true);
+  }, 60_000);
 });
 
 describe("an import another process is running", () => {
