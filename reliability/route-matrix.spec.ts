@@ -44,7 +44,7 @@ let callers: Caller[];
 /** What each tenant's signed routes are called with: a template file URL of its share and a preview URL, each with its query. */
 let signedUrls: Map<Tenant, { fileId: string; fileName: string; fileQuery: string; previewFile: string; previewQuery: string }>;
 /** Per tenant, resources a refused call may point at: they exist, so a 404 is about access, not absence. */
-let victims: Map<Tenant, { credentialId: string; membershipId: string; tokenId: string }>;
+let victims: Map<Tenant, { credentialId: string; membershipId: string; tokenId: string; campaignId: string }>;
 
 const projectOf = (tenant: Tenant): Project =>
   tenant === "own" ? tenants.own : tenant === "foreign project" ? tenants.foreignProject : tenants.foreignOrg;
@@ -102,6 +102,7 @@ async function requestFor(op: Operation, caller: Caller, tenant: Tenant, succeed
     fileId: signed.fileId,
     name: signed.fileName,
     file: signed.previewFile,
+    campaignId: victim.campaignId,
   };
   for (const [, name] of op.path.matchAll(/\{(\w+)\}/g)) {
     if (values[name!] !== undefined) continue;
@@ -132,6 +133,9 @@ async function requestFor(op: Operation, caller: Caller, tenant: Tenant, succeed
     "patch /api/organizations/{orgId}/members/{membershipId}": { role: "Editor" },
     "post /api/embed-sessions": { shareSlug: project.share.slug },
     "post /api/internal/cli": { command: "db row-counts", options: {} },
+    "post /api/Projects/{projectId}/campaigns": { name: "Matrix", channel: "STAGING" },
+    // The same content every time: the first import answers 201, every later one 200 (nothing added).
+    "post /api/Projects/{projectId}/campaigns/{campaignId}/recipients": { recipients: [{ id: "matrix-1", text: "Matrix" }] },
   };
   const key = `${op.method} ${op.path}`;
   const headers: Record<string, string> = { ...headersOf(caller) };
@@ -168,16 +172,17 @@ test.beforeAll(async () => {
     const file = new URL(manifest.template.files.templateJson);
     const [, , , , fileId, fileName] = file.pathname.split("/");
     const preview = new URL((await callOk<{ url: string }>("POST", `/api/Projects/${project.projectId}/templates/${project.templateId}/preview`, admin, { data: {} })).url);
-    const [credential, member, token] = await Promise.all([
+    const [credential, member, token, campaign] = await Promise.all([
       createCredential(project.projectId, project.adminToken),
       addMember(project, "Viewer", "project"),
       callOk<{ id: string }>("POST", "/api/me/tokens", admin, { name: "victim" }, 201),
+      callOk<{ id: string }>("POST", `/api/Projects/${project.projectId}/campaigns`, admin, { name: "Victim", channel: "STAGING" }, 201),
     ]);
     const { items } = await callOk<{ items: { id: string; userId: string }[] }>("GET", `/api/organizations/${project.orgId}/members`, admin);
     return {
       tenant,
       signed: { fileId: fileId!, fileName: fileName!, fileQuery: file.search.slice(1), previewFile: preview.pathname.split("/").pop()!, previewQuery: preview.search.slice(1) },
-      victim: { credentialId: credential.id, membershipId: items.find((item) => item.userId === member.userId)!.id, tokenId: token.id },
+      victim: { credentialId: credential.id, membershipId: items.find((item) => item.userId === member.userId)!.id, tokenId: token.id, campaignId: campaign.id },
     };
   });
   signedUrls = new Map(entries.map(({ tenant, signed }) => [tenant, signed]));
