@@ -248,6 +248,7 @@ test.beforeAll(async () => {
     (item) => item.userId === member.userId,
   )!;
   await callOk("PUT", `/api/Projects/${own.projectId}/public-video-shares/STAGING`, bearer(token), { publicTitle: "Staging", apiCredentialId: own.credential.id }, 201);
+  const campaign = await callOk<{ id: string }>("POST", `/api/Projects/${own.projectId}/campaigns`, bearer(token), { name: "Bad inputs", channel: "STAGING" }, 201);
   manifest = await callOk<Manifest>("GET", `/api/embed/manifest?share=${own.share.slug}`, {});
   const fileUrl = new URL((manifest as unknown as { template: { files: { templateJson: string } } }).template.files.templateJson);
   const [, , , , fileId, fileName] = fileUrl.pathname.split("/");
@@ -266,6 +267,7 @@ test.beforeAll(async () => {
     fileId: fileId!,
     name: fileName!,
     file: previewFile,
+    campaignId: campaign.id,
   });
   counter = rowCounter();
   appLog = appLogReader();
