@@ -52,7 +52,8 @@ export function planColumns(header: string[], fields: CampaignField[], fieldMap:
   const taken = new Set<string>();
   let idRank = Infinity;
   header.forEach((raw, index) => {
-    const column = raw.trim();
+    // Named in problems (stored as JSON): a NUL, which PostgreSQL cannot store, is shown as U+FFFD.
+    const column = raw.trim().replaceAll("\u0000", "\uFFFD");
     const lower = column.toLowerCase();
     const key = mapped.get(column) ?? column;
     const field = byKey.get(key);

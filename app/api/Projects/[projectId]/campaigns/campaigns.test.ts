@@ -209,6 +209,16 @@ describe("POST …/recipients (CSV)", () => {
     expect(failed).toMatchObject({ status: "failed", rowsImported: 0 });
   });
 
+  it("a NUL in a column name is a warning naming it with U+FFFD; a NUL in a value refuses the row", async () => {
+    const campaign = await newCampaign();
+    const imported = await expectJson<ImportJson>(await postCsv(campaign.id, "firstName,sh\u0000oe\nAna,1\nB\u0000o,2\n"), 201);
+    expect(imported).toMatchObject({ rowsImported: 1, rowsRefused: 1 });
+    expect(imported.problems.map((p) => [p.line, p.code, p.column])).toEqual([
+      [1, "unknown_column", "sh\uFFFDoe"],
+      [3, "malformed", "firstName"],
+    ]);
+  });
+
   it("a file that is not UTF-8 → 422; another content type → 415", async () => {
     const campaign = await newCampaign();
     const latin1 = Buffer.from("firstName\nJos\xe9\n", "latin1");
