@@ -131,6 +131,8 @@ function validBody(op: Operation): Record<string, unknown> {
     "post /api/organizations/{orgId}/members": { email: "fuzzed-member@example.com", role: "Viewer", projectId: own.projectId },
     "patch /api/organizations/{orgId}/members/{membershipId}": { role: "Editor" },
     "post /api/embed-sessions": { channel: "DEV", personalizationData: { firstName: "Ana" }, allowedOrigins: ["https://example.com"], ttlSeconds: 600 },
+    "post /api/Projects/{projectId}/campaigns": { name: "Fuzzed", channel: "STAGING", fieldMap: { Name: "title" } },
+    "post /api/Projects/{projectId}/campaigns/{campaignId}/recipients": { recipients: [{ id: "fuzzed-1", title: "Ana", email: "ana@example.com" }, { title: "Bo" }] },
   };
   const body = bodies[`${op.method} ${op.path}`];
   if (!body) throw new Error(`No valid body for ${op.method} ${op.path}`);
