@@ -14,7 +14,8 @@ import { shareLookupRefusal, tooManyLookupsPage } from "@/lib/shares/share-looku
 
 /** The API and ingest answer problem+json; the player iframe and the demo page set their own CSP. */
 const problemPaths = /^\/(api|analytics)\//;
-const landingPagePath = /^\/v\/[^/]+\/?$/;
+/** A share's landing page, or a campaign recipient's (/v/{slug}/{token}). */
+const landingPagePath = /^\/v\/[^/]+(\/[^/]+)?\/?$/;
 const ownPolicyPaths = /^\/(embed$|embed\/|demo\/)/;
 
 function answerMalformedPath(request: NextRequest): Response {

@@ -8,7 +8,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 
 type ConsentDecision = "granted" | "denied";
 type EmbeddedPlayer = { setConsent(decision: ConsentDecision, source?: "banner" | "host" | "api"): void; destroy(): void };
-type EmbedOptions = { share: string; autoplay?: boolean; muted?: boolean; consent?: ConsentDecision };
+type EmbedOptions = { share: string; recipient?: string; viewerId?: string; autoplay?: boolean; muted?: boolean; consent?: ConsentDecision };
 declare global {
   interface Window {
     Reelbind?: { embed(target: Element, options: EmbedOptions): EmbeddedPlayer };
@@ -23,6 +23,8 @@ type Props = {
   /** CSS for the reserved box (aspect ratio and width), computed by the server page. */
   box: React.CSSProperties;
   title: string;
+  /** A campaign recipient's personal URL: their token (the player plays their data) and id (their events' viewer_hash). */
+  recipient?: { token: string; id: string };
 };
 
 const consentKey = (shareId: string) => `reelbind:consent:${shareId}`;
@@ -36,7 +38,9 @@ function storedConsent(shareId: string): ConsentDecision | null {
   }
 }
 
-export function SharePlayer({ slug, shareId, consentRequired, posterUrl, box, title }: Props) {
+export function SharePlayer({ slug, shareId, consentRequired, posterUrl, box, title, recipient }: Props) {
+  const recipientToken = recipient?.token;
+  const viewerId = recipient?.id;
   const frame = useRef<HTMLDivElement>(null);
   const player = useRef<EmbeddedPlayer | null>(null);
   // null: not asked yet; undefined: not known before hydration (no banner flash for a viewer who already chose).
@@ -47,12 +51,13 @@ export function SharePlayer({ slug, shareId, consentRequired, posterUrl, box, ti
     const decided = consentRequired ? storedConsent(shareId) : null;
     player.current = window.Reelbind.embed(frame.current, {
       share: slug,
+      ...(recipientToken && viewerId ? { recipient: recipientToken, viewerId } : {}),
       autoplay: true,
       // Browsers allow autoplay only without sound; the viewer unmutes in the player.
       muted: true,
       ...(decided ? { consent: decided } : {}),
     });
-  }, [consentRequired, shareId, slug]);
+  }, [consentRequired, shareId, slug, recipientToken, viewerId]);
 
   useEffect(() => {
     // The stored decision exists only in the browser: read after mount, so that the server's

@@ -13,6 +13,7 @@ export type WireEvent = {
   consent: { status: string };
   session_id: string;
   template_id: string;
+  viewer_hash?: string;
 };
 export type DemoCall = { name: string; message: { type: string; code?: string; percent?: number; positionMs?: number; durationMs?: number; ctaId?: string } };
 export type Share = { id: string; slug: string; url: string; channel: string };

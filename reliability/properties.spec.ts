@@ -133,6 +133,8 @@ function validBody(op: Operation): Record<string, unknown> {
     "post /api/embed-sessions": { channel: "DEV", personalizationData: { firstName: "Ana" }, allowedOrigins: ["https://example.com"], ttlSeconds: 600 },
     "post /api/Projects/{projectId}/webhooks": { url: "https://example.com/hooks", description: "fuzzed", eventTypes: ["render.completed"], enabled: true },
     "patch /api/Projects/{projectId}/webhooks/{endpointId}": { url: "https://example.com/hooks/2", description: "fuzzed", eventTypes: [], enabled: true },
+    "post /api/Projects/{projectId}/campaigns": { name: "Fuzzed", channel: "STAGING", fieldMap: { Name: "title" } },
+    "post /api/Projects/{projectId}/campaigns/{campaignId}/recipients": { recipients: [{ id: "fuzzed-1", title: "Ana", email: "ana@example.com" }, { title: "Bo" }] },
   };
   const body = bodies[`${op.method} ${op.path}`];
   if (!body) throw new Error(`No valid body for ${op.method} ${op.path}`);
@@ -255,6 +257,7 @@ test.beforeAll(async () => {
     (item) => item.userId === member.userId,
   )!;
   await callOk("PUT", `/api/Projects/${own.projectId}/public-video-shares/STAGING`, bearer(token), { publicTitle: "Staging", apiCredentialId: own.credential.id }, 201);
+  const campaign = await callOk<{ id: string }>("POST", `/api/Projects/${own.projectId}/campaigns`, bearer(token), { name: "Bad inputs", channel: "STAGING" }, 201);
   manifest = await callOk<Manifest>("GET", `/api/embed/manifest?share=${own.share.slug}`, {});
   const fileUrl = new URL((manifest as unknown as { template: { files: { templateJson: string } } }).template.files.templateJson);
   const [, , , , fileId, fileName] = fileUrl.pathname.split("/");
@@ -275,6 +278,7 @@ test.beforeAll(async () => {
     fileId: fileId!,
     name: fileName!,
     file: previewFile,
+    campaignId: campaign.id,
   });
   counter = rowCounter();
   appLog = appLogReader();

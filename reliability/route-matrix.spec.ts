@@ -45,7 +45,7 @@ let callers: Caller[];
 /** What each tenant's signed routes are called with: a template file URL of its share and a preview URL, each with its query. */
 let signedUrls: Map<Tenant, { fileId: string; fileName: string; fileQuery: string; previewFile: string; previewQuery: string }>;
 /** Per tenant, resources a refused call may point at: they exist, so a 404 is about access, not absence. */
-let victims: Map<Tenant, { credentialId: string; membershipId: string; tokenId: string; endpointId: string; deliveryId: string }>;
+let victims: Map<Tenant, { credentialId: string; membershipId: string; tokenId: string; endpointId: string; deliveryId: string; campaignId: string }>;
 
 const projectOf = (tenant: Tenant): Project =>
   tenant === "own" ? tenants.own : tenant === "foreign project" ? tenants.foreignProject : tenants.foreignOrg;
@@ -104,6 +104,7 @@ async function requestFor(op: Operation, caller: Caller, tenant: Tenant, succeed
     fileId: signed.fileId,
     name: signed.fileName,
     file: signed.previewFile,
+    campaignId: victim.campaignId,
   };
   for (const [, name] of op.path.matchAll(/\{(\w+)\}/g)) {
     if (values[name!] !== undefined) continue;
@@ -137,6 +138,9 @@ async function requestFor(op: Operation, caller: Caller, tenant: Tenant, succeed
     "post /api/internal/cli": { command: "db row-counts", options: {} },
     "post /api/Projects/{projectId}/webhooks": { url: "http://127.0.0.1:9/matrix" },
     "patch /api/Projects/{projectId}/webhooks/{endpointId}": { description: "matrix" },
+    "post /api/Projects/{projectId}/campaigns": { name: "Matrix", channel: "STAGING" },
+    // The same content every time: the first import answers 201, every later one 200 (nothing added).
+    "post /api/Projects/{projectId}/campaigns/{campaignId}/recipients": { recipients: [{ id: "matrix-1", text: "Matrix" }] },
   };
   const key = `${op.method} ${op.path}`;
   const headers: Record<string, string> = { ...headersOf(caller) };
@@ -173,17 +177,18 @@ test.beforeAll(async () => {
     const file = new URL(manifest.template.files.templateJson);
     const [, , , , fileId, fileName] = file.pathname.split("/");
     const preview = new URL((await callOk<{ url: string }>("POST", `/api/Projects/${project.projectId}/templates/${project.templateId}/preview`, admin, { data: {} })).url);
-    const [credential, member, token, webhook] = await Promise.all([
+    const [credential, member, token, webhook, campaign] = await Promise.all([
       createCredential(project.projectId, project.adminToken),
       addMember(project, "Viewer", "project"),
       callOk<{ id: string }>("POST", "/api/me/tokens", admin, { name: "victim" }, 201),
       createWebhookVictim(project.projectId, project.adminToken),
+      callOk<{ id: string }>("POST", `/api/Projects/${project.projectId}/campaigns`, admin, { name: "Victim", channel: "STAGING" }, 201),
     ]);
     const { items } = await callOk<{ items: { id: string; userId: string }[] }>("GET", `/api/organizations/${project.orgId}/members`, admin);
     return {
       tenant,
       signed: { fileId: fileId!, fileName: fileName!, fileQuery: file.search.slice(1), previewFile: preview.pathname.split("/").pop()!, previewQuery: preview.search.slice(1) },
-      victim: { credentialId: credential.id, membershipId: items.find((item) => item.userId === member.userId)!.id, tokenId: token.id, ...webhook },
+      victim: { credentialId: credential.id, membershipId: items.find((item) => item.userId === member.userId)!.id, tokenId: token.id, ...webhook, campaignId: campaign.id },
     };
   });
   signedUrls = new Map(entries.map(({ tenant, signed }) => [tenant, signed]));

@@ -6,6 +6,7 @@ import { usePathname } from "next/navigation";
 const sections = [
   { path: "templates", label: "Templates" },
   { path: "shares", label: "Shares" },
+  { path: "campaigns", label: "Campaigns" },
   { path: "analytics", label: "Analytics" },
   { path: "credentials", label: "API credentials" },
   { path: "webhooks", label: "Webhooks" },

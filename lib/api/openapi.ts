@@ -25,6 +25,15 @@ import {
   quarantineReportSchema,
 } from "@/lib/analytics/schema";
 import { auditEventPageSchema, listAuditEventsQuery } from "@/lib/audit/schema";
+import {
+  campaignDetailSchema,
+  campaignImportSchema,
+  campaignSchema,
+  createCampaignBody,
+  listRecipientsQuery,
+  recipientBatchBody,
+  recipientPageSchema,
+} from "@/lib/campaigns/schema";
 import type { Role } from "@/lib/db/schema";
 import { embedSessionBody, embedSessionSchema, manifestQuery } from "@/lib/embed/schema";
 import { channelSchema, putShareBody, rotatedSlugSchema, shareSchema } from "@/lib/shares/schema";
@@ -78,6 +87,7 @@ const shares = "/api/Projects/{projectId}/public-video-shares";
 const templates = "/api/Projects/{projectId}/templates";
 
 const webhooks = "/api/Projects/{projectId}/webhooks";
+const campaigns = "/api/Projects/{projectId}/campaigns";
 
 /**
  * The route table: every route under app/api, one entry per method (lib/api/route-table.test.ts
@@ -209,6 +219,58 @@ export const operations: Operation[] = [
     role: "Viewer",
     query: quarantineQueryParams,
     responses: { 200: { description: "Refused events in the window", schema: quarantineReportSchema } },
+  },
+  {
+    method: "get",
+    path: campaigns,
+    summary: "List the project's campaigns, newest first, with their recipient counts",
+    role: "Viewer",
+    responses: { 200: { description: "The campaigns", schema: listOf(campaignSchema) } },
+  },
+  {
+    method: "post",
+    path: campaigns,
+    summary: "Create a campaign: personalized links to one channel's share, one per recipient",
+    role: "Editor",
+    body: createCampaignBody,
+    responses: { 201: { description: "The campaign", schema: campaignSchema } },
+  },
+  {
+    method: "get",
+    path: `${campaigns}/{campaignId}`,
+    summary: "One campaign: the fields its rows fill, its imports (progress, problems with line numbers) and its funnel",
+    role: "Viewer",
+    responses: { 200: { description: "The campaign", schema: campaignDetailSchema } },
+  },
+  {
+    method: "post",
+    path: `${campaigns}/{campaignId}/recipients`,
+    summary:
+      "Import recipients: a CSV body (text/csv, UTF-8, `,` or `;`, a header row, up to 1,000,000 rows and 256 MB) or a JSON batch (application/json, up to 10,000). The same content again adds nothing; an interrupted import resumes",
+    role: "Editor",
+    body: recipientBatchBody,
+    responses: {
+      200: { description: "The same content was imported before (Idempotent-Replayed: true), or its interrupted import was resumed", schema: campaignImportSchema },
+      201: { description: "The import, completed; refused rows are counted and the first problems listed", schema: campaignImportSchema },
+      409: { description: "The channel serves no template, or the same content is being imported right now" },
+      413: { description: "The file is larger than 256 MB" },
+      415: { description: "Neither text/csv nor application/json" },
+    },
+  },
+  {
+    method: "get",
+    path: `${campaigns}/{campaignId}/recipients`,
+    summary: "The campaign's recipients by recipient id, each with its URL and reach (opened, furthest percent, completed, clicked); paginated by cursor",
+    role: "Viewer",
+    query: listRecipientsQuery,
+    responses: { 200: { description: "A page of recipients", schema: recipientPageSchema } },
+  },
+  {
+    method: "get",
+    path: `${campaigns}/{campaignId}/export`,
+    summary: "Every recipient as CSV (recipient_id,email,url), streamed",
+    role: "Viewer",
+    responses: { 200: { description: "text/csv" } },
   },
   {
     method: "get",

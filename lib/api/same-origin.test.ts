@@ -25,6 +25,7 @@ describe("requireSameOrigin", () => {
     ["POST JSON", "POST", { Origin: "$app", "Content-Type": "application/json; charset=utf-8" }],
     ["POST problem+json", "POST", { Origin: "$app", "Content-Type": "application/merge-patch+json" }],
     ["POST multipart (the upload)", "POST", { Origin: "$app", "Content-Type": "multipart/form-data; boundary=x" }],
+    ["POST text/csv (a campaign's recipients)", "POST", { Origin: "$app", "Content-Type": "text/csv; charset=utf-8" }],
   ])("%s → allowed", (_, method, headers) => {
     const resolved = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, v === "$app" ? appOrigin() : v]));
     expect(codeOf(() => requireSameOrigin(request(method, resolved)))).toBeNull();

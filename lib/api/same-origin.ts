@@ -12,7 +12,8 @@ const unsafeMethods = new Set(["POST", "PUT", "PATCH", "DELETE"]);
  * For a cookie-authenticated unsafe method: 403 unless the Origin is PUBLIC_BASE_URL's origin
  * or the browser says Sec-Fetch-Site: same-origin (a header pages cannot set, which also covers
  * the app opened under another host name); 415 for a body a plain HTML form can send
- * (urlencoded, text/plain). multipart/form-data is the template upload's own type.
+ * (urlencoded, text/plain). multipart/form-data is the template upload's own type, text/csv a
+ * campaign's recipients (no form can send it: a page would need a CORS preflight).
  */
 export function requireSameOrigin(req: Request): void {
   if (!unsafeMethods.has(req.method.toUpperCase())) return;
@@ -25,7 +26,7 @@ export function requireSameOrigin(req: Request): void {
     );
   }
   const contentType = req.headers.get("content-type");
-  if (contentType !== null && !/^(application\/(.+\+)?json|multipart\/form-data)\b/i.test(contentType)) {
+  if (contentType !== null && !/^(application\/(.+\+)?json|multipart\/form-data|text\/csv)\b/i.test(contentType)) {
     throw new UnsupportedMediaTypeError(`A ${req.method} with the session cookie sends JSON (Content-Type: application/json), not ${contentType}.`);
   }
 }

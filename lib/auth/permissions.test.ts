@@ -50,6 +50,8 @@ describe("can – role matrix", () => {
       [
         "analytics.read",
         "audit.read",
+        "campaign.read",
+        "campaign.write",
         "credential.read",
         "credential.write",
         "member.manage",

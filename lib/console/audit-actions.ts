@@ -10,6 +10,8 @@ export const auditActionLabels: Record<string, string> = {
   "share.disabled": "Share disabled",
   "share.restored": "Share restored",
   "share.slug_rotated": "Share link rotated",
+  "campaign.created": "Campaign created",
+  "campaign.imported": "Campaign recipients imported",
   "credential.created": "API credential created",
   "credential.revoked": "API credential revoked",
   "webhook.endpoint_created": "Webhook endpoint added",

@@ -13,6 +13,9 @@ export const queryKeys = {
   webhookSigningSecret: (projectId: string) => ["projects", projectId, "webhooks", "signing-secret"] as const,
   audit: (projectId: string) => ["projects", projectId, "audit"] as const,
   analytics: (projectId: string) => ["projects", projectId, "analytics"] as const,
+  campaigns: (projectId: string) => ["projects", projectId, "campaigns"] as const,
+  campaign: (projectId: string, campaignId: string) => ["projects", projectId, "campaigns", campaignId] as const,
+  campaignRecipients: (projectId: string, campaignId: string) => ["projects", projectId, "campaigns", campaignId, "recipients"] as const,
   organizationMembers: (organizationId: string) => ["organizations", organizationId, "members"] as const,
   personalAccessTokens: () => ["me", "tokens"] as const,
 };

@@ -9,7 +9,8 @@ import { ApiProblem, problemFrom } from "./api-client";
 export type UploadProgress = { loaded: number; total: number };
 
 export type UploadRequest = {
-  form: FormData;
+  /** multipart/form-data, or a file sent as it is (its Content-Type in headers). */
+  form: FormData | Blob;
   headers?: Record<string, string>;
   onProgress?: (progress: UploadProgress) => void;
   signal?: AbortSignal;

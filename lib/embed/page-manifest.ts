@@ -2,7 +2,9 @@ import { NotFoundError } from "@/lib/api/errors";
 import { getConfig } from "@/lib/config";
 import { isCredentialActive } from "@/lib/credentials/active-credentials";
 import type { Db } from "@/lib/db";
+import { findShareRecipient } from "@/lib/campaigns/recipient-share";
 import { findProjectPublicShare, findPublicShareFor, type PublicShare } from "@/lib/shares/public-share";
+import { chargeShareMiss } from "@/lib/shares/share-lookup-limit";
 import { loadLottie } from "@/lib/templates/load-lottie";
 import type { Lottie } from "@/lib/templates/lottie";
 import { chaptersOf, type BindingManifest } from "@/lib/templates/manifest";
@@ -16,8 +18,11 @@ import type { ManifestChapter, ManifestFileUrls, PageManifest } from "./protocol
 // The page manifest (DESIGN.md §7): everything the player needs to play a share, built for
 // one view. GET /api/embed/manifest serves it; the player page inlines it.
 
-/** A share slug looked up for a viewer at a client address (unknown slugs are limited per address), or an embed session. */
-export type ManifestSource = { share: string; address: string } | { session: string };
+/**
+ * A share slug looked up for a viewer at a client address (unknown slugs are limited per
+ * address), with a campaign recipient's token for a personal URL, or an embed session.
+ */
+export type ManifestSource = { share: string; address: string; recipient?: string } | { session: string };
 
 const unavailable = () => new NotFoundError("This video is not available.");
 
@@ -29,7 +34,13 @@ export async function buildPageManifest(db: Db, source: ManifestSource): Promise
   if ("share" in source) {
     const share = await findPublicShareFor(db, source.share, source.address);
     if (!share) throw unavailable();
-    return manifestFor(db, share, null);
+    if (source.recipient === undefined) return manifestFor(db, share, null);
+    const recipient = await findShareRecipient(db, share, source.recipient);
+    if (!recipient) {
+      chargeShareMiss(source.share, source.address);
+      throw unavailable();
+    }
+    return manifestFor(db, share, null, recipient.data);
   }
   const session = await verifyEmbedSessionToken(source.session);
   // Revoking the credential that minted a session ends it: the same 401 as any invalid token.
@@ -62,7 +73,8 @@ export function bindingData(...layers: (Record<string, unknown> | null | undefin
   return data;
 }
 
-async function manifestFor(db: Db, share: PublicShare, session: EmbedSessionClaims | null): Promise<PageManifest> {
+/** A recipient's data (a campaign's personal URL) goes over the share's, as an embed session's does. */
+async function manifestFor(db: Db, share: PublicShare, session: EmbedSessionClaims | null, recipientData?: Record<string, unknown>): Promise<PageManifest> {
   const allowedOrigins = session?.allowedOrigins ?? null;
   const ingest = await mintIngestToken({
     organizationId: share.organizationId,
@@ -83,7 +95,7 @@ async function manifestFor(db: Db, share: PublicShare, session: EmbedSessionClai
     template: served?.template ?? null,
     bindings: {
       manifest: served?.bindingManifest ?? null,
-      data: bindingData(share.personalizationData, session?.personalizationData),
+      data: bindingData(share.personalizationData, session?.personalizationData, recipientData),
     },
     chapters: served?.chapters ?? [],
     ctas: served?.bindingManifest?.ctas ?? [],

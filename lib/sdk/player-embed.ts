@@ -20,6 +20,8 @@ export type EmbedOptions = {
   share?: string;
   /** An embed-session token minted by the host's backend. */
   session?: string;
+  /** With share: a campaign recipient's token (their personal URL); the player plays their data. */
+  recipient?: string;
   data?: Record<string, string>;
   autoplay?: boolean;
   muted?: boolean;
@@ -114,8 +116,9 @@ function embed(target: Element | string, options: EmbedOptions): PlayerHandle {
   loadTracking(options.baseUrl ? `${base}/sdk/` : new URL(".", scriptSrc).href);
 
   const iframe = document.createElement("iframe");
+  const recipient = options.share && options.recipient ? `/${encodeURIComponent(options.recipient)}` : "";
   iframe.src = options.share
-    ? `${base}/embed/${encodeURIComponent(options.share)}`
+    ? `${base}/embed/${encodeURIComponent(options.share)}${recipient}`
     : `${base}/embed?session=${encodeURIComponent(options.session!)}`;
   iframe.title = "Video player";
   iframe.allow = "autoplay; fullscreen";

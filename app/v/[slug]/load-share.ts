@@ -1,5 +1,6 @@
 import { headers } from "next/headers";
 import { cache } from "react";
+import { findShareRecipient } from "@/lib/campaigns/recipient-share";
 import { clientAddress } from "@/lib/client-address";
 import { getDb } from "@/lib/db";
 import { loadPageData } from "@/lib/server/request-context";
@@ -18,5 +19,19 @@ export const loadShare = cache((slug: string) =>
       chargeShareMiss(slug, clientAddress(await headers()));
     }
     return share;
+  }),
+);
+
+/** The share and the campaign recipient of a personal URL; null (a miss, charged like a share's) when either is unknown. */
+export const loadRecipientShare = cache((slug: string, token: string) =>
+  loadPageData(async () => {
+    const share = await loadShare(slug);
+    if (!share) return null;
+    const recipient = await findShareRecipient(await getDb(), share, token);
+    if (!recipient) {
+      chargeShareMiss(slug, clientAddress(await headers()));
+      return null;
+    }
+    return { share, recipient };
   }),
 );

@@ -1,0 +1,21 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { isAppError } from "@/lib/api/errors";
+import { CampaignView } from "@/components/console/campaigns/campaign-view";
+import { can } from "@/lib/auth/permissions";
+import { getCampaignDetail } from "@/lib/campaigns/campaigns";
+import { campaignDetailSchema } from "@/lib/campaigns/schema";
+import { asApiJson, requireProjectPage } from "@/lib/console/page-access";
+import { loadPageData } from "@/lib/server/request-context";
+
+export const metadata: Metadata = { title: "Campaign" };
+
+export default async function CampaignPage({ params }: { params: Promise<{ projectId: string; campaignId: string }> }) {
+  const { projectId, campaignId } = await params;
+  const { db, access } = await requireProjectPage(projectId);
+  const campaign = await loadPageData(() => getCampaignDetail(db, access, campaignId)).catch((error: unknown) => {
+    if (isAppError(error, "not_found")) notFound();
+    throw error;
+  });
+  return <CampaignView projectId={projectId} initialCampaign={asApiJson(campaignDetailSchema, campaign)} canImport={can(access.role, "campaign.write")} />;
+}

@@ -1,0 +1,16 @@
+import { withProjectRole } from "@/lib/api/handler";
+import { readJsonBody } from "@/lib/api/request";
+import { json } from "@/lib/api/responses";
+import { createCampaign, listCampaigns } from "@/lib/campaigns/campaigns";
+import { createCampaignBody } from "@/lib/campaigns/schema";
+
+// GET /api/Projects/{projectId}/campaigns – the project's campaigns, newest first, with their recipient counts
+export const GET = withProjectRole("campaign.read", async ({ db, access }) => {
+  return json({ items: await listCampaigns(db, access) });
+});
+
+// POST /api/Projects/{projectId}/campaigns – a campaign on one channel's share
+export const POST = withProjectRole("campaign.write", async ({ req, db, access, actor }) => {
+  const input = await readJsonBody(req, createCampaignBody);
+  return json(await createCampaign(db, actor, access, input), 201);
+});

@@ -1,0 +1,307 @@
+"use client";
+
+import Link from "next/link";
+import { useId, useRef, useState } from "react";
+import { Badge, type BadgeTone } from "@/components/console/badge";
+import { Button, buttonClass } from "@/components/console/button";
+import { CopyButton } from "@/components/console/copy-button";
+import { EmptyState, ErrorState, LoadingState, RoleNote } from "@/components/console/states";
+import { problemMessage } from "@/lib/console/api-client";
+import { formatDateTime } from "@/lib/console/format";
+import { campaignPath, useCampaign, useRecipients, useUploadRecipients, type CampaignDetailJson, type CampaignImportJson } from "@/lib/console/hooks/campaigns";
+import type { UploadProgress } from "@/lib/console/upload-request";
+
+/** A campaign's page: upload with progress, imports and their problems, the funnel and the recipients. */
+export function CampaignView({ projectId, initialCampaign, canImport }: { projectId: string; initialCampaign: CampaignDetailJson; canImport: boolean }) {
+  const [importing, setImporting] = useState(false);
+  const query = useCampaign(projectId, initialCampaign.id, initialCampaign, importing);
+  const campaign = query.data ?? initialCampaign;
+  return (
+    <div className="space-y-8">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <p className="text-sm">
+            <Link href={`/projects/${projectId}/campaigns`} className="text-indigo-700 hover:underline">
+              Campaigns
+            </Link>
+          </p>
+          <h1 className="text-2xl font-semibold">{campaign.name}</h1>
+          <p className="mt-1 text-sm text-slate-600">
+            <Badge tone="blue">{campaign.channel}</Badge> share · {campaign.recipientCount.toLocaleString("en-US")} recipient{campaign.recipientCount === 1 ? "" : "s"} · fields{" "}
+            {campaign.fields.length === 0 ? "none (the channel serves no template)" : campaign.fields.map((field) => `${field.key}${field.required ? " (required)" : ""}`).join(", ")}
+          </p>
+        </div>
+        <a href={`${campaignPath(projectId, campaign.id)}/export`} className={buttonClass("secondary")} download>
+          Export CSV
+        </a>
+      </div>
+      {query.error ? <ErrorState message={problemMessage(query.error)} retry={() => void query.refetch()} /> : null}
+      {canImport ? (
+        <UploadForm projectId={projectId} campaignId={campaign.id} running={campaign.imports.find((item) => item.status === "running") ?? null} onImporting={setImporting} />
+      ) : (
+        <RoleNote>Importing recipients needs the Editor role or higher.</RoleNote>
+      )}
+      <Imports imports={campaign.imports} />
+      <Funnel funnel={campaign.funnel} />
+      <Recipients projectId={projectId} campaignId={campaign.id} fieldKeys={campaign.fields.map((field) => field.key)} />
+    </div>
+  );
+}
+
+function UploadForm({ projectId, campaignId, running, onImporting }: { projectId: string; campaignId: string; running: CampaignImportJson | null; onImporting: (busy: boolean) => void }) {
+  const upload = useUploadRecipients(projectId, campaignId);
+  const input = useRef<HTMLInputElement>(null);
+  const inputId = useId();
+  const [file, setFile] = useState<File | null>(null);
+  const [sent, setSent] = useState<UploadProgress | null>(null);
+  const [result, setResult] = useState<{ replayed: boolean; body: CampaignImportJson } | null>(null);
+  const sending = upload.isPending && sent !== null && sent.loaded < sent.total;
+  return (
+    <section aria-labelledby={`${inputId}-title`} className="space-y-3 rounded-lg bg-white p-4 ring-1 ring-slate-200">
+      <h2 id={`${inputId}-title`} className="text-lg font-semibold">
+        Import recipients
+      </h2>
+      <p className="text-sm text-slate-600">
+        A CSV in UTF-8 (commas or semicolons) whose first line names the columns: the template&apos;s fields, and optionally <code>id</code> and <code>email</code>. The same file twice adds nobody.
+      </p>
+      <form
+        className="flex flex-wrap items-end gap-3"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (!file) return;
+          setResult(null);
+          setSent(null);
+          onImporting(true);
+          upload.mutate(
+            { file, onProgress: setSent },
+            {
+              onSuccess: (response) => {
+                setResult({ replayed: response.replayed, body: response.body });
+                setFile(null);
+                if (input.current) input.current.value = "";
+              },
+              onSettled: () => onImporting(false),
+            },
+          );
+        }}
+      >
+        <div className="space-y-1">
+          <label htmlFor={inputId} className="block text-sm font-medium text-slate-800">
+            CSV file
+          </label>
+          <input
+            ref={input}
+            id={inputId}
+            type="file"
+            accept=".csv,text/csv"
+            onChange={(event) => setFile(event.target.files?.[0] ?? null)}
+            className="block text-sm text-slate-700 file:mr-3 file:rounded-md file:border-0 file:bg-slate-100 file:px-3 file:py-1.5 file:text-sm file:font-medium hover:file:bg-slate-200"
+          />
+        </div>
+        <Button type="submit" intent="primary" busy={upload.isPending} disabledReason={file ? null : "Choose a CSV file first"}>
+          Upload
+        </Button>
+      </form>
+      {upload.isPending ? (
+        <Progress
+          label={sending ? "Uploading" : "Importing"}
+          done={sending ? sent!.loaded : (running?.rowsDone ?? 0)}
+          total={sending ? sent!.total : (running?.rowsEstimated ?? null)}
+          unit={sending ? "bytes" : "rows"}
+        />
+      ) : null}
+      {upload.error ? (
+        <div role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800 ring-1 ring-red-200">
+          <p className="font-medium">{problemMessage(upload.error)}</p>
+        </div>
+      ) : null}
+      {result ? (
+        <p role="status" className="text-sm text-slate-700">
+          {result.replayed
+            ? "This file was imported before: nothing was added."
+            : `Imported ${result.body.rowsImported.toLocaleString("en-US")} recipient${result.body.rowsImported === 1 ? "" : "s"}; ${result.body.rowsRefused} row${result.body.rowsRefused === 1 ? "" : "s"} refused, ${result.body.rowsDuplicate} already there.`}
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+function Progress({ label, done, total, unit }: { label: string; done: number; total: number | null; unit: string }) {
+  const percent = total ? Math.min(100, Math.round((done / total) * 100)) : null;
+  return (
+    <div className="space-y-1">
+      <div className="flex justify-between text-sm text-slate-700">
+        <span>{label}…</span>
+        <span className="tabular-nums">
+          {done.toLocaleString("en-US")}
+          {total ? ` / ${total.toLocaleString("en-US")}` : ""} {unit}
+        </span>
+      </div>
+      <div role="progressbar" aria-label={label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent ?? undefined} className="h-2 overflow-hidden rounded-full bg-slate-100">
+        <div className="h-full bg-indigo-600 transition-[width]" style={{ width: `${percent ?? 5}%` }} />
+      </div>
+    </div>
+  );
+}
+
+const statusTone: Record<CampaignImportJson["status"], BadgeTone> = { running: "blue", completed: "green", failed: "red" };
+
+function Imports({ imports }: { imports: CampaignImportJson[] }) {
+  if (imports.length === 0) return null;
+  return (
+    <section aria-labelledby="imports-title" className="space-y-3">
+      <h2 id="imports-title" className="text-lg font-semibold">
+        Imports
+      </h2>
+      <ul className="space-y-3">
+        {imports.map((item) => (
+          <li key={item.id} className="rounded-lg bg-white p-4 ring-1 ring-slate-200">
+            <div className="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm">
+              <Badge tone={statusTone[item.status]}>{item.status === "running" ? "Running" : item.status === "completed" ? "Completed" : "Failed"}</Badge>
+              <span className="uppercase text-slate-500">{item.source}</span>
+              <span className="tabular-nums">{item.rowsImported.toLocaleString("en-US")} imported</span>
+              <span className="tabular-nums">{item.rowsRefused.toLocaleString("en-US")} refused</span>
+              <span className="tabular-nums">{item.rowsDuplicate.toLocaleString("en-US")} already there</span>
+              <span className="text-slate-500">
+                <time dateTime={item.createdAt}>{formatDateTime(item.createdAt)}</time>
+              </span>
+            </div>
+            {item.status === "running" ? <Progress label="Importing" done={item.rowsDone} total={item.rowsEstimated} unit="rows" /> : null}
+            {item.error ? <p className="mt-2 text-sm text-red-700">{item.error}</p> : null}
+            {item.problems.length > 0 ? (
+              <table className="mt-3 min-w-full text-sm">
+                <caption className="sr-only">Problems of this import</caption>
+                <thead className="text-left text-slate-600">
+                  <tr>
+                    <th scope="col" className="w-20 py-1 pr-3 font-medium">Line</th>
+                    <th scope="col" className="w-24 py-1 pr-3 font-medium">Severity</th>
+                    <th scope="col" className="py-1 font-medium">Problem</th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-slate-100">
+                  {item.problems.map((problem, index) => (
+                    <tr key={index}>
+                      <td className="py-1 pr-3 tabular-nums">{problem.line ?? "—"}</td>
+                      <td className="py-1 pr-3">
+                        <Badge tone={problem.severity === "error" ? "red" : "amber"}>{problem.severity === "error" ? "Refused" : "Warning"}</Badge>
+                      </td>
+                      <td className="py-1">{problem.message}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+const funnelSteps: { key: keyof CampaignDetailJson["funnel"]; label: string }[] = [
+  { key: "recipients", label: "Recipients" },
+  { key: "opened", label: "Opened" },
+  { key: "played", label: "Played" },
+  { key: "reached25", label: "Watched 25%" },
+  { key: "reached50", label: "Watched 50%" },
+  { key: "reached75", label: "Watched 75%" },
+  { key: "completed", label: "Completed" },
+  { key: "clicked", label: "Clicked the CTA" },
+];
+
+function Funnel({ funnel }: { funnel: CampaignDetailJson["funnel"] }) {
+  const base = funnel.recipients;
+  return (
+    <section aria-labelledby="funnel-title" className="space-y-3">
+      <h2 id="funnel-title" className="text-lg font-semibold">
+        Funnel
+      </h2>
+      <dl className="grid gap-2 rounded-lg bg-white p-4 ring-1 ring-slate-200" data-testid="campaign-funnel">
+        {funnelSteps.map((step) => {
+          const value = funnel[step.key];
+          const percent = base > 0 ? Math.round((value / base) * 1000) / 10 : 0;
+          return (
+            <div key={step.key} className="grid grid-cols-[6.5rem_1fr_5.5rem] items-center gap-3 text-sm sm:grid-cols-[9rem_1fr_7rem]">
+              <dt className="text-slate-700">{step.label}</dt>
+              <div className="h-3 overflow-hidden rounded bg-slate-100" aria-hidden>
+                <div className="h-full bg-indigo-500" style={{ width: `${percent}%` }} />
+              </div>
+              <dd className="text-right tabular-nums">
+                {value.toLocaleString("en-US")} <span className="text-slate-500">({percent}%)</span>
+              </dd>
+            </div>
+          );
+        })}
+      </dl>
+    </section>
+  );
+}
+
+const yesNo = (value: boolean) => (value ? "Yes" : "No");
+
+function Recipients({ projectId, campaignId, fieldKeys }: { projectId: string; campaignId: string; fieldKeys: string[] }) {
+  const recipients = useRecipients(projectId, campaignId);
+  const items = recipients.data?.pages.flatMap((page) => page.items) ?? [];
+  return (
+    <section aria-labelledby="recipients-title" className="space-y-3">
+      <h2 id="recipients-title" className="text-lg font-semibold">
+        Recipients
+      </h2>
+      {recipients.isPending ? <LoadingState label="Loading recipients…" /> : null}
+      {recipients.error ? <ErrorState message={problemMessage(recipients.error)} retry={() => void recipients.refetch()} /> : null}
+      {!recipients.isPending && items.length === 0 ? <EmptyState title="No recipients yet">Upload a CSV to give each row its own link.</EmptyState> : null}
+      {items.length > 0 ? (
+        <div className="overflow-x-auto rounded-lg bg-white ring-1 ring-slate-200">
+          <table className="min-w-full divide-y divide-slate-200 text-sm">
+            <caption className="sr-only">Recipients and how far each watched</caption>
+            <thead className="bg-slate-50 text-left text-slate-600">
+              <tr>
+                <th scope="col" className="px-3 py-2 font-medium">Recipient</th>
+                <th scope="col" className="px-3 py-2 font-medium">Data</th>
+                <th scope="col" className="px-3 py-2 font-medium">Opened</th>
+                <th scope="col" className="px-3 py-2 text-right font-medium">Watched</th>
+                <th scope="col" className="px-3 py-2 font-medium">Completed</th>
+                <th scope="col" className="px-3 py-2 font-medium">Clicked</th>
+                <th scope="col" className="px-3 py-2 font-medium">Link</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {items.map((recipient) => (
+                <tr key={recipient.id} data-testid="recipient-row">
+                  <th scope="row" className="max-w-48 px-3 py-2 text-left font-normal">
+                    <span className="block truncate font-mono text-xs" title={recipient.externalId}>
+                      {recipient.externalId}
+                    </span>
+                    {recipient.email ? <span className="block truncate text-xs text-slate-500">{recipient.email}</span> : null}
+                  </th>
+                  <td className="max-w-64 truncate px-3 py-2">{fieldKeys.map((key) => recipient.data[key]).filter((value) => typeof value === "string").join(" · ") || "—"}</td>
+                  <td className="px-3 py-2">{yesNo(recipient.reach.opened)}</td>
+                  <td className="px-3 py-2 text-right tabular-nums">{recipient.reach.furthestPercent}%</td>
+                  <td className="px-3 py-2">{yesNo(recipient.reach.completed)}</td>
+                  <td className="px-3 py-2">{yesNo(recipient.reach.clicked)}</td>
+                  <td className="px-3 py-2">
+                    {recipient.url ? (
+                      <div className="flex items-center gap-2">
+                        <a href={recipient.url} target="_blank" rel="noopener noreferrer" className="max-w-56 truncate font-mono text-xs text-indigo-700 hover:underline" data-testid="recipient-url">
+                          {recipient.url}
+                        </a>
+                        <CopyButton value={recipient.url} label="Copy link" />
+                      </div>
+                    ) : (
+                      "—"
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      {recipients.hasNextPage ? (
+        <Button onClick={() => void recipients.fetchNextPage()} busy={recipients.isFetchingNextPage}>
+          Show more recipients
+        </Button>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { campaignFields, checkRow, dataDigest, planColumns } from "./row-rules";
+
+const stored = [
+  { key: "firstName", type: "text" as const, default: "Name", maxLength: 12 },
+  { key: "planName", type: "text" as const, default: "Plus", maxLength: null },
+  { key: "avatar", type: "image" as const, default: null, maxLength: null },
+];
+const manifest = {
+  version: 1 as const,
+  fields: [
+    { key: "firstName", type: "text" as const, target: { layer: "Name" }, maxLength: 12 },
+    { key: "planName", type: "text" as const, target: { layer: "Plan" }, default: "Plus" },
+    { key: "avatar", type: "image" as const, target: { asset: "image_0" } },
+  ],
+};
+
+describe("campaignFields", () => {
+  it("a text field without a manifest default is required, unless the share's data fills it; image fields never are", () => {
+    expect(campaignFields(stored, manifest, null).map((f) => [f.key, f.required])).toEqual([
+      ["firstName", true],
+      ["planName", false],
+      ["avatar", false],
+    ]);
+    expect(campaignFields(stored, manifest, { firstName: "Ana" }).find((f) => f.key === "firstName")!.required).toBe(false);
+    expect(campaignFields(stored, manifest, { firstName: "" }).find((f) => f.key === "firstName")!.required).toBe(true);
+    // Bound by {{key}} layer names: no manifest, no defaults.
+    expect(campaignFields(stored, null, null).filter((f) => f.required).map((f) => f.key)).toEqual(["firstName", "planName"]);
+  });
+});
+
+describe("planColumns and checkRow", () => {
+  const fields = campaignFields(stored, manifest, null);
+
+  it("maps columns by fieldMap or name; id, recipient_id or external_id is the id (in that order), email the email; others warn", () => {
+    const plan = planColumns(["External_ID", "Vorname", "EMAIL", "id", "shoe", "firstName"], fields, { Vorname: "firstName" }, 1);
+    expect(plan.idIndex).toBe(3);
+    expect(plan.emailIndex).toBe(2);
+    expect(plan.fieldColumns.map((c) => [c.index, c.field.key])).toEqual([[1, "firstName"]]);
+    expect(plan.warnings.map((w) => [w.code, w.column])).toEqual([
+      ["unknown_column", "shoe"],
+      ["duplicate_column", "firstName"],
+    ]);
+  });
+
+  it("refuses a missing required value, a value over maxLength (code points) and a wrong value count; accepts the rest", () => {
+    const plan = planColumns(["id", "firstName", "planName"], fields, {}, 1);
+    expect(checkRow(["a", "", "Gold"], plan, 2)).toMatchObject({ ok: false, problems: [{ line: 2, code: "missing_field", column: "firstName" }] });
+    expect(checkRow(["a", "Åsa-Matilda-Ö", ""], plan, 3)).toMatchObject({ ok: false, problems: [{ code: "too_long", message: '"firstName" is 13 characters; the template allows 12' }] });
+    expect(checkRow(["a", "😀".repeat(12), ""], plan, 4)).toMatchObject({ ok: true });
+    expect(checkRow(["a", "Ana"], plan, 5)).toMatchObject({ ok: false, problems: [{ code: "field_count" }] });
+    expect(checkRow([" a-1 ", "Ana", ""], plan, 6)).toEqual({ ok: true, row: { externalId: "a-1", email: null, data: { firstName: "Ana" } } });
+  });
+
+  it("without an id, a row is known by its data and email", () => {
+    const plan = planColumns(["firstName", "email"], fields, {}, 1);
+    const row = checkRow(["Ana", "ana@example.com"], plan, 2);
+    expect(row).toEqual({ ok: true, row: { externalId: dataDigest({ firstName: "Ana" }, "ana@example.com"), email: "ana@example.com", data: { firstName: "Ana" } } });
+    expect(dataDigest({ firstName: "Ana" }, null)).not.toBe(dataDigest({ firstName: "Ana" }, "ana@example.com"));
+  });
+});
