@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import ms from "ms";
 import { z } from "zod";
@@ -79,6 +80,13 @@ const envSchema = z.object({
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_FORCE_PATH_STYLE: z.enum(["0", "1"]).default("0"),
+  FFMPEG_PATH: z.string().min(1).default("ffmpeg"),
+  RENDER_CONCURRENCY: z.coerce
+    .number({ error: "must be a whole number of renders from 1 to 64" })
+    .int("must be a whole number of renders from 1 to 64")
+    .min(1, "must be a whole number of renders from 1 to 64")
+    .max(64, "must be a whole number of renders from 1 to 64")
+    .optional(),
   ANALYTICS_RETENTION_DAYS: z.coerce
     .number({ error: retentionDaysMessage })
     .int(retentionDaysMessage)
@@ -124,6 +132,10 @@ export type Config = {
   storage: StorageConfig;
   /** Raw analytics events are kept this many days, dropped a whole month at a time; 0 keeps them all (lib/analytics/partitions.ts). */
   analyticsRetentionDays: number;
+  /** The ffmpeg binary renders run (ffprobe is taken from beside it). */
+  ffmpegPath: string;
+  /** Renders one process runs at once (lib/renders/queue.ts). */
+  renderConcurrency: number;
 };
 
 export class ConfigError extends Error {
@@ -219,6 +231,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     bootstrapOnStart: e.REELBIND_BOOTSTRAP === "1",
     storage,
     analyticsRetentionDays: e.ANALYTICS_RETENTION_DAYS,
+    ffmpegPath: e.FFMPEG_PATH,
+    // A render keeps one core busy drawing frames and ffmpeg most of another.
+    renderConcurrency: e.RENDER_CONCURRENCY ?? Math.max(1, Math.floor(os.availableParallelism() / 2)),
   };
 }
 

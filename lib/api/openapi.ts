@@ -28,6 +28,7 @@ import { auditEventPageSchema, listAuditEventsQuery } from "@/lib/audit/schema";
 import type { Role } from "@/lib/db/schema";
 import { embedSessionBody, embedSessionSchema, manifestQuery } from "@/lib/embed/schema";
 import { channelSchema, putShareBody, rotatedSlugSchema, shareSchema } from "@/lib/shares/schema";
+import { createdRenderSchema, createRenderBody, listRendersQuery, renderSchema } from "@/lib/renders/schema";
 import { previewBodySchema } from "@/lib/templates/preview-schema";
 import { listTemplatesQuery, previewResultSchema, templateSchema } from "@/lib/templates/schema";
 
@@ -131,6 +132,30 @@ export const operations: Operation[] = [
     role: "Editor",
     body: previewBodySchema,
     responses: { 200: { description: "The preview", schema: previewResultSchema } },
+  },
+  {
+    method: "post",
+    path: `${templates}/{templateId}/renders`,
+    summary:
+      "Queue a render of the template with the data: an H.264 MP4, a GIF (at most 5 MB) or a PNG still; render.completed or render.failed goes to the project's webhooks and webhookUrl",
+    role: "Editor",
+    body: createRenderBody,
+    responses: { 202: { description: "Queued; poll GET …/renders/{id}", schema: createdRenderSchema } },
+  },
+  {
+    method: "get",
+    path: `${templates}/{templateId}/renders`,
+    summary: "The template's renders, newest first",
+    role: "Viewer",
+    query: listRendersQuery,
+    responses: { 200: { description: "The renders", schema: listOf(renderSchema) } },
+  },
+  {
+    method: "get",
+    path: `${templates}/{templateId}/renders/{renderId}`,
+    summary: "A render: queued, rendering, done (with a signed download URL valid 24 hours) or failed (with its error)",
+    role: "Viewer",
+    responses: { 200: { description: "The render", schema: renderSchema } },
   },
   {
     method: "get",
@@ -333,6 +358,13 @@ export const operations: Operation[] = [
     summary: "A rendered preview PNG; ?expires=&signature= from the preview call are its authorization",
     role: "public",
     responses: { 200: { description: "The PNG" } },
+  },
+  {
+    method: "get",
+    path: "/api/renders/{renderId}/download",
+    summary: "A finished render's file (byte ranges supported); ?expires=&signature= from the render are its authorization",
+    role: "public",
+    responses: { 200: { description: "The MP4, GIF or PNG" }, 206: { description: "A byte range of it" } },
   },
   {
     method: "get",

@@ -11,6 +11,8 @@ export const minimumRole = {
   "audit.read": "Viewer",
   "template.upload": "Editor",
   "template.preview": "Editor",
+  "render.read": "Viewer",
+  "render.create": "Editor",
   "share.write": "ProjectManager",
   "template.deploy": "ProjectManager",
   "template.archive": "ProjectManager",
