@@ -242,7 +242,7 @@ async function encode(input: RenderMediaInput, source: Source, encoding: Encodin
   } catch (error) {
     for (const process of processes) process.kill();
     await Promise.allSettled(processes.map((p) => p.exited));
-    throw error;
+    throw input.signal?.aborted ? input.signal.reason : error;
   } finally {
     renderer?.close();
   }
