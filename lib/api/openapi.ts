@@ -28,7 +28,15 @@ import { auditEventPageSchema, listAuditEventsQuery } from "@/lib/audit/schema";
 import type { Role } from "@/lib/db/schema";
 import { embedSessionBody, embedSessionSchema, manifestQuery } from "@/lib/embed/schema";
 import { channelSchema, putShareBody, rotatedSlugSchema, shareSchema } from "@/lib/shares/schema";
-import { createdRenderSchema, createRenderBody, listRendersQuery, renderSchema } from "@/lib/renders/schema";
+import {
+  createdRenderSchema,
+  createRenderBody,
+  listRendersQuery,
+  listThumbnailsQuery,
+  queuedThumbnailsSchema,
+  renderSchema,
+  thumbnailPageSchema,
+} from "@/lib/renders/schema";
 import { previewBodySchema } from "@/lib/templates/preview-schema";
 import { listTemplatesQuery, previewResultSchema, templateSchema } from "@/lib/templates/schema";
 
@@ -358,6 +366,22 @@ export const operations: Operation[] = [
     summary: "A rendered preview PNG; ?expires=&signature= from the preview call are its authorization",
     role: "public",
     responses: { 200: { description: "The PNG" } },
+  },
+  {
+    method: "post",
+    path: "/api/Projects/{projectId}/campaigns/{campaignId}/thumbnails",
+    summary:
+      "Queue an email thumbnail per recipient: a 3 s GIF loop with a play button, of the template the campaign's share serves with the recipient's data; only recipients without one (or whose last one failed)",
+    role: "Editor",
+    responses: { 202: { description: "Queued", schema: queuedThumbnailsSchema }, 409: { description: "The campaign's channel has no share or no template" } },
+  },
+  {
+    method: "get",
+    path: "/api/Projects/{projectId}/campaigns/{campaignId}/thumbnails",
+    summary: "The campaign's recipients with their thumbnail: status, signed URL (30 days), recipient URL and the HTML of a linked image for an email",
+    role: "Viewer",
+    query: listThumbnailsQuery,
+    responses: { 200: { description: "A page of recipients", schema: thumbnailPageSchema } },
   },
   {
     method: "get",

@@ -127,9 +127,10 @@ export function createPgBossQueue(databaseUrl: string, options: RenderQueueOptio
   };
 
   const send = async (instance: PgBoss, renderIds: string[]) => {
-    for (const renderId of renderIds) {
-      // The render's id is the job's: sending it twice (the sweep) adds nothing.
-      await instance.send(renderQueueName, { renderId }, { id: renderId, expireInSeconds: options.expireInSeconds });
+    // The render's id is the job's: sending it twice (the sweep) adds nothing. One statement per batch.
+    for (let i = 0; i < renderIds.length; i += 1000) {
+      const batch = renderIds.slice(i, i + 1000);
+      await instance.insert(batch.map((renderId) => ({ name: renderQueueName, id: renderId, data: { renderId }, expireInSeconds: options.expireInSeconds })));
     }
   };
 

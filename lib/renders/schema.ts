@@ -61,3 +61,32 @@ export const renderSchema = z.object({
 });
 
 export const createdRenderSchema = z.object({ id: z.uuid(), status: z.enum(renderStatuses), warnings: z.array(z.string()) });
+
+export const listThumbnailsQuery = z.strictObject({
+  cursor: z.uuid({ error: "must be the nextCursor of a previous page" }).optional(),
+  limit: z.coerce.number({ error: "must be a whole number from 1 to 1000" }).int("must be a whole number from 1 to 1000").min(1).max(1000).default(100),
+});
+
+export const queuedThumbnailsSchema = z.object({
+  campaignId: z.uuid(),
+  templateId: z.uuid(),
+  recipients: z.number().int(),
+  queued: z.number().int().describe("Thumbnails queued by this call: recipients that had none, or whose last one failed"),
+});
+
+export const thumbnailPageSchema = z.object({
+  items: z.array(
+    z.object({
+      recipientId: z.uuid(),
+      email: z.string().nullable(),
+      recipientUrl: z.url().nullable(),
+      renderId: z.uuid().nullable(),
+      status: z.enum(renderStatuses).nullable(),
+      error: z.string().nullable(),
+      thumbnailUrl: z.url().nullable().describe("Signed; expires after 30 days"),
+      expiresAt: z.iso.datetime().nullable(),
+      html: z.string().nullable().describe("<a href=recipientUrl><img src=thumbnailUrl></a>, for an email"),
+    }),
+  ),
+  nextCursor: z.uuid().nullable(),
+});
