@@ -133,7 +133,7 @@ test("a Raster template (the MP4 with a Lottie overlay) as an MP4 and a GIF; for
   const badFormat = await request.post(`${base}/${templateId}/renders`, { headers, data: { format: "avi" } });
   expect(badFormat.status()).toBe(422);
   expect(((await badFormat.json()) as { errors: { path: string }[] }).errors.map((e) => e.path)).toEqual(["format"]);
-  const malformed = await request.post(`${base}/${templateId}/renders`, { headers: { ...headers, "content-type": "application/json" }, data: "{format" });
+  const malformed = await request.post(`${base}/${templateId}/renders`, { headers: { ...headers, "content-type": "application/json" }, data: Buffer.from("{format") });
   expect(malformed.status()).toBe(400);
   const otherProject = await request.post(`${templatesUrl()}/${templateId}/renders`, { headers: auth(), data: { format: "mp4" } });
   expect(otherProject.status()).toBe(404);
