@@ -74,7 +74,7 @@ async function encodeOnly(ffmpegPath: string, frames: Uint8Array[], width: numbe
     ...["-hide_banner", "-loglevel", "error", "-f", "rawvideo", "-pix_fmt", "yuv420p"],
     ...["-color_range", "tv", "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709"],
     ...["-s", `${width}x${height}`, "-r", String(fps), "-i", "pipe:0"],
-    ...["-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-pix_fmt", "yuv420p", "-movflags", "+faststart", "-f", "mp4", "-y", output],
+    ...["-c:v", "libx264", "-preset", "superfast", "-crf", "23", "-pix_fmt", "yuv420p", "-movflags", "+faststart", "-f", "mp4", "-y", output],
   ]);
   const exited = new Promise<void>((resolve, reject) => ffmpeg.once("close", (code) => (code === 0 ? resolve() : reject(new Error(`ffmpeg exited ${code}`)))));
   for (const frame of frames) {

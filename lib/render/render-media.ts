@@ -139,7 +139,7 @@ function mp4Args(input: RenderMediaInput, source: Source, output: string): strin
   const audio = input.video && source.hasAudio ? ["-i", input.video, "-map", "0:v", "-map", "1:a:0", "-c:a", "aac", "-b:a", "128k", "-shortest"] : [];
   return [
     ...audio,
-    ...["-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-pix_fmt", "yuv420p", "-movflags", "+faststart", "-f", "mp4", "-y", output],
+    ...["-c:v", "libx264", "-preset", "superfast", "-crf", "23", "-pix_fmt", "yuv420p", "-movflags", "+faststart", "-f", "mp4", "-y", output],
   ];
 }
 
