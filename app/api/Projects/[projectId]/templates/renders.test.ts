@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getConfig } from "@/lib/config";
 import { getDb, schema } from "@/lib/db";
 import { maxRenderAttempts } from "@/lib/renders/run-render";
 import { getRenderQueue } from "@/lib/renders/queue";
@@ -174,6 +175,28 @@ describe("GET /api/renders/{id}/download", () => {
     await problemOf(await download(`${url.origin}${url.pathname}`), 404);
     const otherRender = await okJson<{ id: string }>(await create({ data: {}, format: "png" }), 202);
     await problemOf(await download(url.toString().replace(render.id, otherRender.id)), 404);
+  });
+});
+
+describe("ffmpeg missing", () => {
+  it("the render fails at once (no retry) with a message naming FFMPEG_PATH; render.failed is queued; the process carries on", async () => {
+    const config = getConfig();
+    const ffmpegPath = config.ffmpegPath;
+    config.ffmpegPath = "/nonexistent/ffmpeg";
+    try {
+      const created = await okJson<{ id: string }>(await create({ data: {}, format: "mp4", webhookUrl: "http://127.0.0.1:9/no-ffmpeg" }), 202);
+      const render = await waitForFinish(created.id);
+      expect(render).toMatchObject({ status: "failed", attempts: 1, error: expect.stringContaining("FFMPEG_PATH") });
+      expect(render.downloadUrl).toBeUndefined();
+      const db = await getDb();
+      const [delivery] = await db.select().from(schema.webhookDeliveries).where(eq(schema.webhookDeliveries.url, "http://127.0.0.1:9/no-ffmpeg"));
+      expect(delivery).toMatchObject({ eventType: "render.failed" });
+      expect((delivery!.payload as { data: unknown }).data).toMatchObject({ renderId: created.id, status: "failed", error: expect.stringContaining("ffmpeg") });
+    } finally {
+      config.ffmpegPath = ffmpegPath;
+    }
+    const after = await okJson<{ id: string }>(await create({ data: {}, format: "png" }), 202);
+    expect((await waitForFinish(after.id)).status).toBe("done");
   });
 });
 
