@@ -3,6 +3,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test, type APIRequestContext } from "@playwright/test";
+import { startApp } from "../lib/testing/start-app";
+import { createTestDatabase } from "./own-instance";
 import { createOwnedProject, env } from "./owned-project";
 
 // Render jobs through the running app: the worker started with the server (pg-boss on
@@ -137,4 +139,41 @@ test("a Raster template (the MP4 with a Lottie overlay) as an MP4 and a GIF; for
   expect(malformed.status()).toBe(400);
   const otherProject = await request.post(`${templatesUrl()}/${templateId}/renders`, { headers: auth(), data: { format: "mp4" } });
   expect(otherProject.status()).toBe(404);
+});
+
+test("SIGTERM during a render: the server exits cleanly, and the next start renders it without counting the cut attempt", async ({ request }) => {
+  test.setTimeout(480_000);
+  const dataDir = mkdtempSync(path.join(tmpdir(), "reelbind-render-shutdown-"));
+  const database = await createTestDatabase("render_shutdown");
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
+  for (const name of ["TOKEN_SECRETS", "AUTH_SECRET", "DATABASE_URL", "PUBLIC_BASE_URL", "INGEST_BASE_URL"]) delete env[name];
+  if (database) env.DATABASE_URL = database.url;
+  let app = await startApp(env, 240_000);
+  try {
+    const headers = { authorization: `Bearer ${app.token}` };
+    const base = `${app.baseUrl}/api/Projects/${app.projectId}/templates`;
+    // 60 s of 720p: long enough to be cut in the middle.
+    const solid = { ddd: 0, ty: 1, nm: "Background", sr: 1, ks: { o: { a: 0, k: 100 }, r: { a: 0, k: 0 }, p: { a: 0, k: [0, 0, 0] }, a: { a: 0, k: [0, 0, 0] }, s: { a: 0, k: [100, 100, 100] } }, ao: 0, sw: 1280, sh: 720, sc: "#335577", ip: 0, op: 1800, st: 0, bm: 0 };
+    const lottie = { v: "5.7.4", fr: 30, ip: 0, op: 1800, w: 1280, h: 720, nm: "long", ddd: 0, assets: [], layers: [solid] };
+    const uploaded = await request.post(`${base}/upload`, {
+      headers,
+      multipart: { name: "Long", kind: "LottieStandalone", templateJson: { name: "long.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(lottie)) } },
+    });
+    expect(uploaded.status(), await uploaded.text()).toBe(201);
+    const templateId = ((await uploaded.json()) as { id: string }).id;
+    const { id } = (await (await request.post(`${base}/${templateId}/renders`, { headers, data: { format: "mp4" } })).json()) as { id: string };
+    await expect.poll(async () => ((await (await request.get(`${base}/${templateId}/renders/${id}`, { headers })).json()) as Render).status, { timeout: 60_000, intervals: [100] }).toBe("rendering");
+
+    expect(await app.stop()).toBe(0);
+
+    app = await startApp(env, 240_000);
+    const restartedBase = `${app.baseUrl}/api/Projects/${app.projectId}/templates`;
+    const render = await waitForRender(request, templateId, id, headers, restartedBase);
+    expect(render).toMatchObject({ status: "done", frames: 1800 });
+    expect((render as Render & { attempts: number }).attempts).toBe(1);
+  } finally {
+    if (app.child.exitCode === null && app.child.signalCode === null) await Promise.race([app.stop(), new Promise((resolve) => setTimeout(resolve, 20_000))]);
+    await database?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 });
