@@ -5,6 +5,7 @@ import path from "node:path";
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { startApp } from "../lib/testing/start-app";
 import { createTestDatabase } from "./own-instance";
+import { expectAccessible, signIn } from "./console-helpers";
 import { createOwnedProject, env } from "./owned-project";
 
 // Render jobs through the running app: the worker started with the server (pg-boss on
@@ -89,6 +90,21 @@ test("the demo template as an MP4: queued, rendered, downloaded by its signed UR
   expect(played.width).toBe(1280);
   expect(played.height).toBe(720);
   expect(played.duration).toBeCloseTo(10, 1);
+});
+
+test("the console's Render action on a template's page: a PNG rendered on the server, then its download link", async ({ page, request }) => {
+  const templateId = await productionTemplate(request);
+  await signIn(page, { email: env("E2E_ADMIN_EMAIL"), password: env("E2E_ADMIN_PASSWORD") });
+  await page.goto(`/projects/${env("E2E_PROJECT_ID")}/templates/${templateId}`);
+  await page.getByLabel("Render as").selectOption("png");
+  await page.getByRole("button", { name: "Render", exact: true }).click();
+  const status = page.getByTestId("render-status");
+  await expect(status).toContainText("Done", { timeout: 120_000 });
+  const link = status.getByRole("link", { name: "Download PNG" });
+  const file = await request.get((await link.getAttribute("href"))!);
+  expect(file.status()).toBe(200);
+  expect(file.headers()["content-type"]).toBe("image/png");
+  await expectAccessible(page);
 });
 
 test("a Raster template (the MP4 with a Lottie overlay) as an MP4 and a GIF; forged, expired and bad requests are refused", async ({ request }) => {
