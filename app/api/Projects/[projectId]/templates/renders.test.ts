@@ -130,6 +130,9 @@ describe("POST …/templates/{templateId}/renders", () => {
     expect(errorPaths(await problemOf(await create({ data: { title: 1 }, format: "mp4" }), 422))).toEqual(["data.title"]);
     expect(errorPaths(await problemOf(await create({ format: "mp4", webhookUrl: "ftp://example.com/x" }), 422))).toEqual(["webhookUrl"]);
     expect(errorPaths(await problemOf(await create({ format: "mp4", webhookUrl: "javascript:alert(1)" }), 422))).toEqual(["webhookUrl"]);
+    expect(errorPaths(await problemOf(await create({ format: "mp4", webhookUrl: "https://user:pw@example.com/hook" }), 422))).toEqual(["webhookUrl"]);
+    expect(errorPaths(await problemOf(await create({ format: "mp4", metadata: { note: "x".repeat(5000) } }), 422))).toEqual(["metadata"]);
+    expect(errorPaths(await problemOf(await create({ format: "mp4", metadata: ["not", "an", "object"] }), 422))).toEqual(["metadata"]);
     expect(errorPaths(await problemOf(await create({ format: "mp4", status: "done" }), 422))).toEqual(["status"]);
     const raw = createRoute(
       apiRequest("POST", rendersUrl(), { token: editor, rawBody: "format=mp4", headers: { "content-type": "text/plain" } }),
