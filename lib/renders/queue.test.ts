@@ -11,18 +11,20 @@ import { createInProcessQueue, createPgBossQueue, type RenderQueue, type RenderQ
 // Workers that stop or die mid-render, on the run's database: pg-boss on PostgreSQL
 // (DATABASE_URL), the in-process queue on PGlite.
 
-const options: RenderQueueOptions = { concurrency: 1, expireInSeconds: 3, retryDelaySeconds: 1, pollingIntervalSeconds: 0.5, maintenanceIntervalSeconds: 1 };
+/** A queue of this file's own: the other test files' workers listen on the default one. */
+const queueName = `render-test-${process.pid}`;
+const options: RenderQueueOptions = { queueName, concurrency: 1, expireInSeconds: 20, retryDelaySeconds: 1, pollingIntervalSeconds: 0.5, maintenanceIntervalSeconds: 1 };
 const makeQueue = (): RenderQueue => (process.env.DATABASE_URL ? createPgBossQueue(process.env.DATABASE_URL, options) : createInProcessQueue(options));
 
 let projectId: string;
 let editor: string;
 let template: TemplateJson;
 
-/** 20 s of 720p: a few seconds of rendering, long enough to stop a worker in the middle. */
-const long = makeLottie({ w: 1280, h: 720, fr: 30, op: 600, layers: [textLayer("{{name}}", "Hello", { op: 600 }), solidLayer("Background", "#335577", 1280, 720, { op: 600 })] });
+/** 10 s of 720p: a few seconds of rendering, long enough to stop a worker in the middle. */
+const long = makeLottie({ w: 1280, h: 720, fr: 30, op: 300, layers: [textLayer("{{name}}", "Hello", { op: 300 }), solidLayer("Background", "#335577", 1280, 720, { op: 300 })] });
 
 beforeAll(async () => {
-  // The API's own enqueue (the process's queue) sends jobs with these options too (3 s expiry): a
+  // The API's own enqueue (the process's queue) sends jobs with these options too (20 s expiry): a
   // queue that is not started only sends. lib/process-wide.ts keeps the process's queue under this name.
   (globalThis as Record<symbol, unknown>)[Symbol.for("reelbind.renders.queue")] = makeQueue();
   const { project } = await createTestProject("Render queue");
@@ -80,14 +82,14 @@ describe("render queue", () => {
     running.push(second);
     await second.start();
     if (!process.env.DATABASE_URL) await second.enqueue([renderId]);
-    expect(await waitFor(renderId, (row) => row.status === "done" || row.status === "failed")).toMatchObject({ status: "done", attempts: 1, frames: 600 });
+    expect(await waitFor(renderId, (row) => row.status === "done" || row.status === "failed")).toMatchObject({ status: "done", attempts: 1, frames: 300 });
     await second.stop();
   });
 
   // PGlite belongs to one process: a second worker process cannot share it (its restart is the
   // recovery test in renders.test.ts).
   it.skipIf(!process.env.DATABASE_URL)("a worker process killed mid-render (SIGKILL): its job expires and another worker retries it", { timeout: 120_000 }, async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", "lib/renders/testing/render-worker.ts"], { env: process.env, stdio: ["ignore", "pipe", "inherit"], detached: true });
+    const child = spawn(process.execPath, ["--import", "tsx", "lib/renders/testing/render-worker.ts"], { env: { ...process.env, RENDER_QUEUE_NAME: queueName }, stdio: ["ignore", "pipe", "inherit"], detached: true });
     try {
       await new Promise<void>((resolve, reject) => {
         child.stdout!.on("data", (chunk: Buffer) => chunk.toString().includes("worker started") && resolve());

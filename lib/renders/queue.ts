@@ -1,5 +1,5 @@
 import PgBoss from "pg-boss";
-import { and, asc, eq, inArray, lt, sql } from "drizzle-orm";
+import { asc, eq, inArray, sql } from "drizzle-orm";
 import { getConfig } from "@/lib/config";
 import { getDb, schema, type Db } from "@/lib/db";
 import { processWide } from "@/lib/process-wide";
@@ -15,6 +15,8 @@ import { runRenderAttempt } from "./run-render";
 export const renderQueueName = "render";
 
 export type RenderQueueOptions = {
+  /** The pg-boss queue (tests give each file its own: every worker on a queue takes its jobs). */
+  queueName?: string;
   concurrency: number;
   /** pg-boss: a job active this long is taken for dead and retried. Longer than any render. */
   expireInSeconds: number;
@@ -52,6 +54,9 @@ const jobRetryLimit = 10;
 /** Renders queued longer than this without being taken are sent to the queue again (an enqueue that failed). */
 const orphanAfterSeconds = 30;
 
+/** A render stops a little before its job expires, so that it has ended when pg-boss hands the job out again. */
+const renderTimeLimit = (options: RenderQueueOptions) => Math.max(1, options.expireInSeconds - 5);
+
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
 /** Logs a failure once until the next success: a database outage is one message, not one a second. */
@@ -69,18 +74,23 @@ function outageLogger(name: string) {
   };
 }
 
-/** Ids of renders queued for a while that no job may have been sent for. */
+/**
+ * Renders queued for a while that have no pg-boss job (their enqueue failed during an outage).
+ * Job ids are render ids, whatever the queue.
+ */
 async function orphanedRenders(db: Db, olderThanSeconds: number): Promise<string[]> {
-  const rows = await db
-    .select({ id: schema.renders.id })
-    .from(schema.renders)
-    .where(and(eq(schema.renders.status, "queued"), lt(schema.renders.createdAt, sql`now() - make_interval(secs => ${olderThanSeconds})`)))
-    .orderBy(asc(schema.renders.createdAt))
-    .limit(1000);
+  const result = await db.execute<{ id: string }>(sql`
+    select r.id from renders r
+    where r.status = 'queued' and r.created_at < now() - make_interval(secs => ${olderThanSeconds})
+      and not exists (select 1 from pgboss.job j where j.id = r.id)
+    order by r.created_at
+    limit 1000`);
+  const rows = Array.isArray(result) ? result : (result as { rows: { id: string }[] }).rows;
   return rows.map((row) => row.id);
 }
 
 export function createPgBossQueue(databaseUrl: string, options: RenderQueueOptions, db: () => Promise<Db> = getDb): RenderQueue {
+  const queueName = options.queueName ?? renderQueueName;
   let boss: PgBoss | null = null;
   let ready: Promise<PgBoss> | null = null;
   let stopped = false;
@@ -102,10 +112,10 @@ export function createPgBossQueue(databaseUrl: string, options: RenderQueueOptio
       });
       instance.on("error", (error) => log.failed(error));
       await instance.start();
-      if (!(await instance.getQueue(renderQueueName))) {
+      if (!(await instance.getQueue(queueName))) {
         await instance
-          .createQueue(renderQueueName, {
-            name: renderQueueName,
+          .createQueue(queueName, {
+            name: queueName,
             policy: "standard",
             retryLimit: jobRetryLimit,
             retryDelay: options.retryDelaySeconds,
@@ -113,7 +123,7 @@ export function createPgBossQueue(databaseUrl: string, options: RenderQueueOptio
             expireInSeconds: options.expireInSeconds,
           })
           .catch(async (error: unknown) => {
-            if (!(await instance.getQueue(renderQueueName))) throw error; // another process made it meanwhile otherwise
+            if (!(await instance.getQueue(queueName))) throw error; // another process made it meanwhile otherwise
           });
       }
       boss = instance;
@@ -130,7 +140,7 @@ export function createPgBossQueue(databaseUrl: string, options: RenderQueueOptio
     // The render's id is the job's: sending it twice (the sweep) adds nothing. One statement per batch.
     for (let i = 0; i < renderIds.length; i += 1000) {
       const batch = renderIds.slice(i, i + 1000);
-      await instance.insert(batch.map((renderId) => ({ name: renderQueueName, id: renderId, data: { renderId }, expireInSeconds: options.expireInSeconds })));
+      await instance.insert(batch.map((renderId) => ({ name: queueName, id: renderId, data: { renderId }, expireInSeconds: options.expireInSeconds })));
     }
   };
 
@@ -149,10 +159,10 @@ export function createPgBossQueue(databaseUrl: string, options: RenderQueueOptio
         const instance = await open();
         for (let i = 0; i < options.concurrency; i++) {
           await instance.work<{ renderId: string }>(
-            renderQueueName,
+            queueName,
             { batchSize: 1, pollingIntervalSeconds: options.pollingIntervalSeconds },
             async ([job]) => {
-              const outcome = await runRenderAttempt(await db(), job!.data.renderId, abort.signal);
+              const outcome = await runRenderAttempt(await db(), job!.data.renderId, abort.signal, renderTimeLimit(options));
               // pg-boss retries a job whose handler threw, after the queue's backoff.
               if (outcome === "retry") throw new Error(`render ${job!.data.renderId} will be retried`);
             },
@@ -208,7 +218,7 @@ export function createInProcessQueue(options: RenderQueueOptions, db: () => Prom
     while (started && !stopped && active.size < options.concurrency && pending.length > 0) {
       const renderId = pending.shift()!;
       const run = (async () => {
-        const outcome = await runRenderAttempt(await db(), renderId, abort.signal);
+        const outcome = await runRenderAttempt(await db(), renderId, abort.signal, renderTimeLimit(options));
         if (outcome === "retry" && !stopped) {
           const count = (retries.get(renderId) ?? 0) + 1;
           retries.set(renderId, count);

@@ -42,7 +42,7 @@ function describe(error: unknown): string {
  * Runs one attempt. Resolves with what became of the render; "retry" means the attempt failed
  * and another one may succeed (the row is queued again; the caller schedules the retry).
  */
-export async function runRenderAttempt(db: Db, renderId: string, signal?: AbortSignal): Promise<AttemptOutcome> {
+export async function runRenderAttempt(db: Db, renderId: string, signal?: AbortSignal, timeLimitSeconds?: number): Promise<AttemptOutcome> {
   const [claimed] = await db
     .update(schema.renders)
     .set({ status: "rendering", attempts: sql`${schema.renders.attempts} + 1`, startedAt: sql`now()`, error: null })
@@ -56,10 +56,14 @@ export async function runRenderAttempt(db: Db, renderId: string, signal?: AbortS
     .returning();
   if (!claimed) return giveUpIfExhausted(db, renderId);
 
+  // A render that outlives its time limit is stopped: pg-boss stops waiting for a job at its
+  // expiry and hands it out again, so a render still running then would break the concurrency cap.
+  const timeout = timeLimitSeconds ? AbortSignal.timeout(timeLimitSeconds * 1000) : undefined;
+  const stop = signal && timeout ? AbortSignal.any([signal, timeout]) : (signal ?? timeout);
   let workDir: string | null = null;
   try {
     workDir = await mkdtemp(path.join(os.tmpdir(), "reelbind-render-"));
-    const media = await renderRow(db, claimed, workDir, signal);
+    const media = await renderRow(db, claimed, workDir, stop);
     const stored = await getBlobStore().put(createReadStream(media.path));
     const finished = await finish(db, claimed, { status: "done", error: null, storageKey: stored.key, media });
     return finished ? "done" : "skipped";
@@ -72,7 +76,8 @@ export async function runRenderAttempt(db: Db, renderId: string, signal?: AbortS
         .where(and(eq(schema.renders.id, renderId), eq(schema.renders.status, "rendering"), eq(schema.renders.attempts, claimed.attempts)));
       return "retry";
     }
-    const permanent = isPermanent(error) || claimed.attempts >= maxRenderAttempts;
+    if (timeout?.aborted) error = new Error(`The render took longer than ${timeLimitSeconds} s and was stopped.`);
+    const permanent = isPermanent(error) || timeout?.aborted || claimed.attempts >= maxRenderAttempts;
     console.error(`Render ${renderId} attempt ${claimed.attempts} failed${permanent ? "" : "; it will be retried"}:`, describe(error));
     if (permanent) {
       await finish(db, claimed, { status: "failed", error: describe(error) });
