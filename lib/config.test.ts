@@ -1,5 +1,5 @@
 import { mkdtempSync, readFileSync, rmSync, statSync, existsSync } from "node:fs";
-import { tmpdir } from "node:os";
+import os, { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ConfigError, parseConfig, parseDurationSeconds, startUpWarnings } from "./config";
@@ -61,7 +61,16 @@ describe("parseConfig – defaults", () => {
       storage: { driver: "local" },
       analyticsRetentionDays: 0,
       webhookAllowPrivate: false,
+      ffmpegPath: "ffmpeg",
+      renderConcurrency: Math.max(1, Math.floor(os.availableParallelism() / 2)),
     });
+  });
+
+  it("parseConfig – FFMPEG_PATH and RENDER_CONCURRENCY → taken; a concurrency that is not a whole number from 1 to 64 → refused", () => {
+    expect(parseConfig(env({ FFMPEG_PATH: "/opt/ffmpeg/bin/ffmpeg", RENDER_CONCURRENCY: "3" }))).toMatchObject({ ffmpegPath: "/opt/ffmpeg/bin/ffmpeg", renderConcurrency: 3 });
+    for (const value of ["0", "1.5", "65", "many"]) {
+      expect(() => parseConfig(env({ RENDER_CONCURRENCY: value }))).toThrow("RENDER_CONCURRENCY: must be a whole number of renders from 1 to 64");
+    }
   });
 
   it("parseConfig – PORT 4000 → both base URLs follow the port", () => {

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import ms from "ms";
 import { z } from "zod";
@@ -79,6 +80,13 @@ const envSchema = z.object({
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_FORCE_PATH_STYLE: z.enum(["0", "1"]).default("0"),
+  FFMPEG_PATH: z.string().min(1).default("ffmpeg"),
+  RENDER_CONCURRENCY: z.coerce
+    .number({ error: "must be a whole number of renders from 1 to 64" })
+    .int("must be a whole number of renders from 1 to 64")
+    .min(1, "must be a whole number of renders from 1 to 64")
+    .max(64, "must be a whole number of renders from 1 to 64")
+    .optional(),
   ANALYTICS_RETENTION_DAYS: z.coerce
     .number({ error: retentionDaysMessage })
     .int(retentionDaysMessage)
@@ -127,6 +135,10 @@ export type Config = {
   analyticsRetentionDays: number;
   /** Webhook URLs may point at private, loopback and link-local addresses (tests; lib/webhooks/url-safety.ts). */
   webhookAllowPrivate: boolean;
+  /** The ffmpeg binary renders run (ffprobe is taken from beside it). */
+  ffmpegPath: string;
+  /** Renders one process runs at once (lib/renders/queue.ts). */
+  renderConcurrency: number;
 };
 
 export class ConfigError extends Error {
@@ -223,6 +235,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     storage,
     analyticsRetentionDays: e.ANALYTICS_RETENTION_DAYS,
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE === "1",
+    ffmpegPath: e.FFMPEG_PATH,
+    // A render keeps one core busy drawing frames and ffmpeg most of another.
+    renderConcurrency: e.RENDER_CONCURRENCY ?? Math.max(1, Math.floor(os.availableParallelism() / 2)),
   };
 }
 

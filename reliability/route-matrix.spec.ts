@@ -43,9 +43,9 @@ type Caller =
 let tenants: Tenants;
 let callers: Caller[];
 /** What each tenant's signed routes are called with: a template file URL of its share and a preview URL, each with its query. */
-let signedUrls: Map<Tenant, { fileId: string; fileName: string; fileQuery: string; previewFile: string; previewQuery: string }>;
+let signedUrls: Map<Tenant, { fileId: string; fileName: string; fileQuery: string; previewFile: string; previewQuery: string; renderQuery: string }>;
 /** Per tenant, resources a refused call may point at: they exist, so a 404 is about access, not absence. */
-let victims: Map<Tenant, { credentialId: string; membershipId: string; tokenId: string; endpointId: string; deliveryId: string; campaignId: string }>;
+let victims: Map<Tenant, { credentialId: string; membershipId: string; tokenId: string; endpointId: string; deliveryId: string; campaignId: string; renderId: string }>;
 
 const projectOf = (tenant: Tenant): Project =>
   tenant === "own" ? tenants.own : tenant === "foreign project" ? tenants.foreignProject : tenants.foreignOrg;
@@ -105,6 +105,7 @@ async function requestFor(op: Operation, caller: Caller, tenant: Tenant, succeed
     name: signed.fileName,
     file: signed.previewFile,
     campaignId: victim.campaignId,
+    renderId: victim.renderId,
   };
   for (const [, name] of op.path.matchAll(/\{(\w+)\}/g)) {
     if (values[name!] !== undefined) continue;
@@ -125,9 +126,11 @@ async function requestFor(op: Operation, caller: Caller, tenant: Tenant, succeed
     "get /api/embed/files/{fileId}/{name}": `?${signed.fileQuery}`,
     "get /api/previews/{file}": `?${signed.previewQuery}`,
     "get /api/Projects/{projectId}/analytics/heatmap": `?templateId=${project.templateId}`,
+    "get /api/renders/{renderId}/download": `?${signed.renderQuery}`,
   };
   const bodies: Record<string, unknown> = {
     "post /api/Projects/{projectId}/templates/{templateId}/preview": { data: {} },
+    "post /api/Projects/{projectId}/templates/{templateId}/renders": { data: {}, format: "png" },
     "put /api/Projects/{projectId}/public-video-shares/{channel}": { publicTitle: "Matrix", apiCredentialId: project.credential.id },
     "post /api/credentials": { projectId: project.projectId, name: "matrix" },
     "post /api/me/tokens": { name: "matrix" },
@@ -177,6 +180,14 @@ test.beforeAll(async () => {
     const file = new URL(manifest.template.files.templateJson);
     const [, , , , fileId, fileName] = file.pathname.split("/");
     const preview = new URL((await callOk<{ url: string }>("POST", `/api/Projects/${project.projectId}/templates/${project.templateId}/preview`, admin, { data: {} })).url);
+    const render = await callOk<{ id: string }>("POST", `/api/Projects/${project.projectId}/templates/${project.templateId}/renders`, admin, { format: "png" }, 202);
+    const renderUrl = `/api/Projects/${project.projectId}/templates/${project.templateId}/renders/${render.id}`;
+    let rendered = await callOk<{ status: string; downloadUrl?: string }>("GET", renderUrl, admin);
+    for (let i = 0; i < 600 && rendered.status !== "done"; i++) {
+      if (rendered.status === "failed") throw new Error(`the matrix's render failed: ${JSON.stringify(rendered)}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      rendered = await callOk("GET", renderUrl, admin);
+    }
     const [credential, member, token, webhook, campaign] = await Promise.all([
       createCredential(project.projectId, project.adminToken),
       addMember(project, "Viewer", "project"),
@@ -187,8 +198,8 @@ test.beforeAll(async () => {
     const { items } = await callOk<{ items: { id: string; userId: string }[] }>("GET", `/api/organizations/${project.orgId}/members`, admin);
     return {
       tenant,
-      signed: { fileId: fileId!, fileName: fileName!, fileQuery: file.search.slice(1), previewFile: preview.pathname.split("/").pop()!, previewQuery: preview.search.slice(1) },
-      victim: { credentialId: credential.id, membershipId: items.find((item) => item.userId === member.userId)!.id, tokenId: token.id, ...webhook, campaignId: campaign.id },
+      signed: { fileId: fileId!, fileName: fileName!, fileQuery: file.search.slice(1), previewFile: preview.pathname.split("/").pop()!, previewQuery: preview.search.slice(1), renderQuery: new URL(rendered.downloadUrl!).search.slice(1) },
+      victim: { credentialId: credential.id, membershipId: items.find((item) => item.userId === member.userId)!.id, tokenId: token.id, ...webhook, campaignId: campaign.id, renderId: render.id },
     };
   });
   signedUrls = new Map(entries.map(({ tenant, signed }) => [tenant, signed]));

@@ -37,6 +37,15 @@ import {
 import type { Role } from "@/lib/db/schema";
 import { embedSessionBody, embedSessionSchema, manifestQuery } from "@/lib/embed/schema";
 import { channelSchema, putShareBody, rotatedSlugSchema, shareSchema } from "@/lib/shares/schema";
+import {
+  createdRenderSchema,
+  createRenderBody,
+  listRendersQuery,
+  listThumbnailsQuery,
+  queuedThumbnailsSchema,
+  renderSchema,
+  thumbnailPageSchema,
+} from "@/lib/renders/schema";
 import { previewBodySchema } from "@/lib/templates/preview-schema";
 import { listTemplatesQuery, previewResultSchema, templateSchema } from "@/lib/templates/schema";
 import {
@@ -152,6 +161,30 @@ export const operations: Operation[] = [
     role: "Editor",
     body: previewBodySchema,
     responses: { 200: { description: "The preview", schema: previewResultSchema } },
+  },
+  {
+    method: "post",
+    path: `${templates}/{templateId}/renders`,
+    summary:
+      "Queue a render of the template with the data: an H.264 MP4, a GIF (at most 5 MB) or a PNG still; render.completed or render.failed goes to the project's webhooks and webhookUrl",
+    role: "Editor",
+    body: createRenderBody,
+    responses: { 202: { description: "Queued; poll GET …/renders/{id}", schema: createdRenderSchema } },
+  },
+  {
+    method: "get",
+    path: `${templates}/{templateId}/renders`,
+    summary: "The template's renders, newest first",
+    role: "Viewer",
+    query: listRendersQuery,
+    responses: { 200: { description: "The renders", schema: listOf(renderSchema) } },
+  },
+  {
+    method: "get",
+    path: `${templates}/{templateId}/renders/{renderId}`,
+    summary: "A render: queued, rendering, done (with a signed download URL valid 24 hours) or failed (with its error)",
+    role: "Viewer",
+    responses: { 200: { description: "The render", schema: renderSchema } },
   },
   {
     method: "get",
@@ -483,6 +516,29 @@ export const operations: Operation[] = [
     summary: "A rendered preview PNG; ?expires=&signature= from the preview call are its authorization",
     role: "public",
     responses: { 200: { description: "The PNG" } },
+  },
+  {
+    method: "post",
+    path: "/api/Projects/{projectId}/campaigns/{campaignId}/thumbnails",
+    summary:
+      "Queue an email thumbnail per recipient: a 3 s GIF loop with a play button, of the template the campaign's share serves with the recipient's data; only recipients without one (or whose last one failed)",
+    role: "Editor",
+    responses: { 202: { description: "Queued", schema: queuedThumbnailsSchema }, 409: { description: "The campaign's channel has no share or no template" } },
+  },
+  {
+    method: "get",
+    path: "/api/Projects/{projectId}/campaigns/{campaignId}/thumbnails",
+    summary: "The campaign's recipients with their thumbnail: status, signed URL (30 days), recipient URL and the HTML of a linked image for an email",
+    role: "Viewer",
+    query: listThumbnailsQuery,
+    responses: { 200: { description: "A page of recipients", schema: thumbnailPageSchema } },
+  },
+  {
+    method: "get",
+    path: "/api/renders/{renderId}/download",
+    summary: "A finished render's file (byte ranges supported); ?expires=&signature= from the render are its authorization",
+    role: "public",
+    responses: { 200: { description: "The MP4, GIF or PNG" }, 206: { description: "A byte range of it" } },
   },
   {
     method: "get",

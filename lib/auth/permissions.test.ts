@@ -57,6 +57,8 @@ describe("can – role matrix", () => {
         "member.manage",
         "member.read",
         "project.manage",
+        "render.create",
+        "render.read",
         "share.read",
         "share.write",
         "template.archive",

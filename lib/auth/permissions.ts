@@ -13,6 +13,8 @@ export const minimumRole = {
   "template.upload": "Editor",
   "template.preview": "Editor",
   "campaign.write": "Editor",
+  "render.read": "Viewer",
+  "render.create": "Editor",
   "share.write": "ProjectManager",
   "template.deploy": "ProjectManager",
   "template.archive": "ProjectManager",

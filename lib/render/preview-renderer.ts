@@ -336,3 +336,99 @@ export async function previewRendererStats() {
     canvasKitStarts: starts,
   };
 }
+
+/** How an animation sits in a frame of another aspect (a Raster template's overlayJson `fit`). */
+export type FrameFit = "contain" | "cover" | "fill";
+
+export type FrameRendererInput = {
+  /** The animation with bindings already applied. */
+  lottie: Lottie;
+  assets?: ReadonlyMap<string, Uint8Array>;
+  width: number;
+  height: number;
+  fit?: FrameFit;
+};
+
+/** Draws frames of one animation in turn (video renders); close() when done. */
+export type FrameRenderer = {
+  /** Images the animation names but `assets` lacks. */
+  warnings: string[];
+  /**
+   * Draws the frame (absolute Lottie frame; null: the animation is not on screen) over
+   * `under` — opaque RGBA of width × height, e.g. a decoded video frame — or over `color`.
+   * Returns the premultiplied RGBA pixels (opaque when `under` or an opaque color is given),
+   * a view valid until the next call: copy it to keep it.
+   */
+  drawFrame(frame: number | null, under: Uint8Array | { color: [number, number, number, number] }): Uint8Array;
+  close(): void;
+};
+
+/**
+ * A frame renderer for video: the same Skottie animation (built once) drawn frame after frame
+ * into one surface. Raw pixels, no PNG: the caller streams them to ffmpeg.
+ */
+export async function openFrameRenderer(input: FrameRendererInput): Promise<FrameRenderer> {
+  const settled = currentRuntime();
+  const current = await settled;
+  const { ck } = current;
+  const { lottie, width, height, fit = "contain" } = input;
+  const warnings: string[] = [];
+  // Its own surface and animation, outside the caches: a preview drawn between two frames must
+  // neither evict them nor set other data on a shared animation.
+  const pixels = ck.Malloc(Uint8Array, width * height * 4);
+  const surface = ck.MakeRasterDirectSurface(premultipliedInfo(ck, width, height), pixels, width * 4);
+  if (!surface) {
+    ck.Free(pixels);
+    throw new Error(`openFrameRenderer: could not make a ${width}×${height} surface`);
+  }
+  let animation: ReturnType<typeof current.animations.build>;
+  try {
+    animation = current.animations.build(lottie, input.assets, warnings);
+  } catch (error) {
+    surface.delete();
+    ck.Free(pixels);
+    throw error;
+  }
+  const bytes = width * height * 4;
+  let closed = false;
+  return {
+    warnings,
+    drawFrame(frame, under) {
+      if (closed) throw new Error("drawFrame: the frame renderer is closed");
+      const canvas = surface.getCanvas();
+      const target = pixels.toTypedArray() as Uint8Array;
+      if (under instanceof Uint8Array) {
+        if (under.byteLength !== bytes) throw new RangeError(`drawFrame: expected ${bytes} bytes of RGBA under the frame, got ${under.byteLength}`);
+        target.set(under);
+      } else {
+        canvas.clear(ck.Color(...under.color));
+      }
+      if (frame !== null) {
+        animation.seekFrame(Math.min(Math.max(frame, lottie.ip), lottie.op) - lottie.ip);
+        canvas.save();
+        if (fit === "fill") {
+          canvas.scale(width / lottie.w, height / lottie.h);
+          animation.render(canvas, ck.LTRBRect(0, 0, lottie.w, lottie.h));
+        } else {
+          const scale = (fit === "cover" ? Math.max : Math.min)(width / lottie.w, height / lottie.h);
+          const w = lottie.w * scale;
+          const h = lottie.h * scale;
+          canvas.clipRect(ck.LTRBRect(0, 0, width, height), ck.ClipOp.Intersect, false);
+          animation.render(canvas, ck.XYWHRect((width - w) / 2, (height - h) / 2, w, h));
+        }
+        canvas.restore();
+      }
+      surface.flush();
+      return pixels.toTypedArray() as Uint8Array;
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      animation.delete();
+      surface.delete();
+      ck.Free(pixels);
+      retireIfFull(current, settled);
+      releaseWhenIdle(current, settled);
+    },
+  };
+}

@@ -33,6 +33,8 @@ export type SkottieAnimation = {
 export type AnimationCache = {
   /** The animation for a render, from the cache when its skeleton was built before. */
   animationOf(lottie: Lottie, files: ReadonlyMap<string, Uint8Array> | undefined, warnings: string[]): SkottieAnimation;
+  /** A fresh animation that is not cached (the caller deletes it): a video render's own, which previews cannot change. */
+  build(lottie: Lottie, files: ReadonlyMap<string, Uint8Array> | undefined, warnings: string[]): ManagedSkottieAnimation;
   /** Deletes every cached animation. */
   clear(): void;
   readonly size: number;
@@ -90,8 +92,19 @@ export function createAnimationCache(ck: CanvasKit, font: ArrayBuffer): Animatio
     return { animation, release() {} };
   }
 
+  function build(lottie: Lottie, files: ReadonlyMap<string, Uint8Array> | undefined, warnings: string[]): ManagedSkottieAnimation {
+    const { json, fontNames } = prepareForSkottie(lottie);
+    const assets: Record<string, ArrayBuffer> = {};
+    for (const [name, bytes] of imageFiles(lottie, files, warnings)) assets[name] = exactArrayBuffer(bytes);
+    for (const name of fontNames) assets[name] = font;
+    const animation = ck.MakeManagedAnimation(json, assets);
+    if (!animation) throw new Error("renderPreviewPng: Skottie could not load the animation");
+    return animation;
+  }
+
   return {
     animationOf,
+    build,
     clear: () => [...cache.keys()].forEach(forget),
     get size() {
       return cache.size;

@@ -10,6 +10,7 @@ import { formatDateTime } from "@/lib/console/format";
 import { previewData, previewProblemsByKey, type PreviewField } from "@/lib/console/templates/preview-data";
 import type { TemplateJson } from "@/lib/console/templates/template-rules";
 import { previewDataLimits } from "@/lib/templates/preview-limits";
+import { RenderPanel } from "./render-panel";
 import { usePreviewPlayer } from "./use-preview-player";
 
 export type LivePreviewField = PreviewField & { targetLabel: string };
@@ -141,6 +142,7 @@ export function LivePreview({ projectId, template, fields }: { projectId: string
             </figure>
           ) : null}
         </div>
+        <RenderPanel projectId={projectId} templateId={template.id} data={data} />
       </form>
 
       {/* On a phone the player comes first, above its form. */}

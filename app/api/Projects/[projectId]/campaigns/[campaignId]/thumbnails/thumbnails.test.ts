@@ -1,0 +1,99 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb, schema } from "@/lib/db";
+import { getRenderQueue } from "@/lib/renders/queue";
+import { thumbnailPageSchema } from "@/lib/renders/schema";
+import { apiRequest, createTestMember, createTestProject, routeParams } from "@/lib/testing/factories";
+import { POST as createCredentialRoute } from "@/app/api/credentials/route";
+import { GET as downloadRoute } from "@/app/api/renders/[renderId]/download/route";
+import { PUT as putShareRoute } from "@/app/api/Projects/[projectId]/public-video-shares/[channel]/route";
+import { errorPaths, okJson, problemOf, uploadSmall } from "@/app/api/Projects/[projectId]/templates/template-test-helpers";
+import { GET, POST } from "./route";
+
+// Campaign thumbnails on the run's database with the process's real queue and ffmpeg. Campaigns
+// and recipients are written directly (their API belongs to lib/campaigns).
+
+let projectId: string;
+let editor: string;
+let campaignId: string;
+let slug: string;
+const names = ["Ana", "Bruno"];
+
+beforeAll(async () => {
+  const { project } = await createTestProject("Thumbnails");
+  projectId = project.id;
+  editor = (await createTestMember("Editor", { projectId })).token;
+  const manager = (await createTestMember("ProjectManager", { projectId })).token;
+  await uploadSmall(editor, projectId, "Thumbnail template"); // DEV serves the newest Testing template
+  const credential = await okJson<{ id: string }>(await createCredentialRoute(apiRequest("POST", "/api/credentials", { token: manager, body: { projectId } }), routeParams({})), 201);
+  const body = { publicTitle: "Hello", personalizationData: { title: "Hi there" }, apiCredentialId: credential.id };
+  const share = await putShareRoute(
+    apiRequest("PUT", `/api/Projects/${projectId}/public-video-shares/DEV`, { token: manager, body }),
+    routeParams({ projectId, channel: "DEV" }),
+  );
+  slug = (await okJson<{ slug: string }>(share, 201)).slug;
+  const db = await getDb();
+  const [campaign] = await db.insert(schema.campaigns).values({ projectId, channel: "DEV", name: "Spring" }).returning();
+  campaignId = campaign!.id;
+  await db.insert(schema.campaignRecipients).values(
+    names.map((name) => ({
+      campaignId,
+      projectId,
+      externalId: name,
+      email: `${name.toLowerCase()}@example.com`,
+      data: { title: `Hi ${name}` },
+      token: randomBytes(16).toString("base64url"),
+      viewerHash: randomBytes(32).toString("hex"),
+    })),
+  );
+  await getRenderQueue().start();
+});
+
+afterAll(async () => {
+  await getRenderQueue().stop();
+});
+
+const url = () => `/api/Projects/${projectId}/campaigns/${campaignId}/thumbnails`;
+const post = (id = campaignId) => POST(apiRequest("POST", url(), { token: editor }), routeParams({ projectId, campaignId: id }));
+const list = (query = "") => GET(apiRequest("GET", `${url()}${query}`, { token: editor }), routeParams({ projectId, campaignId }));
+
+describe("campaign thumbnails", () => {
+  it("one GIF per recipient, linking to the recipient's URL; a second call queues nothing more", async () => {
+    expect(await okJson(await post(), 202)).toMatchObject({ campaignId, recipients: 2, queued: 2 });
+    expect(await okJson(await post(), 202)).toMatchObject({ queued: 0 });
+    let page = thumbnailPageSchema.parse(await okJson(await list()));
+    for (let i = 0; i < 300 && page.items.some((item) => item.status !== "done"); i++) {
+      expect(page.items.every((item) => item.status !== "failed")).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      page = thumbnailPageSchema.parse(await okJson(await list()));
+    }
+    expect(page.items).toHaveLength(2);
+    for (const item of page.items) {
+      expect(item.status).toBe("done");
+      expect(item.recipientUrl).toMatch(new RegExp(`/v/${slug}/[A-Za-z0-9_-]+$`));
+      expect(item.html).toBe(`<a href="${item.recipientUrl}"><img src="${item.thumbnailUrl!.replace(/&/g, "&amp;")}" width="320" height="180" alt="Play the video"></a>`);
+      const response = await downloadRoute(new Request(item.thumbnailUrl!), routeParams({ renderId: item.renderId! }));
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toBe("image/gif");
+      expect(response.headers.get("content-disposition")).toMatch(/^inline;/);
+    }
+    // The recipient's data over the share's: each render carries its own name.
+    const db = await getDb();
+    const rows = await db.select().from(schema.renders);
+    const mine = rows.filter((row) => row.campaignId === campaignId);
+    expect(mine.map((row) => row.data.title).sort()).toEqual(["Hi Ana", "Hi Bruno"]);
+    expect(mine.every((row) => row.purpose === "thumbnail" && row.format === "gif")).toBe(true);
+  });
+
+  it("pages by cursor", async () => {
+    const first = thumbnailPageSchema.parse(await okJson(await list("?limit=1")));
+    expect(first.items).toHaveLength(1);
+    const second = thumbnailPageSchema.parse(await okJson(await list(`?limit=1&cursor=${first.nextCursor}`)));
+    expect(second.items[0]!.recipientId).not.toBe(first.items[0]!.recipientId);
+    expect(errorPaths(await problemOf(await list("?cursor=nope"), 422))).toEqual(["cursor"]);
+  });
+
+  it("404 for an unknown campaign", async () => {
+    await problemOf(await post(randomUUID()), 404);
+  });
+});

@@ -1,0 +1,20 @@
+import { withProjectRole } from "@/lib/api/handler";
+import { parseInput, readJsonBody, searchParamsObject } from "@/lib/api/request";
+import { json } from "@/lib/api/responses";
+import { createRender, listRenders, presentRender } from "@/lib/renders/renders";
+import { createRenderBody, listRendersQuery } from "@/lib/renders/schema";
+
+type Params = { projectId: string; templateId: string };
+
+// POST …/templates/{templateId}/renders – queue an MP4, GIF or PNG render of the template with the data: 202 {id, status}
+export const POST = withProjectRole<Params>("render.create", async (ctx) => {
+  const body = await readJsonBody(ctx.req, createRenderBody);
+  return json(await createRender(ctx.db, ctx.access, ctx.actor, ctx.params.templateId, body), 202);
+});
+
+// GET …/templates/{templateId}/renders – the template's renders, newest first
+export const GET = withProjectRole<Params>("render.read", async (ctx) => {
+  const { limit } = parseInput(listRendersQuery, searchParamsObject(ctx.req));
+  const rows = await listRenders(ctx.db, ctx.access, ctx.params.templateId, limit);
+  return json({ items: rows.map((row) => presentRender(row)) });
+});

@@ -1,0 +1,115 @@
+import { and, asc, desc, eq, gt, inArray, sql } from "drizzle-orm";
+import { ConflictError, NotFoundError } from "@/lib/api/errors";
+import type { Actor } from "@/lib/auth/authenticate";
+import { isUuid, type ProjectAccess } from "@/lib/auth/project-access";
+import { getConfig } from "@/lib/config";
+import { schema, type Db } from "@/lib/db";
+import { findServedTemplate } from "@/lib/templates/served-template";
+import { signRenderDownload } from "./download-url";
+import { enqueueRenders } from "./queue";
+
+// Email thumbnails of a campaign: one short GIF per recipient (purpose "thumbnail": small, a
+// few seconds, a play button drawn on it) rendered from the template the campaign's share
+// serves, with the recipient's data merged over the share's — what the recipient's URL plays.
+
+/** Rows inserted (and jobs sent) per statement. */
+const batchSize = 1000;
+
+async function campaignContext(db: Db, projectId: string, campaignId: string) {
+  const notFound = new NotFoundError(`Campaign ${campaignId} was not found.`);
+  if (!isUuid(campaignId)) throw notFound;
+  const [campaign] = await db
+    .select()
+    .from(schema.campaigns)
+    .where(and(eq(schema.campaigns.id, campaignId), eq(schema.campaigns.projectId, projectId)));
+  if (!campaign) throw notFound;
+  const [share] = await db
+    .select()
+    .from(schema.publicVideoShares)
+    .where(and(eq(schema.publicVideoShares.projectId, projectId), eq(schema.publicVideoShares.channel, campaign.channel)));
+  return { campaign, share: share ?? null };
+}
+
+/**
+ * Queues a thumbnail render for every recipient that has none yet (or whose last one failed):
+ * calling it again after more recipients were imported renders only theirs.
+ */
+export async function queueCampaignThumbnails(db: Db, { project }: ProjectAccess, actor: Actor, campaignId: string) {
+  const { campaign, share } = await campaignContext(db, project.id, campaignId);
+  if (!share) throw new ConflictError(`The campaign's channel ${campaign.channel} has no share yet; create it first.`);
+  const template = await findServedTemplate(db, project.id, campaign.channel);
+  if (!template) throw new ConflictError(`The ${campaign.channel} share serves no template yet; deploy one first.`);
+  const shareData = JSON.stringify(share.personalizationData ?? {});
+  const queued: string[] = [];
+  for (let after = "00000000-0000-0000-0000-000000000000"; ; ) {
+    const result = await db.execute<{ id: string; recipient_id: string }>(sql`
+      insert into renders (project_id, template_id, campaign_id, recipient_id, purpose, format, data, created_by)
+      select r.project_id, ${template.id}, r.campaign_id, r.id, 'thumbnail', 'gif', ${shareData}::jsonb || r.data, ${actor.userId}
+      from campaign_recipients r
+      where r.campaign_id = ${campaign.id} and r.project_id = ${project.id} and r.id > ${after}
+        and not exists (
+          select 1 from renders x
+          where x.recipient_id = r.id and x.purpose = 'thumbnail' and x.template_id = ${template.id} and x.status <> 'failed'
+        )
+      order by r.id
+      limit ${batchSize}
+      returning id, recipient_id`);
+    // postgres.js answers the rows, PGlite {rows}.
+    const inserted = Array.isArray(result) ? result : (result as { rows: { id: string; recipient_id: string }[] }).rows;
+    if (inserted.length === 0) break;
+    queued.push(...inserted.map((row) => row.id));
+    await enqueueRenders(inserted.map((row) => row.id));
+    after = inserted.map((row) => row.recipient_id).sort().at(-1)!;
+    if (inserted.length < batchSize) break;
+  }
+  const [{ recipients }] = (await db
+    .select({ recipients: sql<number>`count(*)::int` })
+    .from(schema.campaignRecipients)
+    .where(eq(schema.campaignRecipients.campaignId, campaign.id))) as [{ recipients: number }];
+  return { campaignId: campaign.id, templateId: template.id, recipients, queued: queued.length };
+}
+
+const escapeHtml = (text: string) => text.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+/**
+ * A page of the campaign's recipients (by id, after `cursor`) with their latest thumbnail: its
+ * status, its signed URL (30 days) and the HTML to paste into an email, a linked image.
+ */
+export async function listCampaignThumbnails(db: Db, { project }: ProjectAccess, campaignId: string, page: { cursor?: string; limit: number }) {
+  const { campaign, share } = await campaignContext(db, project.id, campaignId);
+  const recipients = await db
+    .select({ id: schema.campaignRecipients.id, email: schema.campaignRecipients.email, token: schema.campaignRecipients.token })
+    .from(schema.campaignRecipients)
+    .where(and(eq(schema.campaignRecipients.campaignId, campaign.id), page.cursor ? gt(schema.campaignRecipients.id, page.cursor) : undefined))
+    .orderBy(asc(schema.campaignRecipients.id))
+    .limit(page.limit);
+  const renders = recipients.length
+    ? await db
+        .selectDistinctOn([schema.renders.recipientId])
+        .from(schema.renders)
+        .where(and(eq(schema.renders.projectId, project.id), eq(schema.renders.purpose, "thumbnail"), inArray(schema.renders.recipientId, recipients.map((r) => r.id))))
+        .orderBy(schema.renders.recipientId, desc(schema.renders.createdAt))
+    : [];
+  const byRecipient = new Map(renders.map((render) => [render.recipientId!, render]));
+  const base = getConfig().publicBaseUrl;
+  const items = recipients.map((recipient) => {
+    const render = byRecipient.get(recipient.id);
+    const recipientUrl = share ? `${base}/v/${share.slug}/${recipient.token}` : null;
+    const thumbnail = render?.status === "done" ? signRenderDownload(render.id, "thumbnail") : null;
+    return {
+      recipientId: recipient.id,
+      email: recipient.email,
+      recipientUrl,
+      renderId: render?.id ?? null,
+      status: render?.status ?? null,
+      error: render?.error ?? null,
+      thumbnailUrl: thumbnail?.url ?? null,
+      expiresAt: thumbnail?.expiresAt ?? null,
+      html:
+        thumbnail && recipientUrl
+          ? `<a href="${escapeHtml(recipientUrl)}"><img src="${escapeHtml(thumbnail.url)}" width="${render!.width}" height="${render!.height}" alt="Play the video"></a>`
+          : null,
+    };
+  });
+  return { items, nextCursor: recipients.length === page.limit ? recipients.at(-1)!.id : null };
+}

@@ -1,0 +1,97 @@
+import { and, desc, eq } from "drizzle-orm";
+import { NotFoundError } from "@/lib/api/errors";
+import type { Actor } from "@/lib/auth/authenticate";
+import { isUuid, type ProjectAccess } from "@/lib/auth/project-access";
+import { schema, type Db } from "@/lib/db";
+import { applyBindings } from "@/lib/templates/bindings";
+import { loadLottie } from "@/lib/templates/load-lottie";
+import type { BindingManifest } from "@/lib/templates/manifest";
+import { getTemplateFiles, getTemplateRowOrThrow } from "@/lib/templates/templates";
+import { signRenderDownload, type RenderPurpose } from "./download-url";
+import { enqueueRenders } from "./queue";
+import type { CreateRenderBody, RenderFormat, RenderStatus } from "./schema";
+
+export type RenderRow = typeof schema.renders.$inferSelect;
+
+/** The API's view of a render; a finished one carries a fresh signed download URL. */
+export function presentRender(row: RenderRow, now = Date.now()) {
+  const download = row.status === "done" && row.storageKey ? signRenderDownload(row.id, row.purpose as RenderPurpose, now) : null;
+  return {
+    id: row.id,
+    projectId: row.projectId,
+    templateId: row.templateId,
+    campaignId: row.campaignId,
+    recipientId: row.recipientId,
+    purpose: row.purpose as RenderPurpose,
+    format: row.format as RenderFormat,
+    status: row.status as RenderStatus,
+    error: row.error,
+    attempts: row.attempts,
+    bytes: row.bytes,
+    width: row.width,
+    height: row.height,
+    frames: row.frames,
+    durationMs: row.durationMs,
+    metadata: row.metadata,
+    webhookUrl: row.webhookUrl,
+    createdAt: row.createdAt,
+    startedAt: row.startedAt,
+    finishedAt: row.finishedAt,
+    ...(download ? { downloadUrl: download.url, expiresAt: download.expiresAt } : {}),
+  };
+}
+
+/**
+ * The keys of `data` that match no field of the template, as the preview reports them. Binding
+ * the data here (without rendering) also checks the template can be read before a job is queued.
+ */
+async function dataWarnings(db: Db, projectId: string, templateId: string, data: Record<string, string>): Promise<string[]> {
+  const template = await getTemplateRowOrThrow(db, { projectId, templateId });
+  const templateJson = (await getTemplateFiles(db, template.id)).find((file) => file.role === "templateJson");
+  if (!templateJson) return Object.keys(data).map((key) => `unknown key "${key}"`);
+  const bound = applyBindings({ lottie: await loadLottie(templateJson), manifest: template.manifest as BindingManifest | null, data });
+  return bound.warnings.filter((warning) => warning.startsWith("unknown key"));
+}
+
+/** Queues a render of the template with the data: 202 {id, status: "queued", warnings}. */
+export async function createRender(db: Db, access: ProjectAccess, actor: Actor, templateId: string, body: CreateRenderBody) {
+  const projectId = access.project.id;
+  const warnings = await dataWarnings(db, projectId, templateId, body.data);
+  const [row] = await db
+    .insert(schema.renders)
+    .values({
+      projectId,
+      templateId,
+      format: body.format,
+      data: body.data,
+      metadata: body.metadata ?? null,
+      webhookUrl: body.webhookUrl ?? null,
+      createdBy: actor.userId,
+    })
+    .returning();
+  await enqueueRenders([row!.id]);
+  return { id: row!.id, status: row!.status as RenderStatus, warnings };
+}
+
+/** A render of the template within the authorized project, or a 404. */
+export async function getRenderOrThrow(db: Db, { project }: ProjectAccess, templateId: string, renderId: string): Promise<RenderRow> {
+  const notFound = new NotFoundError(`Render ${renderId} was not found.`);
+  if (!isUuid(renderId) || !isUuid(templateId)) throw notFound;
+  const [row] = await db
+    .select()
+    .from(schema.renders)
+    .where(and(eq(schema.renders.id, renderId), eq(schema.renders.templateId, templateId), eq(schema.renders.projectId, project.id)));
+  if (!row) throw notFound;
+  return row;
+}
+
+/** The template's renders, newest first. */
+export async function listRenders(db: Db, access: ProjectAccess, templateId: string, limit: number): Promise<RenderRow[]> {
+  await getTemplateRowOrThrow(db, { projectId: access.project.id, templateId });
+  return db
+    .select()
+    .from(schema.renders)
+    .where(and(eq(schema.renders.projectId, access.project.id), eq(schema.renders.templateId, templateId)))
+    .orderBy(desc(schema.renders.createdAt), desc(schema.renders.id))
+    .limit(limit);
+}

@@ -1,0 +1,189 @@
+import { createReadStream, createWriteStream } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { pipeline } from "node:stream/promises";
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { getConfig } from "@/lib/config";
+import { schema, type Db } from "@/lib/db";
+import { hasErrorCode } from "@/lib/error-code";
+import { renderMedia, type RenderedMedia } from "@/lib/render/render-media";
+import { getBlobStore } from "@/lib/storage";
+import { applyBindings } from "@/lib/templates/bindings";
+import { loadLottie } from "@/lib/templates/load-lottie";
+import type { BindingManifest } from "@/lib/templates/manifest";
+import { overlayConfigSchema } from "@/lib/templates/schema";
+import { getTemplateFiles, getTemplateRowOrThrow } from "@/lib/templates/templates";
+import { emitWebhookEvent } from "@/lib/webhooks/emit";
+import { signRenderDownload, type RenderPurpose } from "./download-url";
+import type { RenderRow } from "./renders";
+
+// One attempt at one render: the job both queues run (pg-boss on PostgreSQL, the in-process
+// queue on PGlite). The renders row is the source of truth: an attempt claims it (status
+// rendering, attempts + 1), and records the outcome only if it still holds that claim, so a
+// duplicate delivery of the job cannot overwrite another attempt's result.
+
+/** Attempts before a render fails for good (a worker that died mid-render counts as one). */
+export const maxRenderAttempts = 3;
+
+export type AttemptOutcome = "done" | "failed" | "retry" | "skipped";
+
+/** A render that cannot succeed however often it is tried: the template's or the installation's problem. */
+function isPermanent(error: unknown): boolean {
+  return hasErrorCode(error, "RENDER_INPUT_INVALID") || hasErrorCode(error, "FFMPEG_MISSING") || hasErrorCode(error, "not_found");
+}
+
+function describe(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.slice(0, 1000);
+}
+
+/**
+ * Runs one attempt. Resolves with what became of the render; "retry" means the attempt failed
+ * and another one may succeed (the row is queued again; the caller schedules the retry).
+ */
+export async function runRenderAttempt(db: Db, renderId: string, signal?: AbortSignal, timeLimitSeconds?: number): Promise<AttemptOutcome> {
+  const [claimed] = await db
+    .update(schema.renders)
+    .set({ status: "rendering", attempts: sql`${schema.renders.attempts} + 1`, startedAt: sql`now()`, error: null })
+    .where(
+      and(
+        eq(schema.renders.id, renderId),
+        inArray(schema.renders.status, ["queued", "rendering"]),
+        sql`${schema.renders.attempts} < ${maxRenderAttempts}`,
+      ),
+    )
+    .returning();
+  if (!claimed) return giveUpIfExhausted(db, renderId);
+
+  // A render that outlives its time limit is stopped: pg-boss stops waiting for a job at its
+  // expiry and hands it out again, so a render still running then would break the concurrency cap.
+  const timeout = timeLimitSeconds ? AbortSignal.timeout(timeLimitSeconds * 1000) : undefined;
+  const stop = signal && timeout ? AbortSignal.any([signal, timeout]) : (signal ?? timeout);
+  let workDir: string | null = null;
+  try {
+    workDir = await mkdtemp(path.join(os.tmpdir(), "reelbind-render-"));
+    const media = await renderRow(db, claimed, workDir, stop);
+    const stored = await getBlobStore().put(createReadStream(media.path));
+    const finished = await finish(db, claimed, { status: "done", error: null, storageKey: stored.key, media });
+    return finished ? "done" : "skipped";
+  } catch (error) {
+    if (signal?.aborted) {
+      // Cut by a shutdown, not by the render: queued again, and the attempt is not counted.
+      await db
+        .update(schema.renders)
+        .set({ status: "queued", attempts: sql`${schema.renders.attempts} - 1` })
+        .where(and(eq(schema.renders.id, renderId), eq(schema.renders.status, "rendering"), eq(schema.renders.attempts, claimed.attempts)));
+      return "retry";
+    }
+    if (timeout?.aborted) error = new Error(`The render took longer than ${timeLimitSeconds} s and was stopped.`);
+    const permanent = isPermanent(error) || timeout?.aborted || claimed.attempts >= maxRenderAttempts;
+    console.error(`Render ${renderId} attempt ${claimed.attempts} failed${permanent ? "" : "; it will be retried"}:`, describe(error));
+    if (permanent) {
+      await finish(db, claimed, { status: "failed", error: describe(error) });
+      return "failed";
+    }
+    await db
+      .update(schema.renders)
+      .set({ status: "queued", error: describe(error) })
+      .where(and(eq(schema.renders.id, renderId), eq(schema.renders.status, "rendering"), eq(schema.renders.attempts, claimed.attempts)));
+    return "retry";
+  } finally {
+    if (workDir) await rm(workDir, { recursive: true, force: true });
+  }
+}
+
+/** A render whose every attempt was cut short (its worker died each time) fails now. */
+async function giveUpIfExhausted(db: Db, renderId: string): Promise<AttemptOutcome> {
+  const [row] = await db.select().from(schema.renders).where(eq(schema.renders.id, renderId));
+  if (!row || (row.status !== "queued" && row.status !== "rendering")) return "skipped";
+  const error = `The render was interrupted ${row.attempts} times (its worker stopped); it was not retried again.`;
+  return (await finish(db, row, { status: "failed", error })) ? "failed" : "skipped";
+}
+
+/** Renders a claimed row into workDir. */
+async function renderRow(db: Db, row: RenderRow, workDir: string, signal?: AbortSignal): Promise<RenderedMedia> {
+  const template = await getTemplateRowOrThrow(db, { projectId: row.projectId, templateId: row.templateId });
+  const files = await getTemplateFiles(db, template.id);
+  const store = getBlobStore();
+  const templateJson = files.find((f) => f.role === "templateJson");
+  const video = files.find((f) => f.role === "videoFile");
+  const manifest = template.manifest as BindingManifest | null;
+  const assets = new Map<string, Uint8Array>();
+  for (const asset of files.filter((f) => f.role === "assetFiles" && f.contentType.startsWith("image/"))) {
+    assets.set(asset.name, await store.read(asset.storageKey));
+  }
+  const lottie = templateJson ? applyBindings({ lottie: await loadLottie(templateJson), manifest, data: row.data as Record<string, string>, assets: assets.keys() }).lottie : null;
+  let videoPath: string | undefined;
+  if (template.kind === "Raster" && video) {
+    // ffmpeg reads an MP4 by seeking (its index may be at the end): a local copy, removed with workDir.
+    videoPath = path.join(workDir, "template.mp4");
+    await pipeline((await store.get(video.storageKey)) as NodeJS.ReadableStream, createWriteStream(videoPath), { signal });
+  }
+  const overlay = overlayConfigSchema.safeParse(template.overlay ?? { version: 1 });
+  return renderMedia({
+    format: row.format as "mp4" | "gif" | "png",
+    lottie,
+    assets,
+    video: videoPath,
+    overlay: overlay.success ? { fit: overlay.data.fit, offsetSeconds: overlay.data.offsetSeconds } : undefined,
+    stillFrame: manifest?.posterFrame,
+    thumbnail: row.purpose === "thumbnail",
+    workDir,
+    ffmpegPath: getConfig().ffmpegPath,
+    signal,
+  });
+}
+
+type Outcome =
+  | { status: "done"; error: null; storageKey: string; media: RenderedMedia }
+  | { status: "failed"; error: string };
+
+/**
+ * Records the outcome if the attempt still holds its claim, and queues the webhook event in the
+ * same transaction. False when another attempt got there first.
+ */
+async function finish(db: Db, claimed: RenderRow, outcome: Outcome): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const media = outcome.status === "done" ? outcome.media : null;
+    const [row] = await tx
+      .update(schema.renders)
+      .set({
+        status: outcome.status,
+        error: outcome.error,
+        storageKey: outcome.status === "done" ? outcome.storageKey : null,
+        bytes: media?.bytes ?? null,
+        width: media?.width ?? null,
+        height: media?.height ?? null,
+        frames: media?.frames ?? null,
+        durationMs: media?.durationMs ?? null,
+        finishedAt: sql`now()`,
+      })
+      .where(
+        and(
+          eq(schema.renders.id, claimed.id),
+          inArray(schema.renders.status, ["queued", "rendering"]),
+          eq(schema.renders.attempts, claimed.attempts),
+        ),
+      )
+      .returning();
+    if (!row) return false;
+    const download = row.status === "done" ? signRenderDownload(row.id, row.purpose as RenderPurpose) : null;
+    await emitWebhookEvent(tx, {
+      projectId: row.projectId,
+      type: row.status === "done" ? "render.completed" : "render.failed",
+      data: {
+        renderId: row.id,
+        templateId: row.templateId,
+        ...(row.campaignId ? { campaignId: row.campaignId, recipientId: row.recipientId } : {}),
+        status: row.status,
+        format: row.format,
+        ...(row.error ? { error: row.error } : {}),
+        ...(download ? { downloadUrl: download.url, expiresAt: download.expiresAt.toISOString() } : {}),
+        metadata: row.metadata ?? {},
+      },
+      extraUrl: row.webhookUrl,
+    });
+    return true;
+  });
+}
