@@ -1,0 +1,29 @@
+// `npm run bench:campaign` (issue 17): the campaign import of a million CSV rows into a fresh
+// PostgreSQL database (bench/campaign-import.ts; goal ≥ 50,000 rows/s, RSS growth ≤ 100 MB),
+// then a 10 s 720p Lottie rendered to MP4 against ffmpeg encoding the same frames alone
+// (bench/campaign-render.ts; goal ≥ 4× real time). Results go to docs/benchmarks.md.
+import { createFreshDatabase } from "@/lib/testing/fresh-database";
+import { runImportBench } from "./campaign-import";
+import { runRenderBench } from "./campaign-render";
+
+const rows = Number(process.env.BENCH_CAMPAIGN_ROWS ?? 1_000_000);
+const database = await createFreshDatabase(process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres", "campaign");
+process.env.TOKEN_SECRETS ??= "bench:0123456789abcdef0123456789abcdef";
+process.env.AUTH_SECRET ??= "bench-auth-secret-0123456789abcdef0123";
+try {
+  const imported = await runImportBench({ databaseUrl: database.url, rows });
+  console.log(
+    `Import: ${imported.rows.toLocaleString("en-US")} rows in ${imported.seconds} s = ${imported.rowsPerSecond.toLocaleString("en-US")} rows/s ` +
+      `(PostgreSQL inserting the same rows by itself: ${imported.databaseOnlyRowsPerSecond.toLocaleString("en-US")} rows/s), RSS growth ${imported.rssGrowthMB} MB`,
+  );
+} finally {
+  await database.drop();
+}
+const rendered = await runRenderBench({ runs: Number(process.env.BENCH_RENDER_RUNS ?? 3), log: (line) => console.log(`  ${line}`) });
+console.log(
+  `Render: ${rendered.frames} frames (10 s, 720p) in ${rendered.seconds.toFixed(2)} s median of ${rendered.runs} = ${rendered.framesPerSecond.toFixed(0)} frames/s, ` +
+    `${rendered.realTimeFactor.toFixed(2)}× real time; ffmpeg alone ${rendered.ffmpegOnlyFramesPerSecond.toFixed(0)} frames/s ` +
+    `(render ${(rendered.framesPerSecond / rendered.ffmpegOnlyFramesPerSecond).toFixed(2)}× of ffmpeg alone); ` +
+    `per frame: draw ${rendered.profile.drawMsPerFrame.toFixed(1)} ms, I420 ${rendered.profile.i420MsPerFrame.toFixed(1)} ms`,
+);
+process.exit(0);
