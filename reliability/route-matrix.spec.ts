@@ -193,7 +193,8 @@ test.beforeAll(async () => {
       addMember(project, "Viewer", "project"),
       callOk<{ id: string }>("POST", "/api/me/tokens", admin, { name: "victim" }, 201),
       createWebhookVictim(project.projectId, project.adminToken),
-      callOk<{ id: string }>("POST", `/api/Projects/${project.projectId}/campaigns`, admin, { name: "Victim", channel: "STAGING" }, 201),
+      // DEV: the share that serves the tenant's template, so the campaign's thumbnails can be rendered.
+      callOk<{ id: string }>("POST", `/api/Projects/${project.projectId}/campaigns`, admin, { name: "Victim", channel: "DEV" }, 201),
     ]);
     const { items } = await callOk<{ items: { id: string; userId: string }[] }>("GET", `/api/organizations/${project.orgId}/members`, admin);
     return {
