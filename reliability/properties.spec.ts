@@ -133,6 +133,8 @@ function validBody(op: Operation): Record<string, unknown> {
     "post /api/embed-sessions": { channel: "DEV", personalizationData: { firstName: "Ana" }, allowedOrigins: ["https://example.com"], ttlSeconds: 600 },
     "post /api/Projects/{projectId}/webhooks": { url: "https://example.com/hooks", description: "fuzzed", eventTypes: ["render.completed"], enabled: true },
     "patch /api/Projects/{projectId}/webhooks/{endpointId}": { url: "https://example.com/hooks/2", description: "fuzzed", eventTypes: [], enabled: true },
+    // No webhookUrl: a fuzzed render must not send anything off this machine.
+    "post /api/Projects/{projectId}/templates/{templateId}/renders": { data: { title: "Ana" }, format: "png", metadata: { order: 1 } },
     "post /api/Projects/{projectId}/campaigns": { name: "Fuzzed", channel: "STAGING", fieldMap: { Name: "title" } },
     "post /api/Projects/{projectId}/campaigns/{campaignId}/recipients": { recipients: [{ id: "fuzzed-1", title: "Ana", email: "ana@example.com" }, { title: "Bo" }] },
   };
@@ -323,7 +325,22 @@ test("query strings and path parameters – every other endpoint of the route ta
   await expectNoViolations(results);
 });
 
+/**
+ * Waits until the renders the JSON-body cases queued are finished: the render worker stores
+ * their files in the same blob store whose growth the upload cases are judged by.
+ */
+async function rendersFinished(): Promise<void> {
+  const url = `/api/Projects/${own.projectId}/templates/${own.templateId}/renders?limit=100`;
+  await expect
+    .poll(async () => (await callOk<{ items: { status: string }[] }>("GET", url, bearer(own.adminToken))).items.filter((r) => /queued|rendering/.test(r.status)).length, {
+      timeout: 300_000,
+      intervals: [500],
+    })
+    .toBe(0);
+}
+
 test("POST /api/Projects/{projectId}/templates/upload – multipart bodies", async () => {
+  await rendersFinished();
   const url = `/api/Projects/${own.projectId}/templates/upload`;
   const cases = uploadCases().map(({ label, headers, body, mayStore }) => ({ label, request: { method: "POST", url, headers: { ...bearer(own.adminToken), ...headers }, body }, mayStore }));
   await expectNoViolations([await runEndpoint("POST /api/Projects/{projectId}/templates/upload", runsFor(1500), cases, { blobs: true })]);

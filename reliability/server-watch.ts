@@ -118,7 +118,8 @@ export function rowCounter(): { count: () => Promise<RowCounts>; close: () => Pr
  * Tables no request's outcome is judged by: the ingest's quarantine counts and samples record
  * the events a batch carried when the v1 schema refused it (docs/decisions.md, "Analytics at
  * scale"), written after the 422 is answered; the analytics rollups and their cursor are derived
- * from events already stored, by a job that runs in the background every few seconds.
+ * from events already stored, by a job that runs in the background every few seconds; webhook
+ * deliveries are queued by the render worker when a render accepted earlier finishes.
  */
 const recordsOfRefusals = new Set([
   "analytics_quarantine_counts",
@@ -126,9 +127,10 @@ const recordsOfRefusals = new Set([
   "analytics_daily_rollups",
   "analytics_hourly_rollups",
   "analytics_rollup_cursor",
+  "webhook_deliveries",
 ]);
 
-/** "templates +1, template_files +3", or "" when nothing changed (the quarantine's and rollups' tables left out). */
+/** "templates +1, template_files +3", or "" when nothing changed (the background-written tables above left out). */
 export function rowChanges(before: RowCounts, after: RowCounts): string {
   return Object.keys(after)
     .filter((table) => !recordsOfRefusals.has(table) && after[table] !== before[table])
