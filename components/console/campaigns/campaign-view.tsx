@@ -10,6 +10,7 @@ import { problemMessage } from "@/lib/console/api-client";
 import { formatDateTime } from "@/lib/console/format";
 import { campaignPath, useCampaign, useRecipients, useUploadRecipients, type CampaignDetailJson, type CampaignImportJson } from "@/lib/console/hooks/campaigns";
 import type { UploadProgress } from "@/lib/console/upload-request";
+import { TableHead } from "@/components/console/table-head";
 
 /** A campaign's page: upload with progress, imports and their problems, the funnel and the recipients. */
 export function CampaignView({ projectId, initialCampaign, canImport }: { projectId: string; initialCampaign: CampaignDetailJson; canImport: boolean }) {
@@ -171,13 +172,11 @@ function Imports({ imports }: { imports: CampaignImportJson[] }) {
             {item.problems.length > 0 ? (
               <table className="mt-3 min-w-full text-sm">
                 <caption className="sr-only">Problems of this import</caption>
-                <thead className="text-left text-slate-600">
-                  <tr>
-                    <th scope="col" className="w-20 py-1 pr-3 font-medium">Line</th>
-                    <th scope="col" className="w-24 py-1 pr-3 font-medium">Severity</th>
-                    <th scope="col" className="py-1 font-medium">Problem</th>
-                  </tr>
-                </thead>
+                <TableHead
+                  className="text-left text-slate-600"
+                  cellClassName="py-1 font-medium"
+                  columns={[{ label: "Line", className: "w-20 pr-3" }, { label: "Severity", className: "w-24 pr-3" }, { label: "Problem" }]}
+                />
                 <tbody className="divide-y divide-slate-100">
                   {item.problems.map((problem, index) => (
                     <tr key={index}>
@@ -254,17 +253,11 @@ function Recipients({ projectId, campaignId, fieldKeys }: { projectId: string; c
         <div className="overflow-x-auto rounded-lg bg-white ring-1 ring-slate-200">
           <table className="min-w-full divide-y divide-slate-200 text-sm">
             <caption className="sr-only">Recipients and how far each watched</caption>
-            <thead className="bg-slate-50 text-left text-slate-600">
-              <tr>
-                <th scope="col" className="px-3 py-2 font-medium">Recipient</th>
-                <th scope="col" className="px-3 py-2 font-medium">Data</th>
-                <th scope="col" className="px-3 py-2 font-medium">Opened</th>
-                <th scope="col" className="px-3 py-2 text-right font-medium">Watched</th>
-                <th scope="col" className="px-3 py-2 font-medium">Completed</th>
-                <th scope="col" className="px-3 py-2 font-medium">Clicked</th>
-                <th scope="col" className="px-3 py-2 font-medium">Link</th>
-              </tr>
-            </thead>
+            <TableHead
+              className="bg-slate-50 text-left text-slate-600"
+              cellClassName="px-3 py-2 font-medium"
+              columns={[{ label: "Recipient" }, { label: "Data" }, { label: "Opened" }, { label: "Watched", numeric: true }, { label: "Completed" }, { label: "Clicked" }, { label: "Link" }]}
+            />
             <tbody className="divide-y divide-slate-100">
               {items.map((recipient) => (
                 <tr key={recipient.id} data-testid="recipient-row">

@@ -10,6 +10,7 @@ import { EmptyState, ErrorState, RoleNote } from "@/components/console/states";
 import { problemMessage, type ApiProblem } from "@/lib/console/api-client";
 import { formatDateTime } from "@/lib/console/format";
 import { useCampaigns, useCreateCampaign, type CampaignJson } from "@/lib/console/hooks/campaigns";
+import { TableHead } from "@/components/console/table-head";
 
 type Channel = CampaignJson["channel"];
 
@@ -27,14 +28,11 @@ export function CampaignsManager({ projectId, initialCampaigns, channels, canCre
         <div className="overflow-x-auto rounded-lg bg-white ring-1 ring-slate-200">
           <table className="min-w-full divide-y divide-slate-200 text-sm">
             <caption className="sr-only">Campaigns</caption>
-            <thead className="bg-slate-50 text-left text-slate-600">
-              <tr>
-                <th scope="col" className="px-4 py-2 font-medium">Name</th>
-                <th scope="col" className="px-4 py-2 font-medium">Channel</th>
-                <th scope="col" className="px-4 py-2 text-right font-medium">Recipients</th>
-                <th scope="col" className="px-4 py-2 font-medium">Created</th>
-              </tr>
-            </thead>
+            <TableHead
+              className="bg-slate-50 text-left text-slate-600"
+              cellClassName="px-4 py-2 font-medium"
+              columns={[{ label: "Name" }, { label: "Channel" }, { label: "Recipients", numeric: true }, { label: "Created" }]}
+            />
             <tbody className="divide-y divide-slate-100">
               {list.map((campaign) => (
                 <tr key={campaign.id}>

@@ -14,6 +14,7 @@ import { formatBytes } from "@/lib/console/templates/format";
 import { templateStatusList, totalSize, type TemplateJson, type TemplateStatus } from "@/lib/console/templates/template-rules";
 import { TemplateStatusBadge } from "./template-status-badge";
 import { kindLabels } from "./kind-labels";
+import { TableHead } from "@/components/console/table-head";
 
 type Props = { projectId: string; initialTemplates: TemplateJson[]; initialStatus: TemplateStatus | null };
 
@@ -102,17 +103,11 @@ function TemplateTable({ templates, base }: { templates: TemplateJson[]; base: s
     <div className="hidden overflow-x-auto rounded-lg bg-white ring-1 ring-slate-200 md:block">
       <table className="min-w-full divide-y divide-slate-200 text-sm">
         <caption className="sr-only">Templates</caption>
-        <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">
-          <tr>
-            <th scope="col" className="px-4 py-2">Name</th>
-            <th scope="col" className="px-4 py-2">Status</th>
-            <th scope="col" className="px-4 py-2">Version</th>
-            <th scope="col" className="px-4 py-2">Kind</th>
-            <th scope="col" className="px-4 py-2 text-right">Size</th>
-            <th scope="col" className="px-4 py-2">Created</th>
-            <th scope="col" className="px-4 py-2">Deployed</th>
-          </tr>
-        </thead>
+        <TableHead
+          className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-600"
+          cellClassName="px-4 py-2"
+          columns={[{ label: "Name" }, { label: "Status" }, { label: "Version" }, { label: "Kind" }, { label: "Size", numeric: true }, { label: "Created" }, { label: "Deployed" }]}
+        />
         <tbody className="divide-y divide-slate-100">
           {templates.map((template) => (
             <tr key={template.id} className="hover:bg-slate-50">
