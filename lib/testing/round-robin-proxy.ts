@@ -32,7 +32,10 @@ export async function startRoundRobinProxy(options: RoundRobinOptions): Promise<
   };
   const fallback = pool(options.upstreams);
   const routes = (options.routes ?? []).map((route) => ({ prefix: route.prefix, pool: pool(route.upstreams) }));
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+  // Idle upstream connections close after 4 s, below the processes' own 5 s (Node's default), as
+  // docs/operations.md sets nginx's keepalive_timeout: otherwise a request can be sent on a
+  // connection the upstream is closing at that moment, and one with a body cannot be resent.
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 64, timeout: 4_000 });
   const hits: Record<string, number> = {};
 
   const server = http.createServer((req, res) => {
