@@ -18,3 +18,4 @@ export * from "./analytics-rollups";
 export * from "./campaigns";
 export * from "./renders";
 export * from "./webhooks";
+export * from "./upload-sessions";
