@@ -94,6 +94,14 @@ const envSchema = z.object({
     .max(maxRetentionDays, retentionDaysMessage)
     .default(0),
   WEBHOOK_ALLOW_PRIVATE: z.enum(["0", "1"]).default("0"),
+  UPLOAD_MODE: z.enum(["server", "direct", "uploadthing"], { error: "must be server, direct or uploadthing" }).optional(),
+  UPLOAD_SESSION_TTL: z
+    .string()
+    .default("24h")
+    .refine((value) => (parseDurationSeconds(value) ?? 0) >= 1, "must be a duration with a unit, like 15m, 24h, 1d or 3600s"),
+  UPLOADTHING_TOKEN: z.string().optional(),
+  UPLOADTHING_INGEST_URL: z.url({ protocol: /^https?$/ }).optional(),
+  UPLOADTHING_API_URL: z.url({ protocol: /^https?$/ }).optional(),
 });
 
 /** Where template files live: files under DATA_DIR/blobs, or a bucket on an S3-compatible service. */
@@ -139,6 +147,12 @@ export type Config = {
   ffmpegPath: string;
   /** Renders one process runs at once (lib/renders/queue.ts). */
   renderConcurrency: number;
+  /** How the console sends template files (docs/direct-uploads.md): one request to the app, upload sessions, or UploadThing. */
+  uploadMode: "server" | "direct" | "uploadthing";
+  /** Open upload sessions are swept this long after they were created. */
+  uploadSessionTtlSeconds: number;
+  /** UploadThing, when UPLOADTHING_TOKEN is set; the URLs point at a self-hosted compatible server. */
+  uploadThing: { token: string; ingestUrl: string | undefined; apiUrl: string | undefined } | null;
 };
 
 export class ConfigError extends Error {
@@ -204,6 +218,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   }
   const e = parsed.data;
   const storage = parseStorageConfig(e);
+  if (e.UPLOAD_MODE === "uploadthing" && !e.UPLOADTHING_TOKEN) throw new ConfigError(["UPLOADTHING_TOKEN: required when UPLOAD_MODE=uploadthing"]);
   const dataDir = path.resolve(e.DATA_DIR);
   const needsGenerated = !e.TOKEN_SECRETS || !e.AUTH_SECRET;
   if (needsGenerated && e.NODE_ENV === "production" && e.ALLOW_GENERATED_SECRETS !== "1") {
@@ -238,6 +253,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     ffmpegPath: e.FFMPEG_PATH,
     // A render keeps one core busy drawing frames and ffmpeg most of another.
     renderConcurrency: e.RENDER_CONCURRENCY ?? Math.max(1, Math.floor(os.availableParallelism() / 2)),
+    uploadMode: e.UPLOAD_MODE ?? (e.UPLOADTHING_TOKEN ? "uploadthing" : storage.driver === "s3" ? "direct" : "server"),
+    uploadSessionTtlSeconds: parseDurationSeconds(e.UPLOAD_SESSION_TTL)!,
+    uploadThing: e.UPLOADTHING_TOKEN ? { token: e.UPLOADTHING_TOKEN, ingestUrl: e.UPLOADTHING_INGEST_URL, apiUrl: e.UPLOADTHING_API_URL } : null,
   };
 }
 
