@@ -6,12 +6,11 @@ import { Button, ButtonLink } from "@/components/console/button";
 import { Field, inputClass } from "@/components/console/field";
 import { useToast } from "@/components/console/toast";
 import { ApiProblem, type FieldProblem } from "@/lib/console/api-client";
-import { useUploadTemplate } from "@/lib/console/hooks/templates";
+import { useUploadTemplate, type UploadMode } from "@/lib/console/hooks/templates";
 import { formatBytes } from "@/lib/console/templates/format";
 import { templateKindList, type TemplateKind } from "@/lib/console/templates/template-rules";
 import {
   attemptFor,
-  buildUploadForm,
   emptyDraft,
   fileRolesByKind,
   groupProblems,
@@ -57,16 +56,19 @@ const accepts: Record<FileRole, string> = {
 };
 
 /**
- * The upload form: name, version, kind and the kind's files, sent as one multipart request with
- * a progress bar. One Idempotency-Key per submission, reused when the same submission is sent
- * again (after a network failure, say), so a retry never makes a second template.
+ * The upload form: name, version, kind and the kind's files, sent with a progress bar as one
+ * multipart request, or (`uploadMode` direct or uploadthing) part by part straight to storage
+ * through an upload session, which a later submission of the same files resumes. One
+ * Idempotency-Key per submission, reused when the same submission is sent again (after a network
+ * failure, say), so a retry never makes a second template.
  */
-export function UploadForm({ projectId }: { projectId: string }) {
+export function UploadForm({ projectId, uploadMode }: { projectId: string; uploadMode: UploadMode }) {
   const router = useRouter();
   const toast = useToast();
-  const upload = useUploadTemplate(projectId);
+  const upload = useUploadTemplate(projectId, uploadMode);
   const [draft, setDraft] = useState<UploadDraft>(emptyDraft);
   const [phase, setPhase] = useState<Phase>({ state: "idle" });
+  const [resuming, setResuming] = useState(false);
   /** The form's own checks (full sentences) and the server's field errors (worded as the API words them). */
   const [localProblems, setLocalProblems] = useState<FieldProblem[]>([]);
   const [serverProblems, setServerProblems] = useState<FieldProblem[]>([]);
@@ -105,14 +107,15 @@ export function UploadForm({ projectId }: { projectId: string }) {
     attempt.current = attemptFor(draft, attempt.current);
     const abort = new AbortController();
     controller.current = abort;
-    const form = buildUploadForm(draft);
     setPhase({ state: "sending", loaded: 0, total: 0 });
+    setResuming(false);
     upload.mutate(
       {
-        form,
+        draft,
         idempotencyKey: attempt.current.key,
         signal: abort.signal,
         onProgress: ({ loaded, total }) => setPhase(loaded >= total ? { state: "processing", total } : { state: "sending", loaded, total }),
+        onResume: () => setResuming(true),
       },
       {
         onSuccess: ({ body, replayed }) => {
@@ -218,7 +221,7 @@ export function UploadForm({ projectId }: { projectId: string }) {
         </div>
       </fieldset>
 
-      {busy ? <UploadProgressBar percent={percent} phase={phase} /> : null}
+      {busy ? <UploadProgressBar percent={percent} phase={phase} resuming={resuming} /> : null}
 
       <div className="flex flex-wrap items-center justify-end gap-2">
         {busy ? (
@@ -242,7 +245,7 @@ export function UploadForm({ projectId }: { projectId: string }) {
   );
 }
 
-function UploadProgressBar({ percent, phase }: { percent: number; phase: Phase }) {
+function UploadProgressBar({ percent, phase, resuming }: { percent: number; phase: Phase; resuming: boolean }) {
   const detail =
     phase.state === "processing"
       ? `All ${formatBytes(phase.total)} sent; the server is checking the files…`
@@ -271,6 +274,11 @@ function UploadProgressBar({ percent, phase }: { percent: number; phase: Phase }
         <div className="h-full rounded-full bg-indigo-600 transition-[width] duration-150" style={{ width: `${percent}%` }} />
       </div>
       <p className="text-xs text-slate-600">{detail}</p>
+      {resuming ? (
+        <p role="status" className="text-xs font-medium text-indigo-700">
+          Resuming an earlier upload… The parts sent before are not sent again.
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -1,7 +1,9 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { apiRequest } from "@/lib/console/api-client";
 import { queryKeys } from "@/lib/console/query-keys";
+import { uploadDirect } from "@/lib/console/templates/direct-upload";
 import { withDeployed, type PreviewResult, type TemplateJson } from "@/lib/console/templates/template-rules";
+import { buildUploadForm, type UploadDraft } from "@/lib/console/templates/upload-draft";
 import { uploadWithProgress, type UploadProgress } from "@/lib/console/upload-request";
 import { optimisticList } from "./optimistic";
 
@@ -104,20 +106,30 @@ export function usePreviewTemplate(projectId: string, templateId: string) {
   });
 }
 
+/** How the console sends a template's files (docs/direct-uploads.md): one request to the app, or an upload session. */
+export type UploadMode = "server" | "direct" | "uploadthing";
+
 export type UploadVariables = {
-  form: FormData;
-  /** The same key for every retry of one submission: the server then creates the template once. */
+  draft: UploadDraft;
+  /** The same key for every retry of one submission: the server then creates the template (or the upload session) once. */
   idempotencyKey: string;
   onProgress: (progress: UploadProgress) => void;
+  /** Called when an upload session of the same draft is picked up where it stopped (direct modes). */
+  onResume?: () => void;
   signal: AbortSignal;
 };
 
-/** POST …/templates/upload with progress; the new template goes into the cache for its detail page. */
-export function useUploadTemplate(projectId: string) {
+/**
+ * Uploads the draft with progress, by `mode`: POST …/templates/upload, or an upload session
+ * whose parts go straight to storage; the new template goes into the cache for its detail page.
+ */
+export function useUploadTemplate(projectId: string, mode: UploadMode) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ form, idempotencyKey, onProgress, signal }: UploadVariables) =>
-      uploadWithProgress<TemplateJson>(`${templatesPath(projectId)}/upload`, { form, headers: { "Idempotency-Key": idempotencyKey }, onProgress, signal }),
+    mutationFn: ({ draft, idempotencyKey, onProgress, onResume, signal }: UploadVariables) =>
+      mode === "server"
+        ? uploadWithProgress<TemplateJson>(`${templatesPath(projectId)}/upload`, { form: buildUploadForm(draft), headers: { "Idempotency-Key": idempotencyKey }, onProgress, signal })
+        : uploadDirect({ projectId, draft, idempotencyKey, onProgress, onResume, signal }),
     onSuccess: ({ body }) => {
       client.setQueryData(queryKeys.template(projectId, body.id), body);
       // Not awaited: the form moves on to the new template while the list refreshes.

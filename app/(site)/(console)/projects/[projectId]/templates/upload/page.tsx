@@ -3,6 +3,7 @@ import { ButtonLink } from "@/components/console/button";
 import { RoleNote } from "@/components/console/states";
 import { UploadForm } from "@/components/console/templates/upload-form";
 import { can, minimumRole } from "@/lib/auth/permissions";
+import { getConfig } from "@/lib/config";
 import { requireProjectPage } from "@/lib/console/page-access";
 
 export const metadata: Metadata = { title: "Upload a template" };
@@ -22,5 +23,5 @@ export default async function UploadTemplatePage({ params }: { params: Promise<{
       </section>
     );
   }
-  return <UploadForm projectId={projectId} />;
+  return <UploadForm projectId={projectId} uploadMode={getConfig().uploadMode} />;
 }
