@@ -13,7 +13,7 @@ type S3rverOptions = {
   silent: boolean;
   allowMismatchedSignatures: boolean;
   directory: string;
-  configureBuckets: { name: string }[];
+  configureBuckets: { name: string; configs?: string[] }[];
 };
 const S3rver = createRequire(import.meta.url)("@20minutes/s3rver") as new (options: S3rverOptions) => S3rverServer;
 
@@ -36,7 +36,24 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-export async function startS3Server(bucket = "reelbind-blobs"): Promise<S3Server> {
+export type S3ServerOptions = {
+  /**
+   * The bucket's CORS rule for browsers that PUT parts to presigned URLs (docs/direct-uploads.md):
+   * the origins allowed (`["*"]` for any), PUT, GET and HEAD, any request header, ETag exposed.
+   */
+  corsOrigins?: string[];
+};
+
+/** The CORS configuration the browser's direct uploads need, as S3 takes it (PutBucketCors). */
+export function directUploadCors(origins: readonly string[]): string {
+  const allowed = origins.map((origin) => `<AllowedOrigin>${origin}</AllowedOrigin>`).join("");
+  return (
+    `<CORSConfiguration><CORSRule>${allowed}<AllowedMethod>PUT</AllowedMethod><AllowedMethod>GET</AllowedMethod><AllowedMethod>HEAD</AllowedMethod>` +
+    `<AllowedHeader>*</AllowedHeader><ExposeHeader>ETag</ExposeHeader><MaxAgeSeconds>600</MaxAgeSeconds></CORSRule></CORSConfiguration>`
+  );
+}
+
+export async function startS3Server(bucket = "reelbind-blobs", options: S3ServerOptions = {}): Promise<S3Server> {
   const directory = await mkdtemp(path.join(tmpdir(), "reelbind-s3rver-"));
   const server = new S3rver({
     address: "127.0.0.1",
@@ -46,7 +63,7 @@ export async function startS3Server(bucket = "reelbind-blobs"): Promise<S3Server
     // (ListObjectsV2), so it would reject every listing; signing is the SDK's job, not ours.
     allowMismatchedSignatures: true,
     directory,
-    configureBuckets: [{ name: bucket }],
+    configureBuckets: [{ name: bucket, configs: options.corsOrigins ? [directUploadCors(options.corsOrigins)] : [] }],
   });
   const { port } = await withTimeout(server.run(), 10_000, "starting s3rver");
   const endpoint = `http://127.0.0.1:${port}`;
