@@ -87,7 +87,7 @@ test.describe("UPLOAD_MODE=direct, S3 (s3rver behind a proxy)", () => {
   test.beforeAll(async () => {
     test.setTimeout(300_000);
     files = writeFiles();
-    s3 = await startS3Server("reelbind-direct", { corsOrigins: ["*"] });
+    s3 = await startS3Server("reelbind-direct");
     proxy = await startFaultProxy(s3.endpoint);
     // The app presigns part URLs for the proxy's address: every byte the browser sends to storage passes it.
     instance = await startOwnInstance("direct-s3", { ...s3.env, S3_ENDPOINT: proxy.url, UPLOAD_MODE: "direct" });

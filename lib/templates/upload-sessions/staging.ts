@@ -1,0 +1,133 @@
+import path from "node:path";
+import { ValidationError } from "@/lib/api/errors";
+import { getConfig } from "@/lib/config";
+import { hasErrorCode } from "@/lib/error-code";
+import type { schema } from "@/lib/db";
+import type { UploadSessionFile } from "@/lib/db/schema";
+import { processWide } from "@/lib/process-wide";
+import { LocalPartStaging } from "@/lib/storage/local-parts";
+import { getS3Staging, MultipartRefusedError, type S3MultipartStaging } from "@/lib/storage/s3-multipart";
+import { signUrlSubject, verifyUrlSubject } from "@/lib/tokens/signed-url";
+import { storePart, type ReceivedFile } from "../receive-upload";
+import type { FileRole } from "../schema";
+import { partsOf, type CompleteUploadSessionBody, type DeclaredFile, type UploadSessionProvider } from "./schema";
+
+// Where a session's bytes wait, per provider (docs/direct-uploads.md): an S3 multipart upload per
+// file, the app's own part files under DATA_DIR/uploads, or UploadThing. Everything here works on
+// one session row; the verbs in sessions.ts and complete.ts decide when.
+
+export type UploadSessionRow = typeof schema.templateUploadSessions.$inferSelect;
+export type PartLink = { partNumber: number; size: number; url: string };
+export type UploadedPart = { partNumber: number; size: number };
+
+const partUrlPurpose = "upload-part";
+/** S3 refuses presigned URLs valid for more than a week. */
+const maxPresignSeconds = 7 * 24 * 3600;
+
+export function localStaging(): LocalPartStaging {
+  return processWide("local-part-staging", () => new LocalPartStaging(path.join(getConfig().dataDir, "uploads")));
+}
+
+function s3Staging(): S3MultipartStaging {
+  const { storage } = getConfig();
+  if (storage.driver !== "s3") throw new Error("An S3 upload session needs STORAGE_DRIVER=s3.");
+  return getS3Staging(storage);
+}
+
+/** The provider a new session uses under the current configuration. */
+export function currentProvider(): UploadSessionProvider {
+  const config = getConfig();
+  if (config.uploadMode === "uploadthing") return "uploadthing";
+  return config.storage.driver;
+}
+
+/** Starts what each file needs before its bytes arrive (S3: a multipart upload); on failure, undoes what it started. */
+export async function prepareFiles(provider: UploadSessionProvider, sessionId: string, files: DeclaredFile[]): Promise<UploadSessionFile[]> {
+  if (provider !== "s3") return files.map((file) => ({ ...file }));
+  const s3 = s3Staging();
+  const prepared: UploadSessionFile[] = [];
+  try {
+    for (const [index, file] of files.entries()) {
+      const key = s3.stagingKey(sessionId, index);
+      prepared.push({ ...file, s3: { key, uploadId: await s3.create(key, file.type) } });
+    }
+    return prepared;
+  } catch (error) {
+    await Promise.allSettled(prepared.map((file) => s3.abort(file.s3!.key, file.s3!.uploadId)));
+    throw error;
+  }
+}
+
+/** Where the client sends each part of file `index`, valid until the session expires. */
+export async function partLinks(row: UploadSessionRow, index: number, now = Date.now()): Promise<PartLink[]> {
+  const file = row.files[index]!;
+  const { count, sizeOf } = partsOf(file.size, row.partSize);
+  const expires = Math.floor(row.expiresAt.getTime() / 1000);
+  const numbers = Array.from({ length: count }, (_, i) => i + 1);
+  if (row.provider === "s3") {
+    const seconds = Math.min(maxPresignSeconds, Math.max(60, expires - Math.floor(now / 1000)));
+    const s3 = s3Staging();
+    return Promise.all(numbers.map(async (partNumber) => ({ partNumber, size: sizeOf(partNumber), url: await s3.partUrl(file.s3!.key, file.s3!.uploadId, partNumber, seconds) })));
+  }
+  const base = getConfig().publicBaseUrl;
+  return numbers.map((partNumber) => {
+    const signed = signUrlSubject(partUrlPurpose, `${row.id}/${index}/${partNumber}`, expires);
+    return { partNumber, size: sizeOf(partNumber), url: `${base}/api/uploads/${row.id}/files/${index}/parts/${partNumber}?expires=${signed.expires}&signature=${signed.signature}` };
+  });
+}
+
+export function verifyPartUrl(sessionId: string, index: number, partNumber: number, expires: string | null, signature: string | null): boolean {
+  return verifyUrlSubject(partUrlPurpose, `${sessionId}/${index}/${partNumber}`, expires, signature, getConfig().uploadSessionTtlSeconds);
+}
+
+/** The parts the app knows were received: the local provider's files; S3 keeps the client's ETags. */
+export async function uploadedParts(row: UploadSessionRow, index: number): Promise<UploadedPart[]> {
+  return row.provider === "local" ? localStaging().listParts(row.id, index) : [];
+}
+
+/**
+ * Brings file `index` of the session into blob storage, read once: its SHA-256 (content
+ * address), first bytes (type) and, for JSON, its text — the same ReceivedFile a multipart
+ * upload yields. 422 when the file was not sent whole (the session stays open for the rest).
+ */
+export async function receiveStagedFile(row: UploadSessionRow, index: number, completion: CompleteUploadSessionBody): Promise<ReceivedFile> {
+  const file = row.files[index]!;
+  const { count, sizeOf } = partsOf(file.size, row.partSize);
+  const role = file.role as FileRole;
+  const notSent = (message: string) => new ValidationError([{ path: `files.${index}`, message: `${file.name} ${message}` }]);
+
+  if (row.provider === "local") {
+    const parts = await localStaging().listParts(row.id, index);
+    const missing = Array.from({ length: count }, (_, i) => i + 1).filter((n) => parts.find((part) => part.partNumber === n)?.size !== sizeOf(n));
+    if (missing.length > 0) throw notSent(`was not sent whole: part${missing.length > 1 ? "s" : ""} ${missing.join(", ")} of ${count} missing`);
+    return storePart(role, file.name, localStaging().read(row.id, index, count));
+  } else if (row.provider === "s3") {
+    const parts = completion.files.find((entry) => entry.index === index)?.parts ?? [];
+    const sent = new Set(parts.map((part) => part.partNumber));
+    const missing = Array.from({ length: count }, (_, i) => i + 1).filter((n) => !sent.has(n));
+    if (missing.length > 0 || parts.length !== count) {
+      throw notSent(`was not sent whole: the completion lists no ETag for part${missing.length > 1 ? "s" : ""} ${missing.join(", ") || "(duplicates)"} of ${count}`);
+    }
+    const s3 = s3Staging();
+    try {
+      await s3.complete(file.s3!.key, file.s3!.uploadId, [...parts].sort((a, b) => a.partNumber - b.partNumber));
+    } catch (error) {
+      if (hasErrorCode(error, "MULTIPART_REFUSED")) throw notSent(`cannot be assembled: ${(error as MultipartRefusedError).message}`);
+      throw error;
+    }
+    return storePart(role, file.name, await s3.open(file.s3!.key), (chunks) => s3.adopt(file.s3!.key, chunks));
+  }
+  throw notSent("cannot be imported from UploadThing: this build has no UploadThing support");
+}
+
+/** Removes whatever the session staged (best effort per file; the sweep retries what is left). */
+export async function discardStaging(row: UploadSessionRow): Promise<void> {
+  if (row.provider === "local") return localStaging().discard(row.id);
+  if (row.provider === "s3") {
+    const s3 = s3Staging();
+    await Promise.allSettled(row.files.map(async (file) => {
+      await s3.abort(file.s3!.key, file.s3!.uploadId);
+      await s3.delete(file.s3!.key);
+    }));
+  }
+}
