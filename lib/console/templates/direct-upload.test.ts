@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { completionRequest, declaredFiles, formProblems, pendingParts, resumeKey, sessionRequest, type UploadSession } from "./direct-upload";
+import { completionRequest, declaredFiles, formProblems, pendingParts, resumeKey, sessionRequest, type PartEtags, type UploadSession } from "./direct-upload";
 import { emptyDraft, type UploadDraft } from "./upload-draft";
 
 const file = (name: string, size = 1, lastModified = 1, type = "") => new File(["x".repeat(size)], name, { lastModified, type });
@@ -43,6 +43,7 @@ describe("formProblems – the session's refusals next to the form's fields", ()
     ["a field under fields.", { path: "fields.version", message: "must be major.minor" }, { path: "version", message: "must be major.minor" }],
     ["a single file's property", { path: "files.0.size", message: "must be at most 64 MB" }, { path: "templateJson", message: "size must be at most 64 MB" }],
     ["an asset, named by file", { path: "files.2.name", message: "is not allowed" }, { path: "assetFiles.1", message: "b.png: name is not allowed" }],
+    ["an asset whose message names it already", { path: "files.2", message: "b.png was not sent whole" }, { path: "assetFiles.1", message: "b.png was not sent whole" }],
     ["a file index the draft has not", { path: "files.9", message: "unknown" }, { path: "files.9", message: "unknown" }],
     ["anything else", { path: "Idempotency-Key", message: "was used for another body" }, { path: "Idempotency-Key", message: "was used for another body" }],
   ])("%s", (_case, problem, expected) => {
@@ -64,9 +65,11 @@ describe("resumeKey – one per project and draft", () => {
 describe("pendingParts and completionRequest", () => {
   test("only the parts without an ETag (kept by the client, or the local provider's uploadedParts) are sent; each at its offset", () => {
     const files = declaredFiles(draft());
-    const etags = { 0: { 1: '"e01"' } };
+    const etags: PartEtags = { 0: { 1: '"e01"' } };
     const open = session();
-    open.files[2]!.uploadedParts = [{ partNumber: 1, etag: '"e21"', size: 4 }];
+    // The local provider lists what it has (a part cut short is not there).
+    open.files[2]!.uploadedParts = [{ partNumber: 1, size: 4 }];
+    open.files[1]!.uploadedParts = [{ partNumber: 1, size: 2 }];
     const pending = pendingParts(open, files, etags);
     expect(pending.map(({ fileIndex, partNumber, start, size, url }) => ({ fileIndex, partNumber, start, size, url }))).toEqual([
       { fileIndex: 0, partNumber: 2, start: 4, size: 4, url: "u0-2" },
@@ -74,18 +77,18 @@ describe("pendingParts and completionRequest", () => {
       { fileIndex: 1, partNumber: 1, start: 0, size: 3, url: "u1-1" },
     ]);
     expect(pending[0]!.file).toBe(files[0]!.file);
-    Object.assign(etags[0], { 2: '"e02"', 3: '"e03"' });
-    Object.assign(etags, { 1: { 1: '"e11"' } });
+    Object.assign(etags[0]!, { 2: '"e02"', 3: '"e03"' });
+    Object.assign(etags[1]!, { 1: '"e11"' });
     expect(completionRequest(open, etags)).toEqual({
       files: [
         { index: 0, parts: [1, 2, 3].map((n) => ({ partNumber: n, etag: `"e0${n}"` })) },
         { index: 1, parts: [{ partNumber: 1, etag: '"e11"' }] },
-        { index: 2, parts: [{ partNumber: 1, etag: '"e21"' }] },
+        { index: 2, parts: [{ partNumber: 1, etag: "" }] },
       ],
     });
   });
 
-  test("an UploadThing session completes with an empty body", () => {
-    expect(completionRequest(session({ provider: "uploadthing" }), {})).toEqual({});
+  test.each(["local", "uploadthing"] as const)("a %s session completes with an empty body: the app knows its files", (provider) => {
+    expect(completionRequest(session({ provider }), { 0: { 1: '"e01"' } })).toEqual({});
   });
 });

@@ -12,9 +12,10 @@ import { draftFingerprint, fileRolesByKind, type FileRole, type UploadDraft } fr
 // localStorage under the draft's fingerprint, so submitting the same files again sends only
 // what is missing.
 
-export type UploadSessionStatus = "open" | "completed" | "failed" | "cancelled" | "expired";
+export type UploadSessionStatus = "open" | "completing" | "completed" | "failed" | "cancelled" | "expired";
 export type UploadSessionPart = { partNumber: number; size: number; url: string };
-export type UploadedPart = { partNumber: number; etag: string; size?: number };
+/** A part the app has (the local provider knows them; for S3 the client keeps its ETags). */
+export type UploadedPart = { partNumber: number; size: number; etag?: string };
 export type UploadSessionFile = {
   index: number;
   role: FileRole;
@@ -33,7 +34,9 @@ export type UploadSession = {
   expiresAt: string;
   partSize: number;
   files: UploadSessionFile[];
-  templateId?: string;
+  templateId?: string | null;
+  /** Why a failed session's files were refused: the problem document the completion answered. */
+  problem?: unknown;
 };
 
 /** One file of the draft as the session declares it; `index` is its place in the session. */
@@ -71,7 +74,8 @@ export function formProblems(problems: readonly FieldProblem[], files: readonly 
     const detail = fileMatch[2] ? `${fileMatch[2]} ${message}` : message;
     if (declared.role !== "assetFiles") return { path: declared.role, message: detail };
     const assetIndex = files.filter((file) => file.role === "assetFiles").indexOf(declared);
-    return { path: `assetFiles.${assetIndex}`, message: `${declared.file.name}: ${detail}` };
+    // An asset's message names its file (the form lists several under one field).
+    return { path: `assetFiles.${assetIndex}`, message: detail.startsWith(declared.file.name) ? detail : `${declared.file.name}: ${detail}` };
   });
 }
 
@@ -120,14 +124,15 @@ function resumeStore(storage: ResumeStorage | undefined, key: string) {
 /** A part still to send. */
 export type PendingPart = { fileIndex: number; file: File; partNumber: number; start: number; size: number; url: string };
 
-/** The parts no ETag is known for, the session's own knowledge (the local provider's `uploadedParts`) merged into `etags`. */
+/** The parts not sent yet: no ETag kept for them, and not among the session's `uploadedParts` (which the local provider knows) at their full size. */
 export function pendingParts(session: UploadSession, files: readonly DeclaredFile[], etags: PartEtags): PendingPart[] {
   const pending: PendingPart[] = [];
   for (const sessionFile of session.files) {
     const known = (etags[sessionFile.index] ??= {});
-    for (const { partNumber, etag } of sessionFile.uploadedParts ?? []) known[partNumber] ??= etag;
     const file = files[sessionFile.index]!.file;
     for (const part of sessionFile.parts ?? []) {
+      const uploaded = sessionFile.uploadedParts?.find((entry) => entry.partNumber === part.partNumber && entry.size === part.size);
+      if (uploaded) known[part.partNumber] ??= uploaded.etag ?? "";
       if (known[part.partNumber] !== undefined) continue;
       pending.push({ fileIndex: sessionFile.index, file, partNumber: part.partNumber, start: (part.partNumber - 1) * session.partSize, size: part.size, url: part.url });
     }
@@ -135,9 +140,9 @@ export function pendingParts(session: UploadSession, files: readonly DeclaredFil
   return pending;
 }
 
-/** POST …/complete's body: every part of every file with its ETag, in order. */
+/** POST …/complete's body: for S3, every part of every file with its ETag, in order; the app knows the other providers' files itself. */
 export function completionRequest(session: UploadSession, etags: PartEtags) {
-  if (session.provider === "uploadthing") return {};
+  if (session.provider !== "s3") return {};
   return {
     files: session.files.map((file) => ({
       index: file.index,
@@ -189,9 +194,10 @@ export async function uploadDirect(options: DirectUploadOptions): Promise<Upload
         headers: { "Idempotency-Key": options.idempotencyKey },
         signal,
       }).catch((error: unknown) => {
-        if (!(error instanceof ApiProblem) || error.errors.length === 0) throw error;
-        throw new ApiProblem({ status: error.status, code: error.code, title: error.title, detail: error.message, errors: formProblems(error.errors, files) });
+        throw withFormPaths(error, files);
       });
+      // The same submission again (its Idempotency-Key) gets its session back: refused files are refused again.
+      if (session.status === "failed") throw sessionProblem(session, files);
       store.write({ sessionId: session.id, etags });
     }
     sessionId = session.id;
@@ -203,7 +209,9 @@ export async function uploadDirect(options: DirectUploadOptions): Promise<Upload
     }
     options.onProgress({ loaded: total, total });
     completing = true;
-    const response = await complete(projectId, session, etags, signal);
+    const response = await complete(projectId, session, etags, signal).catch((error: unknown) => {
+      throw withFormPaths(error, files);
+    });
     store.clear();
     return response;
   } catch (error) {
@@ -212,10 +220,23 @@ export async function uploadDirect(options: DirectUploadOptions): Promise<Upload
       if (sessionId) await cancelSession(projectId, sessionId);
       throw abortError();
     }
-    // A refused completion is final (a failed session, or a file the app never got); a network failure is resumed.
-    if (completing && error instanceof ApiProblem && error.status >= 400 && error.status < 500) store.clear();
+    // A refused completion is final (a failed session, or a file the app never got); a network
+    // failure is resumed, and so is a completion another request is still running (409).
+    if (completing && error instanceof ApiProblem && error.status >= 400 && error.status < 500 && error.status !== 409) store.clear();
     throw error;
   }
+}
+
+/** The problem with the API's file paths (`files.3`) turned into the form's fields. */
+function withFormPaths(error: unknown, files: readonly DeclaredFile[]): unknown {
+  if (!(error instanceof ApiProblem) || error.errors.length === 0) return error;
+  return new ApiProblem({ status: error.status, code: error.code, title: error.title, detail: error.message, errors: formProblems(error.errors, files) });
+}
+
+/** A failed session's stored refusal, as the completion answered it then. */
+function sessionProblem(session: UploadSession, files: readonly DeclaredFile[]): unknown {
+  const document = typeof session.problem === "object" && session.problem !== null ? (session.problem as { status?: unknown }) : {};
+  return withFormPaths(problemFrom(typeof document.status === "number" ? document.status : 422, session.problem), files);
 }
 
 /** The remembered session when it can still be finished with these files: open or already completed, the same files declared. */
@@ -229,7 +250,8 @@ async function resumableSession(projectId: string, sessionId: string, files: rea
   }
   const sameFiles =
     session.files.length === files.length && session.files.every((declared) => declared.size === files[declared.index]?.file.size && declared.role === files[declared.index]?.role);
-  return (session.status === "open" || session.status === "completed") && sameFiles ? session : null;
+  // A completing session is being finished by an earlier request: completing again answers its 201, or a 409 until it is done.
+  return (session.status === "open" || session.status === "completing" || session.status === "completed") && sameFiles ? session : null;
 }
 
 /** POST …/complete: 201 with the template (Idempotent-Replayed when the session was completed before). */
