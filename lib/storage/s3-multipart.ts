@@ -112,6 +112,7 @@ export class S3MultipartStaging {
   /**
    * Hashes the staged object as `chunks` (its bytes, read once by the caller's tap) and moves it to
    * its content address with a copy inside the bucket: the bytes never pass through the app twice.
+   * The staged object stays (the session's clean-up deletes it).
    */
   async adopt(key: string, chunks: AsyncIterable<Uint8Array>): Promise<StoredBlob> {
     const measured = hashWhileStreaming(chunks);
@@ -120,7 +121,6 @@ export class S3MultipartStaging {
     const blobKey = blobKeyFor(sha256);
     const created = (await this.size(blobKey)) === null;
     if (created) await this.client.send(new CopyObjectCommand({ Bucket: this.bucket, Key: blobKey, CopySource: `${this.bucket}/${key}` }));
-    await this.delete(key);
     return { key: blobKey, size, sha256, created };
   }
 

@@ -7,7 +7,7 @@ import { discardReceivedFiles, type ReceivedFile } from "../receive-upload";
 import { recordTemplate, type UploadResult } from "../upload-template";
 import type { CompleteUploadSessionBody } from "./schema";
 import { getUploadSessionOrThrow } from "./sessions";
-import { discardStaging, receiveStagedFile, type UploadSessionRow } from "./staging";
+import { assertSentWhole, discardStaging, receiveStagedFile, type UploadSessionRow } from "./staging";
 
 const { templateUploadSessions } = schema;
 
@@ -62,6 +62,7 @@ export async function completeUploadSession(db: Db, actor: Actor, access: Projec
   const files: ReceivedFile[] = [];
   let phase: "assembling" | "validating" = "assembling";
   try {
+    for (const index of taken.files.keys()) await assertSentWhole(taken, index, body);
     for (const index of taken.files.keys()) {
       const received = await receiveStagedFile(taken, index, body);
       files.push(received);

@@ -85,39 +85,56 @@ export async function uploadedParts(row: UploadSessionRow, index: number): Promi
   return row.provider === "local" ? localStaging().listParts(row.id, index) : [];
 }
 
+const notSent = (row: UploadSessionRow, index: number, message: string) =>
+  new ValidationError([{ path: `files.${index}`, message: `${row.files[index]!.name} ${message}` }]);
+
+/**
+ * 422 unless every part of file `index` was sent: the local provider's part files have the
+ * right sizes; for S3, the completion lists an ETag for each part (S3 checks them when assembling).
+ * Checked for all files before any is assembled, so a refused completion changes nothing.
+ */
+export async function assertSentWhole(row: UploadSessionRow, index: number, completion: CompleteUploadSessionBody): Promise<void> {
+  const { count, sizeOf } = partsOf(row.files[index]!.size, row.partSize);
+  const all = Array.from({ length: count }, (_, i) => i + 1);
+  if (row.provider === "local") {
+    const parts = await localStaging().listParts(row.id, index);
+    const missing = all.filter((n) => parts.find((part) => part.partNumber === n)?.size !== sizeOf(n));
+    if (missing.length > 0) throw notSent(row, index, `was not sent whole: part${missing.length > 1 ? "s" : ""} ${missing.join(", ")} of ${count} missing`);
+  } else if (row.provider === "s3") {
+    const listed = completion.files.find((entry) => entry.index === index)?.parts ?? [];
+    const numbers = new Set(listed.map((part) => part.partNumber));
+    const missing = all.filter((n) => !numbers.has(n));
+    if (missing.length > 0) throw notSent(row, index, `was not sent whole: the completion lists no ETag for part${missing.length > 1 ? "s" : ""} ${missing.join(", ")} of ${count}`);
+    if (listed.length !== count) throw notSent(row, index, "is listed with a part more than once in the completion");
+  }
+}
+
 /**
  * Brings file `index` of the session into blob storage, read once: its SHA-256 (content
  * address), first bytes (type) and, for JSON, its text — the same ReceivedFile a multipart
- * upload yields. 422 when the file was not sent whole (the session stays open for the rest).
+ * upload yields. The staging stays until the session ends (discardStaging), so that a
+ * completion that fails half-way can be retried.
  */
 export async function receiveStagedFile(row: UploadSessionRow, index: number, completion: CompleteUploadSessionBody): Promise<ReceivedFile> {
   const file = row.files[index]!;
-  const { count, sizeOf } = partsOf(file.size, row.partSize);
   const role = file.role as FileRole;
-  const notSent = (message: string) => new ValidationError([{ path: `files.${index}`, message: `${file.name} ${message}` }]);
-
-  if (row.provider === "local") {
-    const parts = await localStaging().listParts(row.id, index);
-    const missing = Array.from({ length: count }, (_, i) => i + 1).filter((n) => parts.find((part) => part.partNumber === n)?.size !== sizeOf(n));
-    if (missing.length > 0) throw notSent(`was not sent whole: part${missing.length > 1 ? "s" : ""} ${missing.join(", ")} of ${count} missing`);
-    return storePart(role, file.name, localStaging().read(row.id, index, count));
-  } else if (row.provider === "s3") {
-    const parts = completion.files.find((entry) => entry.index === index)?.parts ?? [];
-    const sent = new Set(parts.map((part) => part.partNumber));
-    const missing = Array.from({ length: count }, (_, i) => i + 1).filter((n) => !sent.has(n));
-    if (missing.length > 0 || parts.length !== count) {
-      throw notSent(`was not sent whole: the completion lists no ETag for part${missing.length > 1 ? "s" : ""} ${missing.join(", ") || "(duplicates)"} of ${count}`);
-    }
+  if (row.provider === "local") return storePart(role, file.name, localStaging().read(row.id, index, partsOf(file.size, row.partSize).count));
+  if (row.provider === "s3") {
     const s3 = s3Staging();
-    try {
-      await s3.complete(file.s3!.key, file.s3!.uploadId, [...parts].sort((a, b) => a.partNumber - b.partNumber));
-    } catch (error) {
-      if (hasErrorCode(error, "MULTIPART_REFUSED")) throw notSent(`cannot be assembled: ${(error as MultipartRefusedError).message}`);
-      throw error;
+    const { key, uploadId } = file.s3!;
+    // Assembled already by an earlier attempt of this completion: S3 has forgotten the upload id.
+    if ((await s3.size(key)) === null) {
+      const parts = completion.files.find((entry) => entry.index === index)!.parts;
+      try {
+        await s3.complete(key, uploadId, [...parts].sort((a, b) => a.partNumber - b.partNumber));
+      } catch (error) {
+        if (hasErrorCode(error, "MULTIPART_REFUSED")) throw notSent(row, index, `cannot be assembled: ${(error as MultipartRefusedError).message}`);
+        throw error;
+      }
     }
-    return storePart(role, file.name, await s3.open(file.s3!.key), (chunks) => s3.adopt(file.s3!.key, chunks));
+    return storePart(role, file.name, await s3.open(key), (chunks) => s3.adopt(key, chunks));
   }
-  throw notSent("cannot be imported from UploadThing: this build has no UploadThing support");
+  throw notSent(row, index, "cannot be imported from UploadThing: this build has no UploadThing support");
 }
 
 /** Removes whatever the session staged (best effort per file; the sweep retries what is left). */
