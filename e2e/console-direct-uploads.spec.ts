@@ -39,6 +39,10 @@ const resumeEntries = (page: Page) =>
 async function consolePage(browser: Browser, instance: OwnInstance): Promise<Page> {
   const context = await browser.newContext({ baseURL: instance.app.baseUrl });
   const page = await context.newPage();
+  // A part PUT the page's connect-src does not allow fails as a network error (and is retried); say why in the output.
+  page.on("console", (message) => {
+    if (message.text().includes("Content Security Policy")) console.warn(`In the page: ${message.text()}`);
+  });
   await signIn(page, { email: instance.app.adminEmail, password: instance.app.adminPassword });
   return page;
 }
@@ -136,7 +140,7 @@ test.describe("UPLOAD_MODE=direct, S3 (s3rver behind a proxy)", () => {
     expect(sent).toHaveLength(partCount(session));
     expect(sent.map((put) => [put.outcome, put.status])).toEqual(sent.map(() => ["answered", 200]));
     const sizes = [`${fixtureDir}/data.json`, `${fixtureDir}/images/img_0.jpg`, `${fixtureDir}/images/img_1.jpg`].map((file) => readSize(file));
-    expect(sent.reduce((sum, put) => sum + put.bytes, 0)).toBe(sizes.reduce((a, b) => a + b, 0) + JSON.stringify(manifest).length);
+    expect(sent.reduce((sum, put) => sum + put.bytes, 0)).toBe(sizes.reduce((a, b) => a + b, 0) + Buffer.byteLength(JSON.stringify(manifest)));
     expect(puts).toHaveLength(partCount(session));
     for (const url of puts) expect(url.startsWith(`${proxy!.url}/`)).toBe(true);
     await page.context().close();
@@ -163,7 +167,7 @@ test.describe("UPLOAD_MODE=direct, S3 (s3rver behind a proxy)", () => {
     await expect(table.getByRole("row", { name: /^overlay\.json / })).toBeVisible();
     const sent = partPuts().slice(before);
     expect(sent.map((put) => put.outcome)).toEqual(Array.from({ length: partCount(session) }, () => "answered"));
-    expect(sent.reduce((sum, put) => sum + put.bytes, 0)).toBe(readSize("lib/testing/fixtures/video/background-640x360-6s.mp4") + JSON.stringify(overlay).length + settings.length);
+    expect(sent.reduce((sum, put) => sum + put.bytes, 0)).toBe(readSize("lib/testing/fixtures/video/background-640x360-6s.mp4") + Buffer.byteLength(JSON.stringify(overlay)) + settings.length);
     await page.context().close();
   });
 
