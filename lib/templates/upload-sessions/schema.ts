@@ -48,3 +48,29 @@ export function partsOf(size: number, partSize = uploadPartSize): { count: numbe
   const count = Math.max(1, Math.ceil(size / partSize));
   return { count, sizeOf: (partNumber) => (partNumber < count ? partSize : size - partSize * (count - 1)) };
 }
+
+/** Response shape, for the OpenAPI document (sessions.ts presentUploadSession). */
+export const uploadSessionSchema = z.object({
+  id: z.uuid(),
+  projectId: z.uuid(),
+  status: z.enum(["open", "completing", "completed", "failed", "cancelled", "expired"]),
+  provider: z.enum(uploadSessionProviders),
+  partSize: z.number().int(),
+  expiresAt: z.iso.datetime(),
+  createdAt: z.iso.datetime(),
+  templateId: z.uuid().nullable(),
+  problem: z.unknown().nullable(),
+  files: z.array(
+    z.object({
+      index: z.number().int(),
+      role: z.string(),
+      name: z.string(),
+      size: z.number().int(),
+      type: z.string(),
+      parts: z.array(z.object({ partNumber: z.number().int(), size: z.number().int(), url: z.url() })).optional(),
+      uploadedParts: z.array(z.object({ partNumber: z.number().int(), size: z.number().int() })).optional(),
+      uploadthing: z.object({ endpoint: z.string(), input: z.object({ sessionId: z.uuid(), fileIndex: z.number().int() }) }).optional(),
+      uploaded: z.boolean().optional(),
+    }),
+  ),
+});
