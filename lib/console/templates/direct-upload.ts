@@ -447,6 +447,10 @@ async function sendWithUploadThing(session: UploadSession, files: readonly Decla
       });
     } catch (error) {
       if (stop.aborted) throw abortError();
+      // The app's route refuses with a problem document, which UploadThing's client keeps as the error's data.
+      const data = (error as { data?: unknown }).data;
+      const status = typeof data === "object" && data !== null ? (data as { status?: unknown }).status : undefined;
+      if (typeof status === "number" && status >= 400 && status < 500) throw withFormPaths(problemFrom(status, data), files);
       throw networkProblem(`${file.name} could not be sent to UploadThing (${(error as Error).message}); try again: the files already sent are kept.`);
     }
     loadedByFile.delete(index);
