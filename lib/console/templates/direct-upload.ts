@@ -285,12 +285,17 @@ async function cancelSession(projectId: string, sessionId: string) {
 
 type Report = (loaded: number) => void;
 
-/** Progress that never goes back (a retried part starts again from zero). */
+/**
+ * Progress while parts are sent: it never goes back (a retried part starts again from zero), and
+ * stops a byte short of the total, because bytes written to the connection are not yet stored:
+ * the form shows "all sent" (and disables Cancel) once the last part is acknowledged.
+ */
 function monotonic(onProgress: (progress: UploadProgress) => void, total: number): Report {
   let shown = 0;
   return (loaded) => {
-    if (loaded <= shown) return;
-    shown = Math.min(loaded, total);
+    const capped = Math.min(loaded, total - 1);
+    if (capped <= shown) return;
+    shown = capped;
     onProgress({ loaded: shown, total });
   };
 }
