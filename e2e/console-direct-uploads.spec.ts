@@ -269,6 +269,7 @@ test.describe("UPLOAD_MODE=direct, S3 (s3rver behind a proxy)", () => {
     await page.getByRole("button", { name: "Upload template" }).click();
     const session = (await (await created).json()) as SessionJson;
     await expect(page.getByRole("progressbar")).toHaveAttribute("aria-valuenow", /^([1-9]|[1-8]\d)$/, { timeout: 60_000 });
+    expect(await s3!.pendingMultipartUploads()).toHaveLength(session.files.length);
     const deleted = page.waitForResponse((response) => response.request().method() === "DELETE" && response.url().endsWith(`/uploads/${session.id}`));
     await page.getByRole("button", { name: "Cancel upload" }).click();
     expect((await deleted).status()).toBe(204);
@@ -278,6 +279,8 @@ test.describe("UPLOAD_MODE=direct, S3 (s3rver behind a proxy)", () => {
     expect(await resumeEntries(page)).toEqual([]);
     const state = await page.request.get(`/api/Projects/${instance.app.projectId}/templates/uploads/${session.id}`);
     expect(((await state.json()) as SessionJson).status).toBe("cancelled");
+    // Its multipart uploads were aborted: the bucket keeps none of its parts.
+    await expect.poll(() => s3!.pendingMultipartUploads()).toEqual([]);
     await page.context().close();
   });
 
