@@ -1,6 +1,8 @@
 import { createRouteHandler } from "uploadthing/next";
-import { NotFoundError } from "@/lib/api/errors";
+import { BadRequestError, NotFoundError, ValidationError } from "@/lib/api/errors";
 import { withPublic } from "@/lib/api/handler";
+import { readJsonText } from "@/lib/api/json-text";
+import { readTextWithLimit } from "@/lib/api/request";
 import { requireSameOrigin } from "@/lib/api/same-origin";
 import { authenticate } from "@/lib/auth/authenticate";
 import { getConfig, type Config } from "@/lib/config";
@@ -15,6 +17,10 @@ import { uploadThingRouter } from "./file-router";
 // body under the API key, so it passes our checks untouched.
 
 type SdkHandler = (req: Request) => Promise<Response>;
+
+/** Both kinds of POST are small JSON: the file list and input, or one file's callback. */
+const maxBodyBytes = 64 * 1024;
+const maxBodyDepth = 32;
 
 let cached: { settings: NonNullable<Config["uploadThing"]>; handler: SdkHandler } | null = null;
 
@@ -55,11 +61,29 @@ async function asProblem(response: Response): Promise<Response> {
   return new Response(JSON.stringify(body), { status: body.status, headers: { "Content-Type": "application/problem+json" } });
 }
 
+/**
+ * The request as the SDK gets it: a POST's body read here first, within 64 KB and 32 levels of
+ * nesting, so that no one (the callback is unauthenticated until the SDK checks its signature)
+ * makes the SDK buffer or parse more. The text is handed on unchanged: the signature covers it.
+ */
+async function boundedRequest(req: Request): Promise<Request> {
+  if (req.method !== "POST") return req;
+  const text = await readTextWithLimit(req, maxBodyBytes);
+  const parsed = readJsonText(text, { maxChars: maxBodyBytes, maxDepth: maxBodyDepth });
+  if (!parsed.ok) {
+    if (parsed.reason === "invalid_json") throw new BadRequestError(`The body ${parsed.message}`);
+    throw new ValidationError([{ path: "", message: parsed.message }]);
+  }
+  const headers = new Headers(req.headers);
+  headers.delete("content-length");
+  return new Request(req.url, { method: req.method, headers, body: text });
+}
+
 export const handleUploadThing = withPublic(async ({ req }) => {
   const handler = sdkHandler();
   if (!req.headers.has("uploadthing-hook")) {
     const actor = await authenticate(await getDb(), req);
     if (actor.via === "session") requireSameOrigin(req);
   }
-  return asProblem(await handler(req));
+  return asProblem(await handler(await boundedRequest(req)));
 });

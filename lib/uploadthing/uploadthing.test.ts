@@ -148,6 +148,19 @@ describe("POST /api/uploadthing – an Editor's upload of a declared file", () =
     expect(standIn.files().map((stored) => stored.key)).not.toContain(first!.key);
   });
 
+  it("in development (the SDK's isDev, as under next dev) – the callback comes down the registration's stream, the app forwards it to itself", async () => {
+    const sessionId = await createSession();
+    process.env.UPLOADTHING_IS_DEV = "true";
+    try {
+      const [result] = await uploader(editor.cookie)({ sessionId, fileIndex: 0 }, new File([jsonBytes], "weather.json", { type: "application/json" }));
+      expect(result!.serverData).toEqual({ recorded: true });
+      expect(standIn.callbacks().filter((callback) => callback.key === result!.key)).toEqual([expect.objectContaining({ via: "dev-stream" })]);
+      expect((await sessionFiles(sessionId))[0]!.uploadthing).toMatchObject({ key: result!.key, size: jsonBytes.length });
+    } finally {
+      delete process.env.UPLOADTHING_IS_DEV;
+    }
+  });
+
   it("the connection drops mid-body – the upload fails, nothing is recorded; sent again, it is", async () => {
     const sessionId = await createSession();
     const upload = uploader(editor.cookie);
@@ -240,6 +253,16 @@ describe("POST /api/uploadthing with uploadthing-hook: callback – UploadThing'
     expect(answer.headers.get("content-type")).toBe("application/problem+json");
     expect(await answer.json()).toMatchObject({ status: 400, detail: "Invalid signature" });
     expect((await sessionFiles(sessionId))[1]!.uploadthing).toBeUndefined();
+  });
+
+  it.each([
+    { name: "larger than 64 KB", body: () => JSON.stringify({ padding: "x".repeat(70 * 1024) }), status: 413 },
+    { name: "nested deeper than 32 levels", body: () => `${"[".repeat(40)}${"]".repeat(40)}`, status: 422 },
+    { name: "not JSON", body: () => "{", status: 400 },
+  ])("a callback body $name → $status before the SDK reads it", async ({ body, status }) => {
+    const answer = await send(body(), "hmac-sha256=00");
+    expect(answer.status).toBe(status);
+    expect(answer.headers.get("content-type")).toBe("application/problem+json");
   });
 });
 
