@@ -44,7 +44,10 @@ function appErrorOf(error: UploadThingError): AppError {
   if (fromCause.status < 500) return fromCause;
   const status = sdkErrorStatuses[error.code] ?? 500;
   if (status >= 500) return toLoggedAppError(error);
-  return new AppError(status, `uploadthing_${error.code.toLowerCase()}`, "Upload refused", error.message);
+  // The SDK puts the reason of a refusal ("Invalid config: FileSizeMismatch") in the cause.
+  const reason = (error.cause as { message?: unknown } | undefined)?.message;
+  const detail = typeof reason === "string" && reason !== error.message ? `${error.message}: ${reason}` : error.message;
+  return new AppError(status, `uploadthing_${error.code.toLowerCase()}`, "Upload refused", detail);
 }
 
 /**

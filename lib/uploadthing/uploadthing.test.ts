@@ -225,6 +225,31 @@ describe("POST /api/uploadthing?actionType=upload – refusals (problem+json, no
   });
 });
 
+describe("GET /api/uploadthing and other requests of the SDK's protocol", () => {
+  it("GET – signed in → the file routes' config; anonymous → 401", async () => {
+    const signedIn = await fetch(`${app.url}/api/uploadthing`, { headers: { cookie: viewer.cookie } });
+    expect(signedIn.status).toBe(200);
+    expect(await signedIn.json()).toEqual([{ slug: "templateFiles", config: expect.objectContaining({ blob: expect.objectContaining({ maxFileCount: 1 }) }) }]);
+    const anonymous = await fetch(`${app.url}/api/uploadthing`);
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get("content-type")).toBe("application/problem+json");
+  });
+
+  it.each([
+    { name: "an unknown file route", url: "?actionType=upload&slug=nope", body: {}, status: 404 },
+    { name: "a body that is not the SDK's upload request", url: "?actionType=upload&slug=templateFiles", body: { files: "x" }, status: 400 },
+  ])("POST – $name → $status problem+json", async ({ url, body, status }) => {
+    const answer = await fetch(`${app.url}/api/uploadthing${url}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie: editor.cookie, origin: app.url },
+      body: JSON.stringify(body),
+    });
+    expect(answer.status).toBe(status);
+    expect(answer.headers.get("content-type")).toBe("application/problem+json");
+    expect(await answer.json()).toMatchObject({ status, detail: expect.any(String) });
+  });
+});
+
 describe("POST /api/uploadthing with uploadthing-hook: callback – UploadThing's callback", () => {
   const callback = (sessionId: string, key: string) =>
     JSON.stringify({

@@ -1,0 +1,73 @@
+import { createHmac, randomUUID } from "node:crypto";
+import { expect, test } from "@playwright/test";
+import { startUploadThingStandIn, type UploadThingStandIn } from "../lib/testing/uploadthing-stand-in";
+import { startOwnInstance, type OwnInstance } from "./own-instance";
+
+// /api/uploadthing as `npm start` serves it (Next's bundling of the SDK, proxy.ts, the API's
+// headers), on an instance of its own pointed at the loopback UploadThing stand-in. The upload
+// itself, end to end, is lib/uploadthing/uploadthing.test.ts (it needs an upload session).
+
+let standIn: UploadThingStandIn | undefined;
+let instance: OwnInstance | undefined;
+
+test.beforeAll(async () => {
+  test.setTimeout(300_000);
+  standIn = await startUploadThingStandIn();
+  instance = await startOwnInstance("uploadthing", standIn.env);
+});
+
+test.afterAll(async () => {
+  test.setTimeout(60_000);
+  await instance?.stop();
+  await standIn?.close();
+});
+
+const url = (path: string) => `${instance!.app.baseUrl}${path}`;
+const bearer = () => ({ Authorization: `Bearer ${instance!.app.token}` });
+
+test("GET /api/uploadthing – anonymous → 401 problem+json; the admin's token → the file routes' config", async () => {
+  const anonymous = await fetch(url("/api/uploadthing"), { signal: AbortSignal.timeout(30_000) });
+  expect(anonymous.status).toBe(401);
+  expect(anonymous.headers.get("content-type")).toBe("application/problem+json");
+
+  const admin = await fetch(url("/api/uploadthing"), { headers: bearer(), signal: AbortSignal.timeout(30_000) });
+  expect(admin.status).toBe(200);
+  expect(admin.headers.get("x-content-type-options")).toBe("nosniff");
+  expect(await admin.json()).toEqual([{ slug: "templateFiles", config: expect.objectContaining({ blob: expect.objectContaining({ maxFileCount: 1 }) }) }]);
+});
+
+test("POST /api/uploadthing?actionType=upload – an unknown session → 404 problem+json, nothing registered at UploadThing", async () => {
+  const answer = await fetch(url("/api/uploadthing?actionType=upload&slug=templateFiles"), {
+    method: "POST",
+    headers: { ...bearer(), "Content-Type": "application/json" },
+    body: JSON.stringify({ input: { sessionId: randomUUID(), fileIndex: 0 }, files: [{ name: "a.json", size: 2, type: "application/json" }] }),
+    signal: AbortSignal.timeout(30_000),
+  });
+  expect(answer.status).toBe(404);
+  expect(answer.headers.get("content-type")).toBe("application/problem+json");
+  expect(await answer.json()).toMatchObject({ status: 404, code: "not_found" });
+  expect(standIn!.requests().filter((request) => request.path === "/route-metadata")).toEqual([]);
+});
+
+test("POST /api/uploadthing – UploadThing's callback with a forged signature → 400 problem+json", async () => {
+  const payload = JSON.stringify({ status: "uploaded", metadata: { sessionId: randomUUID(), fileIndex: 0 }, origin: standIn!.ingestUrl, file: {} });
+  const answer = await fetch(url("/api/uploadthing?slug=templateFiles"), {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/json",
+      "uploadthing-hook": "callback",
+      "x-uploadthing-signature": `hmac-sha256=${createHmac("sha256", "sk_not_the_key").update(payload).digest("hex")}`,
+    },
+    body: payload,
+    signal: AbortSignal.timeout(30_000),
+  });
+  expect(answer.status).toBe(400);
+  expect(answer.headers.get("content-type")).toBe("application/problem+json");
+  expect(await answer.json()).toMatchObject({ status: 400, detail: "Invalid signature" });
+});
+
+test("/api/uploadthing on the suite's app, which has no UPLOADTHING_TOKEN – 404 problem+json", async () => {
+  const answer = await fetch(`${process.env.E2E_BASE_URL}/api/uploadthing`, { headers: { Authorization: `Bearer ${process.env.E2E_API_TOKEN}` }, signal: AbortSignal.timeout(30_000) });
+  expect(answer.status).toBe(404);
+  expect(answer.headers.get("content-type")).toBe("application/problem+json");
+});
