@@ -84,10 +84,9 @@ export const uploadThingRouter = {
     })
     .onUploadComplete(async ({ metadata, file }) => {
       const uploaded = { key: file.key, url: file.ufsUrl, size: file.size };
-      const { recorded, replacedKey } = await recordUploadThingFile(await getDb(), { ...metadata, file: uploaded });
-      // A file no session refers to (the session closed meanwhile, or this file was sent again) is removed at once.
-      const unreferenced = [...(recorded ? [] : [file.key]), ...(replacedKey ? [replacedKey] : [])];
-      if (unreferenced.length > 0) await deleteUploadThingFiles(unreferenced).catch((error: unknown) => console.error(error));
+      const { recorded, unreferencedKeys } = await recordUploadThingFile(await getDb(), { ...metadata, file: uploaded });
+      // A file no session refers to would stay at UploadThing for good: the sweep only knows recorded ones.
+      if (unreferencedKeys.length > 0) await deleteUploadThingFiles(unreferencedKeys).catch((error: unknown) => console.error(error));
       return { recorded };
     }),
 } satisfies FileRouter;

@@ -55,24 +55,24 @@ export async function requireDeclaredUploadThingFile(
 
 /**
  * Records an uploaded file as files[fileIndex].uploadthing, in one statement, while the session
- * is open and the size is the declared one. Returns whether it was recorded and the key of the
- * file it replaces (an earlier upload of the same file), which is no longer referenced.
+ * is open and the size is the declared one. `unreferencedKeys`: the files at UploadThing no
+ * session refers to any more, to delete — this one when it was not recorded (the session closed
+ * meanwhile), or the earlier upload of the same file it replaced. A callback sent again for a
+ * file already recorded leaves nothing to delete.
  */
 export async function recordUploadThingFile(
   db: Db,
   { sessionId, fileIndex, file }: { sessionId: string; fileIndex: number; file: UploadThingFile },
-): Promise<{ recorded: boolean; replacedKey: string | null }> {
+): Promise<{ recorded: boolean; unreferencedKeys: string[] }> {
   const t = templateUploadSessions;
+  const recordedKey = sql<string | null>`${t.files} -> ${fileIndex}::int -> 'uploadthing' ->> 'key'`;
   const before = db
-    .select({
-      id: t.id,
-      replacedKey: sql<string | null>`${t.files} -> ${fileIndex}::int -> 'uploadthing' ->> 'key'`.as("replaced_key"),
-    })
+    .select({ id: t.id, replacedKey: recordedKey.as("replaced_key") })
     .from(t)
     .where(eq(t.id, sessionId))
     .for("update")
     .as("before");
-  const rows = await db
+  const [updated] = await db
     .update(t)
     .set({
       files: sql`jsonb_set(${t.files}, ${`{${fileIndex},uploadthing}`}::text[], ${JSON.stringify(file)}::jsonb)`,
@@ -89,7 +89,9 @@ export async function recordUploadThingFile(
       ),
     )
     .returning({ replacedKey: before.replacedKey });
-  const row = rows[0];
-  if (!row) return { recorded: false, replacedKey: null };
-  return { recorded: true, replacedKey: row.replacedKey !== file.key ? row.replacedKey : null };
+  if (updated) return { recorded: true, unreferencedKeys: updated.replacedKey && updated.replacedKey !== file.key ? [updated.replacedKey] : [] };
+  // Not recorded: the file may still be the one the session refers to (the same callback twice,
+  // the second after the session moved on to completing) — then it is not to be deleted.
+  const [current] = await db.select({ key: recordedKey }).from(t).where(eq(t.id, sessionId)).limit(1);
+  return { recorded: false, unreferencedKeys: current?.key === file.key ? [] : [file.key] };
 }

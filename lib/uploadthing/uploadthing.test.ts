@@ -176,6 +176,42 @@ describe("POST /api/uploadthing – an Editor's upload of a declared file", () =
   });
 });
 
+describe("the presigned URL, by hand – as a browser sends it, and resumed", () => {
+  it("CORS preflight, a PUT dropped mid-body, HEAD's x-ut-range-start, the rest with Range → recorded whole", async () => {
+    const sessionId = await createSession();
+    const presign = await requestUpload(
+      { input: { sessionId, fileIndex: 1 }, files: [{ name: "sun.png", size: pngBytes.length, type: "image/png" }] },
+      { cookie: editor.cookie, origin: app.url },
+    );
+    expect(presign.status).toBe(200);
+    const [{ url, key }] = presign.body as unknown as [{ url: string; key: string }];
+    expect(url.startsWith(`${standIn.ingestUrl}/${key}?`)).toBe(true);
+
+    const preflight = await fetch(url, {
+      method: "OPTIONS",
+      headers: { origin: app.url, "access-control-request-method": "PUT", "access-control-request-headers": "range,x-uploadthing-version,b3,traceparent" },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-methods")).toContain("PUT");
+    expect(preflight.headers.get("access-control-allow-headers")).toContain("x-uploadthing-version");
+
+    standIn.dropPut(1);
+    await expect(fetch(url, { method: "PUT", headers: { range: "bytes=0-" }, body: pngBytes })).rejects.toThrow();
+    const head = await fetch(url, { method: "HEAD" });
+    expect(head.headers.get("access-control-expose-headers")).toContain("x-ut-range-start");
+    const start = Number(head.headers.get("x-ut-range-start"));
+    expect(start).toBeGreaterThan(0);
+    expect(start).toBeLessThan(pngBytes.length);
+
+    const rest = await fetch(url, { method: "PUT", headers: { range: `bytes=${start}-` }, body: pngBytes.subarray(start) });
+    expect(rest.status).toBe(200);
+    expect(await rest.json()).toMatchObject({ ufsUrl: `${standIn.filesUrl}/f/${key}`, serverData: { recorded: true } });
+    const recorded = (await sessionFiles(sessionId))[1]!.uploadthing!;
+    expect(recorded).toEqual({ key, url: `${standIn.filesUrl}/f/${key}`, size: pngBytes.length });
+    expect((await readAll(await openUploadThingFile(recorded))).equals(pngBytes)).toBe(true);
+  });
+});
+
 describe("POST /api/uploadthing?actionType=upload – refusals (problem+json, no presigned URL, nothing registered at UploadThing)", () => {
   const file = { name: "weather.json", size: jsonBytes.length, type: "application/json" };
 
@@ -291,7 +327,7 @@ describe("POST /api/uploadthing with uploadthing-hook: callback – UploadThing'
   });
 });
 
-describe("recordUploadThingFile – only an open session, only the declared size", () => {
+describe("recordUploadThingFile – only an open session, only the declared size; what is left to delete", () => {
   it.each([
     { name: "a cancelled session", overrides: { status: "cancelled" }, size: pngBytes.length },
     { name: "a size other than the declared one", overrides: {}, size: pngBytes.length - 1 },
@@ -299,8 +335,19 @@ describe("recordUploadThingFile – only an open session, only the declared size
   ])("$name → not recorded", async ({ overrides, size, fileIndex = 1 }) => {
     const sessionId = await createSession(overrides);
     const result = await recordUploadThingFile(await getDb(), { sessionId, fileIndex, file: { key: "k", url: "http://x.invalid/f/k", size } });
-    expect(result).toEqual({ recorded: false, replacedKey: null });
+    expect(result).toEqual({ recorded: false, unreferencedKeys: ["k"] });
     expect((await sessionFiles(sessionId)).map((file) => file.uploadthing)).toEqual([undefined, undefined]);
+  });
+
+  it("the same callback again after the session moved on → not recorded, and the recorded file not given up", async () => {
+    const sessionId = await createSession();
+    const file = { key: "k1", url: "http://x.invalid/f/k1", size: pngBytes.length };
+    expect(await recordUploadThingFile(await getDb(), { sessionId, fileIndex: 1, file })).toEqual({ recorded: true, unreferencedKeys: [] });
+    expect(await recordUploadThingFile(await getDb(), { sessionId, fileIndex: 1, file })).toEqual({ recorded: true, unreferencedKeys: [] });
+    await (await getDb()).update(templateUploadSessions).set({ status: "completing" }).where(eq(templateUploadSessions.id, sessionId));
+    expect(await recordUploadThingFile(await getDb(), { sessionId, fileIndex: 1, file })).toEqual({ recorded: false, unreferencedKeys: [] });
+    expect(await recordUploadThingFile(await getDb(), { sessionId, fileIndex: 1, file: { ...file, key: "k2" } })).toEqual({ recorded: false, unreferencedKeys: ["k2"] });
+    expect((await sessionFiles(sessionId))[1]!.uploadthing).toEqual(file);
   });
 });
 
