@@ -12,8 +12,11 @@ import {
   bearer,
   callOk,
   createCredential,
+  createUploadVictim,
   createWebhookVictim,
   inParallel,
+  lightsJsonText,
+  lightsSessionBody,
   lightsUploadForm,
   setUpTenants,
   uploadTemplate,
@@ -45,7 +48,10 @@ let callers: Caller[];
 /** What each tenant's signed routes are called with: a template file URL of its share and a preview URL, each with its query. */
 let signedUrls: Map<Tenant, { fileId: string; fileName: string; fileQuery: string; previewFile: string; previewQuery: string; renderQuery: string }>;
 /** Per tenant, resources a refused call may point at: they exist, so a 404 is about access, not absence. */
-let victims: Map<Tenant, { credentialId: string; membershipId: string; tokenId: string; endpointId: string; deliveryId: string; campaignId: string; renderId: string }>;
+let victims: Map<
+  Tenant,
+  { credentialId: string; membershipId: string; tokenId: string; endpointId: string; deliveryId: string; campaignId: string; renderId: string; uploadId: string; partUrl: string }
+>;
 
 const projectOf = (tenant: Tenant): Project =>
   tenant === "own" ? tenants.own : tenant === "foreign project" ? tenants.foreignProject : tenants.foreignOrg;
@@ -87,6 +93,7 @@ async function requestFor(op: Operation, caller: Caller, tenant: Tenant, succeed
   const fresh = async (name: string): Promise<string> => {
     if (!succeeds) return name === "templateId" ? project.templateId : name in victim ? victim[name as keyof typeof victim] : victim.credentialId;
     if (name === "templateId") return uploadTemplate(project.projectId, project.adminToken);
+    if (name === "uploadId") return (await createUploadVictim(project.projectId, project.adminToken, true)).uploadId;
     if (name === "endpointId" || name === "deliveryId") return (await createWebhookVictim(project.projectId, project.adminToken))[name];
     if (name === "membershipId") {
       const member = await addMember(project, "Viewer", "project");
@@ -95,7 +102,9 @@ async function requestFor(op: Operation, caller: Caller, tenant: Tenant, succeed
     }
     return (await createCredential(project.projectId, project.adminToken)).id;
   };
-  const consumes = op.method === "delete" || /\/(deploy|archive|revoke|resend)$/.test(op.path) || op.method === "patch";
+  const consumes = op.method === "delete" || /\/(deploy|archive|revoke|resend|complete)$/.test(op.path) || op.method === "patch";
+  // The standing session's one part: every caller may send it again (the URL is the authorization).
+  const [, , , sessionId, , fileIndex, , partNumber] = new URL(victim.partUrl, "http://matrix").pathname.split("/");
   const values: Record<string, string> = {
     projectId: project.projectId,
     orgId: project.orgId,
@@ -106,6 +115,9 @@ async function requestFor(op: Operation, caller: Caller, tenant: Tenant, succeed
     file: signed.previewFile,
     campaignId: victim.campaignId,
     renderId: victim.renderId,
+    sessionId: sessionId!,
+    fileIndex: fileIndex!,
+    partNumber: partNumber!,
   };
   for (const [, name] of op.path.matchAll(/\{(\w+)\}/g)) {
     if (values[name!] !== undefined) continue;
@@ -115,7 +127,8 @@ async function requestFor(op: Operation, caller: Caller, tenant: Tenant, succeed
         ? (await callOk<{ id: string }>("POST", "/api/me/tokens", bearer(caller.member.token), { name: "revoked by the matrix" }, 201)).id
         : victim.tokenId;
     } else {
-      const standing = name === "templateId" ? project.templateId : name === "endpointId" || name === "deliveryId" ? victim[name] : victim.credentialId;
+      const standing =
+        name === "templateId" ? project.templateId : name === "endpointId" || name === "deliveryId" || name === "uploadId" ? victim[name] : victim.credentialId;
       values[name!] = consumes ? await fresh(name === "id" ? "credentialId" : name!) : standing;
     }
   }
@@ -127,6 +140,7 @@ async function requestFor(op: Operation, caller: Caller, tenant: Tenant, succeed
     "get /api/previews/{file}": `?${signed.previewQuery}`,
     "get /api/Projects/{projectId}/analytics/heatmap": `?templateId=${project.templateId}`,
     "get /api/renders/{renderId}/download": `?${signed.renderQuery}`,
+    "put /api/uploads/{sessionId}/files/{fileIndex}/parts/{partNumber}": new URL(victim.partUrl, "http://matrix").search,
   };
   const bodies: Record<string, unknown> = {
     "post /api/Projects/{projectId}/templates/{templateId}/preview": { data: {} },
@@ -144,6 +158,9 @@ async function requestFor(op: Operation, caller: Caller, tenant: Tenant, succeed
     "post /api/Projects/{projectId}/campaigns": { name: "Matrix", channel: "STAGING" },
     // The same content every time: the first import answers 201, every later one 200 (nothing added).
     "post /api/Projects/{projectId}/campaigns/{campaignId}/recipients": { recipients: [{ id: "matrix-1", text: "Matrix" }] },
+    "post /api/Projects/{projectId}/templates/uploads": lightsSessionBody("Matrix"),
+    "post /api/Projects/{projectId}/templates/uploads/{uploadId}/complete": {},
+    "put /api/uploads/{sessionId}/files/{fileIndex}/parts/{partNumber}": JSON.parse(lightsJsonText()) as unknown,
   };
   const key = `${op.method} ${op.path}`;
   const headers: Record<string, string> = { ...headersOf(caller) };
@@ -192,19 +209,20 @@ test.beforeAll(async () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
       rendered = await callOk("GET", renderUrl, admin);
     }
-    const [credential, member, token, webhook, campaign] = await Promise.all([
+    const [credential, member, token, webhook, campaign, upload] = await Promise.all([
       createCredential(project.projectId, project.adminToken),
       addMember(project, "Viewer", "project"),
       callOk<{ id: string }>("POST", "/api/me/tokens", admin, { name: "victim" }, 201),
       createWebhookVictim(project.projectId, project.adminToken),
       // DEV: the share that serves the tenant's template, so the campaign's thumbnails can be rendered.
       callOk<{ id: string }>("POST", `/api/Projects/${project.projectId}/campaigns`, admin, { name: "Victim", channel: "DEV" }, 201),
+      createUploadVictim(project.projectId, project.adminToken, false),
     ]);
     const { items } = await callOk<{ items: { id: string; userId: string }[] }>("GET", `/api/organizations/${project.orgId}/members`, admin);
     return {
       tenant,
       signed: { fileId: fileId!, fileName: fileName!, fileQuery: file.search.slice(1), previewFile: preview.pathname.split("/").pop()!, previewQuery: preview.search.slice(1), renderQuery: new URL(rendered.downloadUrl!).search.slice(1) },
-      victim: { credentialId: credential.id, membershipId: items.find((item) => item.userId === member.userId)!.id, tokenId: token.id, ...webhook, campaignId: campaign.id, renderId: render.id },
+      victim: { credentialId: credential.id, membershipId: items.find((item) => item.userId === member.userId)!.id, tokenId: token.id, ...webhook, campaignId: campaign.id, renderId: render.id, ...upload },
     };
   });
   signedUrls = new Map(entries.map(({ tenant, signed }) => [tenant, signed]));

@@ -72,6 +72,32 @@ export async function uploadTemplate(projectId: string, token: string): Promise<
   return (JSON.parse(answer.body) as { id: string }).id;
 }
 
+/** The lights Lottie as JSON text without its file's whitespace: what a JSON body carrying it sends. */
+export const lightsJsonText = () => JSON.stringify(JSON.parse(fixture("lottie/lights.json").toString("utf8")));
+
+/** An upload-session declaration of the lights Lottie (docs/direct-uploads.md). */
+export const lightsSessionBody = (name = "Lights") => ({
+  fields: { name, kind: "LottieStandalone" },
+  files: [{ role: "templateJson", name: "lights.json", type: "application/json", size: Buffer.byteLength(lightsJsonText()) }],
+});
+
+/** An open upload session of the lights Lottie, its one part sent when `sent`; its id and the part's URL (path and query). */
+export async function createUploadVictim(projectId: string, adminToken: string, sent: boolean): Promise<{ uploadId: string; partUrl: string }> {
+  const session = await callOk<{ id: string; files: { parts: { url: string }[] }[] }>(
+    "POST",
+    `/api/Projects/${projectId}/templates/uploads`,
+    bearer(adminToken),
+    lightsSessionBody(),
+    201,
+  );
+  const part = new URL(session.files[0]!.parts[0]!.url);
+  if (sent) {
+    const answer = await send({ method: "PUT", url: `${part.pathname}${part.search}`, headers: {}, body: lightsJsonText() });
+    if ("error" in answer || answer.status !== 200) throw new Error(`part → ${JSON.stringify(answer).slice(0, 500)}`);
+  }
+  return { uploadId: session.id, partUrl: `${part.pathname}${part.search}` };
+}
+
 export async function createCredential(projectId: string, token: string): Promise<Credential> {
   return callOk<Credential>("POST", "/api/credentials", bearer(token), { projectId, name: "bad inputs" }, 201);
 }

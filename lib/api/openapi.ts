@@ -46,6 +46,7 @@ import {
   renderSchema,
   thumbnailPageSchema,
 } from "@/lib/renders/schema";
+import { completeUploadSessionBody, createUploadSessionBody, uploadSessionSchema } from "@/lib/templates/upload-sessions/schema";
 import { previewBodySchema } from "@/lib/templates/preview-schema";
 import { listTemplatesQuery, previewResultSchema, templateSchema } from "@/lib/templates/schema";
 import {
@@ -125,6 +126,53 @@ export const operations: Operation[] = [
       413: { description: "The body is larger than 250 MB" },
       415: { description: "Not multipart/form-data" },
     },
+  },
+  {
+    method: "post",
+    path: `${templates}/uploads`,
+    summary:
+      "Start a direct upload: declare the template's fields and files (role, name, size, type); answers where to PUT each part (presigned S3 URLs, the app's part route, or UploadThing); optional Idempotency-Key header",
+    role: "Editor",
+    body: createUploadSessionBody,
+    responses: {
+      201: { description: "The upload session, open (a replay carries Idempotent-Replayed: true)", schema: uploadSessionSchema },
+      409: { description: "The same Idempotency-Key is still in flight" },
+      413: { description: "The files add up to more than 250 MB" },
+    },
+  },
+  {
+    method: "get",
+    path: `${templates}/uploads/{uploadId}`,
+    summary: "An upload session, with fresh part URLs while it is open and the parts the app has received",
+    role: "Editor",
+    responses: { 200: { description: "The upload session", schema: uploadSessionSchema } },
+  },
+  {
+    method: "delete",
+    path: `${templates}/uploads/{uploadId}`,
+    summary: "Cancel an open upload session: multipart uploads aborted, staged parts removed",
+    role: "Editor",
+    responses: { 204: { description: "Cancelled (or already)" }, 409: { description: "The session has ended otherwise" } },
+  },
+  {
+    method: "post",
+    path: `${templates}/uploads/{uploadId}/complete`,
+    summary:
+      "Complete an upload session: the stored files are read once and validated as an upload's, and the template is created; for S3 list each part's ETag",
+    role: "Editor",
+    body: completeUploadSessionBody,
+    responses: {
+      201: { description: "The template, status Testing (completing again replays it with Idempotent-Replayed: true)", schema: templateSchema },
+      409: { description: "The session is not open (failed, cancelled, expired) or is being completed" },
+      422: { description: "A file was not sent whole (the session stays open), or the files break the upload's rules (the session fails)" },
+    },
+  },
+  {
+    method: "put",
+    path: "/api/uploads/{sessionId}/files/{fileIndex}/parts/{partNumber}",
+    summary: "One part of a direct upload with local storage: the part's exact bytes; ?expires=&signature= from the session are its authorization",
+    role: "public",
+    responses: { 200: { description: "Stored; the ETag header names the part" }, 400: { description: "Not the part's size" }, 403: { description: "A forged or expired URL" } },
   },
   {
     method: "get",

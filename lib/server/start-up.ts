@@ -8,6 +8,7 @@ import { drainIngestWriter } from "@/lib/ingest/handle-ingest";
 import { startRenderWorker } from "@/lib/renders/queue";
 import { transportSecurityHeaders } from "@/lib/security/response-headers";
 import { cleanTempFiles } from "@/lib/storage";
+import { startUploadSessionSweep } from "@/lib/templates/upload-sessions/sweep";
 import { startDeliveryWorker } from "@/lib/webhooks/delivery-worker";
 import type { PeriodicTask } from "./periodic-task";
 
@@ -30,7 +31,7 @@ async function shutDownApp(): Promise<void> {
 
 /**
  * Migrates the database (taking the DATA_DIR lock on PGlite), starts the analytics partition
- * maintenance, the rollup job, the webhook delivery worker and the render worker, then bootstraps the demo data and prints it. Publishes for the server
+ * maintenance, the rollup job, the webhook delivery worker, the render worker and the upload-session sweep, then bootstraps the demo data and prints it. Publishes for the server
  * (scripts/serve.mjs) what to do on shutdown and the headers it puts on every response (static
  * files and Next's own answers included).
  */
@@ -42,7 +43,7 @@ export async function startServer(): Promise<void> {
   published[Symbol.for("reelbind.app-shutdown")] = shutDownApp;
   published[Symbol.for("reelbind.response-headers")] = transportSecurityHeaders(config.publicBaseUrl);
   if (!config.databaseUrl) publishAdminChannel(config.dataDir, config.port);
-  backgroundTasks ??= [startPartitionMaintenance(), startRollupJob(), startDeliveryWorker(), startRenderWorker()];
+  backgroundTasks ??= [startPartitionMaintenance(), startRollupJob(), startDeliveryWorker(), startRenderWorker(), startUploadSessionSweep()];
   await cleanTempFiles(staleUploadMs).catch((error: unknown) => console.error("Cleaning upload temp files failed:", error));
   if (config.bootstrapOnStart) console.log(formatBootstrapBanner(await bootstrapDemo(db)));
 }

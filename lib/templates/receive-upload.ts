@@ -2,14 +2,14 @@ import { Readable } from "node:stream";
 import busboy from "busboy";
 import { BadRequestError, isAppError, PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError, type FieldError } from "@/lib/api/errors";
 import type { Db } from "@/lib/db";
-import { getBlobStore } from "@/lib/storage";
+import { getBlobStore, type StoredBlob } from "@/lib/storage";
 import { maxUploadBytes, singleFileRoles, type FileRole } from "./schema";
 import { detectFileType, type DetectedType } from "./file-types";
 import { deleteUnreferencedBlobs } from "./template-blobs";
 
 /** JSON parts are also kept in memory to be parsed; larger ones are refused. */
-const maxJsonFileBytes = 64 * 1024 * 1024;
-const jsonRoles = new Set<FileRole>(["templateJson", "manifestJson", "overlayJson"]);
+export const maxJsonFileBytes = 64 * 1024 * 1024;
+export const jsonRoles = new Set<FileRole>(["templateJson", "manifestJson", "overlayJson"]);
 const fileRoles = new Set<string>([...singleFileRoles, "assetFiles"]);
 
 export type ReceivedFile = {
@@ -137,14 +137,22 @@ async function pump(body: ReadableStream<Uint8Array>, parser: busboy.Busboy, abo
   parser.end();
 }
 
-/** Streams one part to storage, noting its size, hash, detected type and (JSON parts) its text. */
-export async function storePart(role: FileRole, filename: string | undefined, stream: Readable): Promise<ReceivedFile> {
-  const head: Buffer[] = [];
+/**
+ * Streams one part to storage, noting its size, hash, detected type and (JSON parts) its text.
+ * `put` stores the bytes: the blob store by default; a direct upload's staged object is adopted instead.
+ */
+export async function storePart(
+  role: FileRole,
+  filename: string | undefined,
+  stream: AsyncIterable<Uint8Array>,
+  put: (chunks: AsyncIterable<Uint8Array>) => Promise<StoredBlob> = (chunks) => getBlobStore().put(chunks),
+): Promise<ReceivedFile> {
+  const head: Uint8Array[] = [];
   let headSize = 0;
-  const json: Buffer[] | null = jsonRoles.has(role) ? [] : null;
+  const json: Uint8Array[] | null = jsonRoles.has(role) ? [] : null;
   let size = 0;
   async function* tap() {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
+    for await (const chunk of stream) {
       size += chunk.byteLength;
       if (headSize < 64) {
         head.push(chunk);
@@ -157,7 +165,7 @@ export async function storePart(role: FileRole, filename: string | undefined, st
       yield chunk;
     }
   }
-  const stored = await getBlobStore().put(tap());
+  const stored = await put(tap());
   return {
     role,
     name: sanitizeFileName(filename, role),

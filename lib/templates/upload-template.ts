@@ -81,7 +81,11 @@ export async function importTemplate(db: Db, actor: Actor, access: ProjectAccess
   }
 }
 
-async function recordTemplate(
+/**
+ * Validates received files and records the template (status Testing) with them in one
+ * transaction; `complete` runs inside it (idempotency record, upload session).
+ */
+export async function recordTemplate(
   db: Db,
   actor: Actor,
   access: ProjectAccess,

@@ -26,19 +26,10 @@ export function validateUpload({ fields, files }: ReceivedUpload): ValidUpload {
   if (!form.success) errors.push(...zodFieldErrors(form.error));
 
   const byRole = (role: string) => files.filter((file) => file.role === role);
-  for (const role of singleFileRoles) {
-    if (byRole(role).length > 1) errors.push({ path: role, message: "appears more than once" });
-  }
   const one = (role: string): ReceivedFile | undefined => byRole(role)[0];
   // The kind's file rules are checked even when another field is wrong, so the 422 lists everything.
   const kind = form.success ? form.data.kind : (uploadFieldsSchema.shape.kind.safeParse(fields.kind).data ?? null);
-
-  if (kind === "LottieStandalone") {
-    if (!one("templateJson")) errors.push({ path: "templateJson", message: "is required for a LottieStandalone template" });
-    if (one("videoFile")) errors.push({ path: "videoFile", message: "is only for Raster templates" });
-    if (one("overlayJson")) errors.push({ path: "overlayJson", message: "is only for Raster templates" });
-  }
-  if (kind === "Raster" && !one("videoFile")) errors.push({ path: "videoFile", message: "is required for a Raster template" });
+  errors.push(...fileSetErrors(kind, files));
 
   const video = one("videoFile");
   if (video && video.type?.contentType !== "video/mp4") {
@@ -48,13 +39,10 @@ export function validateUpload({ fields, files }: ReceivedUpload): ValidUpload {
   if (poster && !imageTypes.has(poster.type?.contentType ?? "")) {
     errors.push({ path: "posterFile", message: "must be a PNG, JPEG or WebP image (checked by its first bytes)" });
   }
-  const assetNames = new Set<string>();
   byRole("assetFiles").forEach((asset, index) => {
     if (asset.type?.category !== "image" && asset.type?.category !== "font") {
       errors.push({ path: `assetFiles.${index}`, message: `${asset.name} must be an image (PNG, JPEG, GIF, WebP) or a font (TTF, OTF, WOFF, WOFF2)` });
     }
-    if (assetNames.has(asset.name)) errors.push({ path: `assetFiles.${index}`, message: `${asset.name} appears more than once` });
-    assetNames.add(asset.name);
   });
 
   let lottie: Lottie | null = null;
@@ -69,7 +57,6 @@ export function validateUpload({ fields, files }: ReceivedUpload): ValidUpload {
 
   let manifest: BindingManifest | null = null;
   const manifestJson = one("manifestJson");
-  if (manifestJson && !templateJson) errors.push({ path: "manifestJson", message: "needs a templateJson to bind to" });
   if (manifestJson && lottie) {
     try {
       manifest = parseManifestJson(manifestJson.text!, lottie);
@@ -99,6 +86,34 @@ export function validateUpload({ fields, files }: ReceivedUpload): ValidUpload {
     templateFields: lottie ? fieldsOf(manifest, lottie) : [],
     info: lottie ? lottieInfo(lottie) : null,
   };
+}
+
+/**
+ * The rules on which files a template has, checkable from their roles and names alone (an
+ * upload session checks them when the files are declared, before any byte is sent): single
+ * roles at most once, the files the kind needs or refuses, asset names unique.
+ */
+export function fileSetErrors(kind: UploadFields["kind"] | null, files: { role: string; name: string }[]): FieldError[] {
+  const errors: FieldError[] = [];
+  const count = (role: string) => files.filter((file) => file.role === role).length;
+  for (const role of singleFileRoles) {
+    if (count(role) > 1) errors.push({ path: role, message: "appears more than once" });
+  }
+  if (kind === "LottieStandalone") {
+    if (!count("templateJson")) errors.push({ path: "templateJson", message: "is required for a LottieStandalone template" });
+    if (count("videoFile")) errors.push({ path: "videoFile", message: "is only for Raster templates" });
+    if (count("overlayJson")) errors.push({ path: "overlayJson", message: "is only for Raster templates" });
+  }
+  if (kind === "Raster" && !count("videoFile")) errors.push({ path: "videoFile", message: "is required for a Raster template" });
+  if (count("manifestJson") && !count("templateJson")) errors.push({ path: "manifestJson", message: "needs a templateJson to bind to" });
+  const assetNames = new Set<string>();
+  files
+    .filter((file) => file.role === "assetFiles")
+    .forEach((asset, index) => {
+      if (assetNames.has(asset.name)) errors.push({ path: `assetFiles.${index}`, message: `${asset.name} appears more than once` });
+      assetNames.add(asset.name);
+    });
+  return errors;
 }
 
 /** The field errors a parser threw, or one error on the file's field for anything else. */

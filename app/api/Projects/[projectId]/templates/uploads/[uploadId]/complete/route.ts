@@ -1,0 +1,12 @@
+import { withProjectRole } from "@/lib/api/handler";
+import { readJsonBody } from "@/lib/api/request";
+import { json } from "@/lib/api/responses";
+import { completeUploadSession } from "@/lib/templates/upload-sessions/complete";
+import { completeUploadSessionBody } from "@/lib/templates/upload-sessions/schema";
+
+// POST …/templates/uploads/{uploadId}/complete – validate the stored files and create the template
+export const POST = withProjectRole<{ projectId: string; uploadId: string }>("template.upload", async (ctx) => {
+  const body = ctx.req.headers.get("content-length") === "0" || !ctx.req.body ? completeUploadSessionBody.parse({}) : await readJsonBody(ctx.req, completeUploadSessionBody);
+  const result = await completeUploadSession(ctx.db, ctx.actor, ctx.access, ctx.params.uploadId, body);
+  return json(result.body, result.status, result.replayed ? { "Idempotent-Replayed": "true" } : {});
+});
