@@ -1,11 +1,16 @@
 import { createHmac, randomUUID } from "node:crypto";
 import { expect, test } from "@playwright/test";
+import { genUploader } from "uploadthing/client";
+import { NodeXMLHttpRequest } from "../lib/testing/node-xhr";
 import { startUploadThingStandIn, type UploadThingStandIn } from "../lib/testing/uploadthing-stand-in";
+import type { UploadThingRouter } from "../lib/uploadthing/file-router";
 import { startOwnInstance, type OwnInstance } from "./own-instance";
 
 // /api/uploadthing as `npm start` serves it (Next's bundling of the SDK, proxy.ts, the API's
-// headers), on an instance of its own pointed at the loopback UploadThing stand-in. The upload
-// itself, end to end, is lib/uploadthing/uploadthing.test.ts (it needs an upload session).
+// headers), on an instance of its own pointed at the loopback UploadThing stand-in, which calls
+// the instance back at its PUBLIC_BASE_URL. The client is uploadthing/client in this process
+// (its XMLHttpRequest: lib/testing/node-xhr.ts), with the admin's bearer token; the refusals
+// and the cookie rules are lib/uploadthing/uploadthing.test.ts.
 
 let standIn: UploadThingStandIn | undefined;
 let instance: OwnInstance | undefined;
@@ -36,7 +41,42 @@ test("GET /api/uploadthing – anonymous → 401 problem+json; the admin's token
   expect(await admin.json()).toEqual([{ slug: "templateFiles", config: expect.objectContaining({ blob: expect.objectContaining({ maxFileCount: 1 }) }) }]);
 });
 
+test("POST …/templates/uploads, then the file through UploadThing – the stand-in stores it, the session shows it uploaded", async () => {
+  const { baseUrl, projectId } = instance!.app;
+  const bytes = Buffer.from(JSON.stringify({ v: "5.7.4", fr: 30, ip: 0, op: 30, w: 100, h: 100, layers: [] }));
+  const created = await fetch(`${baseUrl}/api/Projects/${projectId}/templates/uploads`, {
+    method: "POST",
+    headers: { ...bearer(), "Content-Type": "application/json" },
+    body: JSON.stringify({
+      fields: { name: "Through UploadThing", version: "1.0", kind: "LottieStandalone" },
+      files: [{ role: "templateJson", name: "card.json", size: bytes.length, type: "application/json" }],
+    }),
+    signal: AbortSignal.timeout(30_000),
+  });
+  expect(created.status, await created.clone().text()).toBe(201);
+  const session = (await created.json()) as { id: string; provider: string; files: { name: string; uploadthing: { endpoint: "templateFiles"; input: { sessionId: string; fileIndex: number } } }[] };
+  expect(session.provider).toBe("uploadthing");
+
+  const globals = globalThis as Record<string, unknown>;
+  globals.XMLHttpRequest = NodeXMLHttpRequest;
+  try {
+    const { uploadFiles } = genUploader<UploadThingRouter>({ url: url("/api/uploadthing"), package: "e2e", fetch: globalThis.fetch });
+    const { endpoint, input } = session.files[0]!.uploadthing;
+    const [result] = await uploadFiles(endpoint, { files: [new File([bytes], session.files[0]!.name, { type: "application/json" })], input, headers: bearer() });
+    expect(result!.serverData).toEqual({ recorded: true });
+    expect(standIn!.files().find((file) => file.key === result!.key)!.bytes.equals(bytes)).toBe(true);
+    expect(standIn!.callbacks().filter((callback) => callback.key === result!.key)).toEqual([expect.objectContaining({ via: "http", status: 200 })]);
+  } finally {
+    delete globals.XMLHttpRequest;
+  }
+
+  const shown = await fetch(`${baseUrl}/api/Projects/${projectId}/templates/uploads/${session.id}`, { headers: bearer(), signal: AbortSignal.timeout(30_000) });
+  expect(await shown.json()).toMatchObject({ status: "open", files: [{ uploaded: true }] });
+});
+
 test("POST /api/uploadthing?actionType=upload – an unknown session → 404 problem+json, nothing registered at UploadThing", async () => {
+  const registrations = () => standIn!.requests().filter((request) => request.path === "/route-metadata").length;
+  const before = registrations();
   const answer = await fetch(url("/api/uploadthing?actionType=upload&slug=templateFiles"), {
     method: "POST",
     headers: { ...bearer(), "Content-Type": "application/json" },
@@ -46,7 +86,7 @@ test("POST /api/uploadthing?actionType=upload – an unknown session → 404 pro
   expect(answer.status).toBe(404);
   expect(answer.headers.get("content-type")).toBe("application/problem+json");
   expect(await answer.json()).toMatchObject({ status: 404, code: "not_found" });
-  expect(standIn!.requests().filter((request) => request.path === "/route-metadata")).toEqual([]);
+  expect(registrations()).toBe(before);
 });
 
 test("POST /api/uploadthing – UploadThing's callback with a forged signature → 400 problem+json", async () => {

@@ -5,11 +5,13 @@ import { genUploader } from "uploadthing/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as uploadThingRoute from "@/app/api/uploadthing/route";
 import { startConsoleSession } from "@/lib/auth/console-sessions";
+import { authorizeProject } from "@/lib/auth/project-access";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db";
 import { templateUploadSessions, type UploadSessionFile } from "@/lib/db/schema";
 import { createTestMember, createTestProject } from "@/lib/testing/factories";
 import { NodeXMLHttpRequest } from "@/lib/testing/node-xhr";
+import { createUploadSession } from "@/lib/templates/upload-sessions/sessions";
 import { startRouteServer, type RouteServer } from "@/lib/testing/route-server";
 import { startUploadThingStandIn, type UploadThingStandIn } from "@/lib/testing/uploadthing-stand-in";
 import type { UploadThingRouter } from "./file-router";
@@ -45,22 +47,18 @@ async function consoleUser(role: "Editor" | "Viewer", scope: { projectId: string
   return { id: user.id, cookie: `next-auth.session-token=${jwt}` };
 }
 
+/** A session as POST …/templates/uploads creates it (provider uploadthing: UPLOADTHING_TOKEN is set); `overrides` written over it. */
 async function createSession(overrides: Partial<typeof templateUploadSessions.$inferInsert> = {}) {
   const db = await getDb();
-  const [row] = await db
-    .insert(templateUploadSessions)
-    .values({
-      projectId,
-      createdBy: editor.id,
-      provider: "uploadthing",
-      fields: { name: "Weather card", version: "1.0", kind: "LottieStandalone" },
-      files: declaredFiles,
-      partSize: 0,
-      expiresAt: new Date(Date.now() + 3600_000),
-      ...overrides,
-    })
-    .returning({ id: templateUploadSessions.id });
-  return row!.id;
+  const actor = { userId: editor.id, email: "editor@test.example", via: "session" as const };
+  const access = await authorizeProject(db, actor, projectId, "template.upload");
+  const { body } = await createUploadSession(db, actor, access, {
+    fields: { name: "Weather card", version: "1.0", kind: "LottieStandalone" },
+    files: declaredFiles.map(({ role, name, size, type }) => ({ role: role as "templateJson" | "assetFiles", name, size, type })),
+  });
+  expect(body).toMatchObject({ provider: "uploadthing", files: [{ uploadthing: { endpoint: "templateFiles", input: { sessionId: body.id, fileIndex: 0 } } }, {}] });
+  if (Object.keys(overrides).length > 0) await db.update(templateUploadSessions).set(overrides).where(eq(templateUploadSessions.id, body.id));
+  return body.id;
 }
 
 async function sessionFiles(sessionId: string) {
