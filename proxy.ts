@@ -2,7 +2,7 @@ import { NextResponse, type NextRequest } from "next/server";
 import { BadRequestError, problemResponse } from "@/lib/api/errors";
 import { clientAddress } from "@/lib/client-address";
 import { isWellEncodedPath } from "@/lib/security/path-encoding";
-import { mintNonce, pagePolicy } from "@/lib/security/page-policy";
+import { directUploadOrigins, mintNonce, pagePolicy } from "@/lib/security/page-policy";
 import { shareLookupRefusal, tooManyLookupsPage } from "@/lib/shares/share-lookup-limit";
 
 // Runs before routing, for the things no route can do for itself (docs/decisions.md,
@@ -30,7 +30,12 @@ function answerMalformedPath(request: NextRequest): Response {
 type ForwardInit = { request: { headers: Headers } };
 
 function withPagePolicy(request: NextRequest, respond: (init: ForwardInit) => NextResponse): NextResponse {
-  const policy = pagePolicy({ nonce: mintNonce(), ingestBaseUrl: process.env.INGEST_BASE_URL, dev: process.env.NODE_ENV !== "production" });
+  const policy = pagePolicy({
+    nonce: mintNonce(),
+    ingestBaseUrl: process.env.INGEST_BASE_URL,
+    uploadOrigins: directUploadOrigins(process.env),
+    dev: process.env.NODE_ENV !== "production",
+  });
   const headers = new Headers(request.headers);
   headers.set("Content-Security-Policy", policy);
   const response = respond({ request: { headers } });

@@ -4,8 +4,8 @@ import { startApp } from "@/lib/testing/start-app";
 
 // Helpers for benchmarks that run servers in child processes.
 
-/** Resident memory of a process and all its descendants, from /proc. */
-export function treeRss(rootPid: number): number {
+/** The process and its descendants, by pid, from /proc. */
+function processTree(rootPid: number): Set<number> {
   const parents = new Map<number, number>();
   for (const entry of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
     try {
@@ -25,10 +25,33 @@ export function treeRss(rootPid: number): number {
       }
     }
   }
+  return tree;
+}
+
+/** Resident memory of a process and its descendants, in bytes. */
+export function treeRss(rootPid: number): number {
   let total = 0;
-  for (const pid of tree) {
+  for (const pid of processTree(rootPid)) {
     try {
       total += Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) * 1024;
+    } catch {
+      // Gone.
+    }
+  }
+  return total;
+}
+
+/**
+ * Bytes a process and its descendants have read and written through system calls so far
+ * (/proc/<pid>/io rchar, wchar): sockets and files alike, page-cache hits included.
+ */
+export function treeIo(rootPid: number): { read: number; written: number } {
+  const total = { read: 0, written: 0 };
+  for (const pid of processTree(rootPid)) {
+    try {
+      const io = readFileSync(`/proc/${pid}/io`, "utf8");
+      total.read += Number(/rchar:\s+(\d+)/.exec(io)?.[1] ?? 0);
+      total.written += Number(/wchar:\s+(\d+)/.exec(io)?.[1] ?? 0);
     } catch {
       // Gone.
     }

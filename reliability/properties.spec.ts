@@ -8,7 +8,7 @@ import { operations, type Operation } from "@/lib/api/openapi";
 import { ctaClick, type Manifest } from "../e2e/wire-events";
 import { badValue, bodyCases, mutationOf, queryCases, type BodyCase, type JsonSchema } from "./bad-values";
 import { appLogReader, blobFiles, isRejected, rowCounter, RowLedger, send, wrongAnswer, type SentRequest } from "./server-watch";
-import { addMember, basic, bearer, callOk, createCredential, createWebhookVictim, setUpTenants, uploadTemplate, type Project } from "./tenants";
+import { addMember, basic, bearer, callOk, createCredential, createUploadVictim, createWebhookVictim, lightsSessionBody, setUpTenants, uploadTemplate, type Project } from "./tenants";
 import { uploadCases } from "./upload-cases";
 
 // Issue 15, "Bad inputs tried": fast-check over every management endpoint of the route table
@@ -137,6 +137,8 @@ function validBody(op: Operation): Record<string, unknown> {
     "post /api/Projects/{projectId}/templates/{templateId}/renders": { data: { title: "Ana" }, format: "png", metadata: { order: 1 } },
     "post /api/Projects/{projectId}/campaigns": { name: "Fuzzed", channel: "STAGING", fieldMap: { Name: "title" } },
     "post /api/Projects/{projectId}/campaigns/{campaignId}/recipients": { recipients: [{ id: "fuzzed-1", title: "Ana", email: "ana@example.com" }, { title: "Bo" }] },
+    "post /api/Projects/{projectId}/templates/uploads": lightsSessionBody("Fuzzed"),
+    "post /api/Projects/{projectId}/templates/uploads/{uploadId}/complete": { files: [] },
   };
   const body = bodies[`${op.method} ${op.path}`];
   if (!body) throw new Error(`No valid body for ${op.method} ${op.path}`);
@@ -253,6 +255,9 @@ test.beforeAll(async () => {
     createWebhookVictim(own.projectId, token),
     createWebhookVictim(own.projectId, token),
   ]);
+  // Upload sessions: one whose part is sent (completed by the first valid case, replayed after), one to cancel.
+  const [uploadVictim, cancelVictim] = await Promise.all([createUploadVictim(own.projectId, token, true), createUploadVictim(own.projectId, token, false)]);
+  const [, , , sessionId, , fileIndex, , partNumber] = new URL(uploadVictim.partUrl, "http://victim").pathname.split("/");
   // The signing secret exists before its GET is fuzzed: made on first need, it would be a read that stores.
   await callOk("GET", `/api/Projects/${own.projectId}/webhooks/signing-secret`, bearer(token));
   const membership = (await callOk<{ items: { id: string; userId: string }[] }>("GET", `/api/organizations/${own.orgId}/members`, bearer(token))).items.find(
@@ -281,6 +286,10 @@ test.beforeAll(async () => {
     name: fileName!,
     file: previewFile,
     campaignId: campaign.id,
+    uploadId: op.method === "delete" ? cancelVictim.uploadId : uploadVictim.uploadId,
+    sessionId: sessionId!,
+    fileIndex: fileIndex!,
+    partNumber: partNumber!,
   });
   counter = rowCounter();
   appLog = appLogReader();

@@ -19,7 +19,38 @@ function ingestOrigin(ingestBaseUrl: string | undefined): string | null {
   }
 }
 
-export function pagePolicy({ nonce, ingestBaseUrl, dev }: { nonce: string; ingestBaseUrl?: string; dev: boolean }): string {
+type UploadEnv = Record<string, string | undefined>;
+
+const originOf = (url: string): string | null => {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * Where the console's uploader sends file parts itself (docs/direct-uploads.md), so that
+ * connect-src allows it: the bucket's S3 endpoint for direct uploads, UploadThing's ingest
+ * servers with UploadThing. Mirrors lib/config.ts's choice of upload mode.
+ */
+export function directUploadOrigins(env: UploadEnv): string[] {
+  const mode = env.UPLOAD_MODE || (env.UPLOADTHING_TOKEN ? "uploadthing" : env.STORAGE_DRIVER === "s3" ? "direct" : "server");
+  if (mode === "uploadthing") return [env.UPLOADTHING_INGEST_URL ? originOf(env.UPLOADTHING_INGEST_URL) : "https://*.ingest.uploadthing.com"].filter((o): o is string => o !== null);
+  if (mode !== "direct" || env.STORAGE_DRIVER !== "s3" || !env.S3_BUCKET) return [];
+  if (env.S3_ENDPOINT) {
+    const endpoint = originOf(env.S3_ENDPOINT);
+    if (!endpoint) return [];
+    if (env.S3_FORCE_PATH_STYLE === "1") return [endpoint];
+    const url = new URL(endpoint);
+    return [`${url.protocol}//${env.S3_BUCKET}.${url.host}`];
+  }
+  const region = env.S3_REGION || "us-east-1";
+  // Virtual-hosted style, and path style for bucket names with dots (the SDK picks one).
+  return [`https://${env.S3_BUCKET}.s3.${region}.amazonaws.com`, `https://s3.${region}.amazonaws.com`];
+}
+
+export function pagePolicy({ nonce, ingestBaseUrl, uploadOrigins = [], dev }: { nonce: string; ingestBaseUrl?: string; uploadOrigins?: string[]; dev: boolean }): string {
   const ingest = ingestOrigin(ingestBaseUrl);
   return [
     "default-src 'self'",
@@ -30,7 +61,7 @@ export function pagePolicy({ nonce, ingestBaseUrl, dev }: { nonce: string; inges
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
     "font-src 'self'",
-    `connect-src 'self'${ingest ? ` ${ingest}` : ""}`,
+    ["connect-src 'self'", ...(ingest ? [ingest] : []), ...uploadOrigins].join(" "),
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",

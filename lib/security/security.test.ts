@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { config } from "@/proxy";
 import { isWellEncodedPath } from "./path-encoding";
-import { mintNonce, pagePolicy } from "./page-policy";
+import { directUploadOrigins, mintNonce, pagePolicy } from "./page-policy";
 
 const scriptSrc = (policy: string) => policy.split("; ").find((directive) => directive.startsWith("script-src "))!;
 
@@ -16,6 +16,19 @@ describe("pagePolicy", () => {
     { case: "INGEST_BASE_URL not a URL", ingestBaseUrl: "not a url", connectSrc: "connect-src 'self'" },
   ])("pagePolicy – connect-src with $case", ({ ingestBaseUrl, connectSrc }) => {
     expect(pagePolicy({ nonce: "n", ingestBaseUrl, dev: false }).split("; ")).toContain(connectSrc);
+  });
+
+  it.each([
+    { case: "local storage", env: {}, origins: [] },
+    { case: "S3 on AWS", env: { STORAGE_DRIVER: "s3", S3_BUCKET: "clips", S3_REGION: "eu-west-1" }, origins: ["https://clips.s3.eu-west-1.amazonaws.com", "https://s3.eu-west-1.amazonaws.com"] },
+    { case: "S3-compatible, path style", env: { STORAGE_DRIVER: "s3", S3_BUCKET: "clips", S3_ENDPOINT: "http://127.0.0.1:9000/", S3_FORCE_PATH_STYLE: "1" }, origins: ["http://127.0.0.1:9000"] },
+    { case: "S3-compatible, virtual hosts", env: { STORAGE_DRIVER: "s3", S3_BUCKET: "clips", S3_ENDPOINT: "https://r2.example.com" }, origins: ["https://clips.r2.example.com"] },
+    { case: "S3 with UPLOAD_MODE=server", env: { STORAGE_DRIVER: "s3", S3_BUCKET: "clips", UPLOAD_MODE: "server" }, origins: [] },
+    { case: "UploadThing, hosted", env: { UPLOADTHING_TOKEN: "t" }, origins: ["https://*.ingest.uploadthing.com"] },
+    { case: "UploadThing, self-hosted", env: { UPLOADTHING_TOKEN: "t", UPLOADTHING_INGEST_URL: "http://127.0.0.1:7000/x" }, origins: ["http://127.0.0.1:7000"] },
+  ])("directUploadOrigins – $case", ({ env, origins }) => {
+    expect(directUploadOrigins(env)).toEqual(origins);
+    expect(pagePolicy({ nonce: "n", uploadOrigins: origins, dev: false }).split("; ")).toContain(["connect-src 'self'", ...origins].join(" "));
   });
 
   it("mintNonce – 128 bits of base64, different every time", () => {

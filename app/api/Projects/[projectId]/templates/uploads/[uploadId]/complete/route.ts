@@ -6,7 +6,7 @@ import { completeUploadSessionBody } from "@/lib/templates/upload-sessions/schem
 
 // POST …/templates/uploads/{uploadId}/complete – validate the stored files and create the template
 export const POST = withProjectRole<{ projectId: string; uploadId: string }>("template.upload", async (ctx) => {
-  const body = ctx.req.headers.get("content-length") === "0" || !ctx.req.body ? completeUploadSessionBody.parse({}) : await readJsonBody(ctx.req, completeUploadSessionBody);
+  const body = await readJsonBody(ctx.req, completeUploadSessionBody);
   const result = await completeUploadSession(ctx.db, ctx.actor, ctx.access, ctx.params.uploadId, body);
   return json(result.body, result.status, result.replayed ? { "Idempotent-Replayed": "true" } : {});
 });
