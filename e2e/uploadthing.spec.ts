@@ -93,15 +93,17 @@ async function createSession(bytes: Buffer, name: string): Promise<CreatedSessio
   return (await created.json()) as CreatedSession;
 }
 
-test("in Chromium, signed in on a console page – uploadthing/client's XHR to the stand-in (CORS preflights), the cookie to the app", async ({ browser }) => {
+test("in Chromium, signed in on a console page – uploadthing/client's XHR to the stand-in (the page's CSP, CORS preflights), the cookie to the app", async ({ browser }) => {
   const { baseUrl, projectId, adminEmail, adminPassword } = instance!.app;
   const bytes = Buffer.from(JSON.stringify({ v: "5.7.4", fr: 30, ip: 0, op: 30, w: 100, h: 100, layers: [] }));
   const session = await createSession(bytes, "browser.json");
-  // The console's CSP does not list the ingest origin yet (connect-src): this test is about the
-  // client, the cookie and CORS, so the page's CSP is bypassed and the client bundled here.
-  const context = await browser.newContext({ baseURL: baseUrl, bypassCSP: true });
+  // The client is bundled here and evaluated in the page (as devtools would: a script element
+  // would need the page's nonce); its requests are under the page's CSP like the console's own.
+  const context = await browser.newContext({ baseURL: baseUrl });
   const page = await context.newPage();
   await signIn(page, { email: adminEmail, password: adminPassword });
+  const policy = (await page.goto("/projects"))!.headers()["content-security-policy"] ?? "";
+  expect(/connect-src [^;]*/.exec(policy)?.[0]).toContain(standIn!.ingestUrl);
   const bundle = await build({
     stdin: { contents: 'export { genUploader } from "uploadthing/client";', resolveDir: process.cwd() },
     bundle: true,
@@ -111,7 +113,11 @@ test("in Chromium, signed in on a console page – uploadthing/client's XHR to t
     define: { "process.env.NODE_ENV": '"production"' },
     write: false,
   });
-  await page.addScriptTag({ content: bundle.outputFiles[0]!.text });
+  const violations: string[] = [];
+  page.on("console", (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+  });
+  await page.evaluate(bundle.outputFiles[0]!.text);
   const preflightsBefore = standIn!.requests().filter((request) => request.method === "OPTIONS").length;
 
   const result = await page.evaluate(
@@ -125,6 +131,7 @@ test("in Chromium, signed in on a console page – uploadthing/client's XHR to t
   );
   await context.close();
 
+  expect(violations).toEqual([]);
   expect(result.serverData).toEqual({ recorded: true });
   expect(standIn!.files().find((file) => file.key === result.key)!.bytes.equals(bytes)).toBe(true);
   expect(standIn!.requests().filter((request) => request.method === "OPTIONS").length).toBeGreaterThan(preflightsBefore);
