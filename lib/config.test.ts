@@ -63,7 +63,30 @@ describe("parseConfig – defaults", () => {
       webhookAllowPrivate: false,
       ffmpegPath: "ffmpeg",
       renderConcurrency: Math.max(1, Math.floor(os.availableParallelism() / 2)),
+      uploadMode: "server",
+      uploadSessionTtlSeconds: 24 * 3600,
+      uploadThing: null,
     });
+  });
+
+  it.each([
+    { case: "local storage", vars: {}, mode: "server" },
+    { case: "S3", vars: { STORAGE_DRIVER: "s3", S3_BUCKET: "clips" }, mode: "direct" },
+    { case: "S3 with UPLOAD_MODE=server", vars: { STORAGE_DRIVER: "s3", S3_BUCKET: "clips", UPLOAD_MODE: "server" }, mode: "server" },
+    { case: "local with UPLOAD_MODE=direct", vars: { UPLOAD_MODE: "direct" }, mode: "direct" },
+    { case: "an UploadThing token", vars: { UPLOADTHING_TOKEN: "token", STORAGE_DRIVER: "s3", S3_BUCKET: "clips" }, mode: "uploadthing" },
+  ])("parseConfig – upload mode with $case → $mode", ({ vars, mode }) => {
+    expect(parseConfig(env(vars)).uploadMode).toBe(mode);
+  });
+
+  it("parseConfig – UPLOADTHING_* and UPLOAD_SESSION_TTL → taken; UPLOAD_MODE=uploadthing without a token, a TTL without unit → refused", () => {
+    expect(parseConfig(env({ UPLOADTHING_TOKEN: "t", UPLOADTHING_INGEST_URL: "http://127.0.0.1:7000", UPLOAD_SESSION_TTL: "2h" }))).toMatchObject({
+      uploadThing: { token: "t", ingestUrl: "http://127.0.0.1:7000", apiUrl: undefined },
+      uploadSessionTtlSeconds: 7200,
+    });
+    expect(() => parseConfig(env({ UPLOAD_MODE: "uploadthing" }))).toThrow(/UPLOADTHING_TOKEN: required when UPLOAD_MODE=uploadthing/);
+    expect(() => parseConfig(env({ UPLOAD_SESSION_TTL: "10" }))).toThrow(/UPLOAD_SESSION_TTL/);
+    expect(() => parseConfig(env({ UPLOAD_MODE: "ftp" }))).toThrow(/UPLOAD_MODE: must be server, direct or uploadthing/);
   });
 
   it("parseConfig – FFMPEG_PATH and RENDER_CONCURRENCY → taken; a concurrency that is not a whole number from 1 to 64 → refused", () => {

@@ -81,7 +81,7 @@ export type Operation = {
    * authorization); "admin-channel": the CLI's secret from DATA_DIR.
    */
   role: Role | "user" | "credential" | "public" | "admin-channel";
-  /** Not in the OpenAPI document: the CLI's channel to the server, and next-auth's own routes. */
+  /** Not in the OpenAPI document: the CLI's channel to the server, and next-auth's and UploadThing's own protocols. */
   internal?: true;
   query?: z.ZodObject;
   body?: z.ZodType;
@@ -610,6 +610,19 @@ export const operations: Operation[] = [
     internal: true,
     responses: { 200: { description: "The command's result" } },
   },
+  ...(["get", "post"] as const).map(
+    (method): Operation => ({
+      method,
+      path: "/api/uploadthing",
+      summary:
+        method === "get"
+          ? "UploadThing: the file routes' config, for the console's uploader"
+          : "UploadThing: a presigned URL for one declared file of an upload session (?actionType=upload), or UploadThing's signed callback (uploadthing-hook header); 404 without UPLOADTHING_TOKEN",
+      role: "user",
+      internal: true,
+      responses: { 200: { description: "UploadThing's answer" } },
+    }),
+  ),
   ...(["get", "post"] as const).map(
     (method): Operation => ({
       method,
