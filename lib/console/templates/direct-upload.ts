@@ -1,6 +1,6 @@
 import { ApiProblem, apiRequest, problemFrom, type FieldProblem } from "@/lib/console/api-client";
 import type { UploadProgress, UploadResponse } from "@/lib/console/upload-request";
-import type { FileRoute } from "uploadthing/types";
+import type { UploadThingRouter } from "@/lib/uploadthing/file-router";
 import type { TemplateJson } from "./template-rules";
 import { draftFingerprint, fileRolesByKind, type FileRole, type UploadDraft } from "./upload-draft";
 
@@ -24,7 +24,7 @@ export type UploadSessionFile = {
   type: string;
   parts?: UploadSessionPart[];
   uploadedParts?: UploadedPart[];
-  uploadthing?: { endpoint: string; input: { sessionId: string; fileIndex: number } };
+  uploadthing?: { endpoint: keyof UploadThingRouter; input: { sessionId: string; fileIndex: number } };
   uploaded?: boolean;
 };
 export type UploadSession = {
@@ -425,13 +425,10 @@ function delay(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-/** UploadThing's route (the app's /api/uploadthing) as the session describes it: its endpoint takes the session id and the file's index. */
-type TemplateFilesRouter = Record<string, FileRoute<{ input: { sessionId: string; fileIndex: number }; output: unknown; errorShape: unknown }>>;
-
 /** Sends each file not yet uploaded through UploadThing, one request per file (each has its own input). */
 async function sendWithUploadThing(session: UploadSession, files: readonly DeclaredFile[], signal: AbortSignal, report: Report) {
   const { genUploader } = await import("uploadthing/client");
-  const { uploadFiles } = genUploader<TemplateFilesRouter>({ url: "/api/uploadthing", package: "@uploadthing/react" });
+  const { uploadFiles } = genUploader<UploadThingRouter>({ url: "/api/uploadthing", package: "@uploadthing/react" });
   const queue = session.files.filter((file) => !file.uploaded && file.uploadthing);
   const total = files.reduce((sum, { file }) => sum + file.size, 0);
   const loadedByFile = new Map<number, number>();
