@@ -5,6 +5,7 @@ import { expect, test, type Browser, type Page, type Response } from "@playwrigh
 import { startFaultProxy, type FaultProxy, type ProxiedRequest } from "../lib/testing/fault-proxy";
 import { makeLottie, textLayer } from "../lib/testing/fixtures/lottie-builders";
 import { startS3Server, type S3Server } from "../lib/testing/s3-server";
+import { startUploadThingStandIn, type UploadThingStandIn } from "../lib/testing/uploadthing-stand-in";
 import { expectAccessible, screenshotDir, screenshots, signIn } from "./console-helpers";
 import { fillUploadForm, fixtureDir, manifest, manifestFile, recordProgress, throttleUploads } from "./console-upload-helpers";
 import { startOwnInstance, type OwnInstance } from "./own-instance";
@@ -12,8 +13,8 @@ import { startOwnInstance, type OwnInstance } from "./own-instance";
 // The console's upload form with UPLOAD_MODE=direct (docs/direct-uploads.md) in Chromium: the
 // files go part by part from the browser to storage through an upload session, never through
 // the app. On S3 (s3rver behind a loopback proxy that counts, drops and holds the part PUTs) and
-// on local storage (the app's own part route). Instances of the spec's own, started with those
-// settings.
+// on local storage (the app's own part route), and through UploadThing (its loopback stand-in).
+// Instances of the spec's own, started with those settings.
 
 test.describe.configure({ timeout: 300_000 });
 
@@ -340,6 +341,54 @@ test.describe("UPLOAD_MODE=direct, local storage", () => {
       expect(put.status).toBe(200);
       expect(put.url).toMatch(new RegExp(`^${instance.app.baseUrl}/api/uploads/${session.id}/files/\\d+/parts/\\d+\\?`));
     }
+    await page.context().close();
+  });
+});
+
+test.describe("UPLOAD_MODE=uploadthing (the loopback UploadThing stand-in)", () => {
+  let standIn: UploadThingStandIn | undefined;
+  let instance: OwnInstance;
+
+  test.beforeAll(async () => {
+    test.setTimeout(300_000);
+    standIn = await startUploadThingStandIn();
+    instance = await startOwnInstance("direct-uploadthing", standIn.env);
+  });
+
+  test.afterAll(async () => {
+    test.setTimeout(60_000);
+    await instance?.stop();
+    await standIn?.close();
+  });
+
+  test("Upload form – the weather card's files go to UploadThing, one upload per file, then the session completes", async ({ browser }) => {
+    // Remove when the server completes UploadThing sessions (lib/templates/upload-sessions/staging.ts, receiveStagedFile answers 422 today).
+    test.fail(true, "completing an UploadThing session is not implemented on the server yet");
+    const page = await consolePage(browser, instance);
+    const puts: string[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "PUT") puts.push(request.url());
+    });
+    await page.goto(`/projects/${instance.app.projectId}/templates/upload`);
+    await fillUploadForm(page, "Weather card (UploadThing)");
+    const progress = await recordProgress(page);
+    const created = page.waitForResponse(isSessionCreated);
+    const completed = page.waitForResponse((response) => response.request().method() === "POST" && response.url().endsWith("/complete"), { timeout: 120_000 });
+    await page.getByRole("button", { name: "Upload template" }).click();
+    const session = (await (await created).json()) as SessionJson;
+    expect(session).toMatchObject({ status: "open", provider: "uploadthing" });
+
+    // Completion is asked for once every file is at UploadThing; the app got none of their bytes.
+    const completion = await completed;
+    const stored = standIn!.files().filter((file) => file.slug === "templateFiles");
+    expect(stored.map((file) => file.name).sort()).toEqual(["data.json", "img_0.jpg", "img_1.jpg", "manifest.json"]);
+    expect(stored.find((file) => file.name === "img_1.jpg")!.size).toBe(readSize(`${fixtureDir}/images/img_1.jpg`));
+    expect(puts).toHaveLength(session.files.length);
+    for (const url of puts) expect(url.startsWith(`${standIn!.ingestUrl}/`)).toBe(true);
+
+    expect(completion.status(), await completion.text()).toBe(201);
+    await expectWeatherCardPage(page, instance, "Weather card (UploadThing)");
+    expect((await progress()).at(-1)).toBe(100);
     await page.context().close();
   });
 });
