@@ -1,4 +1,5 @@
 import { createHmac, randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
 import { build } from "esbuild";
 import { genUploader } from "uploadthing/client";
@@ -74,6 +75,51 @@ test("POST …/templates/uploads, then the file through UploadThing – the stan
 
   const shown = await fetch(`${baseUrl}/api/Projects/${projectId}/templates/uploads/${session.id}`, { headers: bearer(), signal: AbortSignal.timeout(30_000) });
   expect(await shown.json()).toMatchObject({ status: "open", files: [{ uploaded: true }] });
+});
+
+test("the weather card through UploadThing, completed – the template is created from the files read back from UploadThing, which then deletes them", async () => {
+  const { baseUrl, projectId } = instance!.app;
+  const files = [
+    { role: "templateJson", name: "data.json", bytes: readFileSync("lib/testing/fixtures/lottie/weather-card/data.json") },
+    { role: "manifestJson", name: "manifest.json", bytes: readFileSync("lib/testing/fixtures/lottie/weather-card/manifest.json") },
+  ];
+  const created = await fetch(`${baseUrl}/api/Projects/${projectId}/templates/uploads`, {
+    method: "POST",
+    headers: { ...bearer(), "Content-Type": "application/json" },
+    body: JSON.stringify({
+      fields: { name: "Weather card via UploadThing", version: "1.0", kind: "LottieStandalone" },
+      files: files.map(({ role, name, bytes }) => ({ role, name, size: bytes.length, type: "application/json" })),
+    }),
+    signal: AbortSignal.timeout(30_000),
+  });
+  expect(created.status).toBe(201);
+  const session = (await created.json()) as CreatedSession;
+  const completeUrl = `${baseUrl}/api/Projects/${projectId}/templates/uploads/${session.id}/complete`;
+  const complete = () => fetch(completeUrl, { method: "POST", headers: { ...bearer(), "Content-Type": "application/json" }, body: "{}", signal: AbortSignal.timeout(60_000) });
+
+  const globals = globalThis as Record<string, unknown>;
+  globals.XMLHttpRequest = NodeXMLHttpRequest;
+  const keys: string[] = [];
+  try {
+    const { uploadFiles } = genUploader<UploadThingRouter>({ url: url("/api/uploadthing"), package: "e2e", fetch: globalThis.fetch });
+    const [first] = await uploadFiles("templateFiles", { files: [new File([files[0]!.bytes], session.files[0]!.name, { type: "application/json" })], input: session.files[0]!.uploadthing.input, headers: bearer() });
+    keys.push(first!.key);
+    const early = await complete();
+    expect(early.status).toBe(422);
+    expect(((await early.json()) as { errors: { path: string }[] }).errors).toEqual([expect.objectContaining({ path: "files.1" })]);
+    const [second] = await uploadFiles("templateFiles", { files: [new File([files[1]!.bytes], session.files[1]!.name, { type: "application/json" })], input: session.files[1]!.uploadthing.input, headers: bearer() });
+    keys.push(second!.key);
+  } finally {
+    delete globals.XMLHttpRequest;
+  }
+
+  const done = await complete();
+  expect(done.status, await done.clone().text()).toBe(201);
+  expect(await done.json()).toMatchObject({ name: "Weather card via UploadThing", status: "Testing", width: 720, height: 1280 });
+  expect(standIn!.files().filter((file) => keys.includes(file.key))).toEqual([]);
+  const replay = await complete();
+  expect(replay.status).toBe(201);
+  expect(replay.headers.get("idempotent-replayed")).toBe("true");
 });
 
 type CreatedSession = { id: string; provider: string; files: { name: string; uploadthing: { endpoint: "templateFiles"; input: { sessionId: string; fileIndex: number } } }[] };

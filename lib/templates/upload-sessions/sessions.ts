@@ -134,7 +134,8 @@ export async function cancelUploadSession(db: Db, access: ProjectAccess, session
     .set({ status: "cancelled", updatedAt: new Date() })
     .where(and(eq(templateUploadSessions.id, row.id), eq(templateUploadSessions.status, "open")))
     .returning();
-  if (cancelled) return discardStaging(cancelled);
+  // The cancel stands even when the clean-up fails (UploadThing unreachable): it is logged, and S3's lifecycle rule or the local sweep of leftovers finishes it.
+  if (cancelled) return discardStaging(cancelled).catch((error: unknown) => console.error(`Cleaning up cancelled upload session ${row.id} failed:`, error));
   if (row.status === "cancelled") return;
   throw new ConflictError(`Upload session ${row.id} is ${row.status}; only an open session can be cancelled.`, "upload_session_not_open");
 }

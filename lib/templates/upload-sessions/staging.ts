@@ -8,6 +8,7 @@ import { processWide } from "@/lib/process-wide";
 import { LocalPartStaging } from "@/lib/storage/local-parts";
 import { getS3Staging, MultipartRefusedError, type S3MultipartStaging } from "@/lib/storage/s3-multipart";
 import { signUrlSubject, verifyUrlSubject } from "@/lib/tokens/signed-url";
+import { deleteUploadThingFiles, openUploadThingFile } from "@/lib/uploadthing/files";
 import { storePart, type ReceivedFile } from "../receive-upload";
 import type { FileRole } from "../schema";
 import { partsOf, type CompleteUploadSessionBody, type DeclaredFile, type UploadSessionProvider } from "./schema";
@@ -106,6 +107,8 @@ export async function assertSentWhole(row: UploadSessionRow, index: number, comp
     const missing = all.filter((n) => !numbers.has(n));
     if (missing.length > 0) throw notSent(row, index, `was not sent whole: the completion lists no ETag for part${missing.length > 1 ? "s" : ""} ${missing.join(", ")} of ${count}`);
     if (listed.length !== count) throw notSent(row, index, "is listed with a part more than once in the completion");
+  } else if (!row.files[index]!.uploadthing) {
+    throw notSent(row, index, "has not reached UploadThing yet (or UploadThing has not called the app back)");
   }
 }
 
@@ -134,12 +137,13 @@ export async function receiveStagedFile(row: UploadSessionRow, index: number, co
     }
     return storePart(role, file.name, await s3.open(key), (chunks) => s3.adopt(key, chunks));
   }
-  throw notSent(row, index, "cannot be imported from UploadThing: this build has no UploadThing support");
+  return storePart(role, file.name, await openUploadThingFile(file.uploadthing!));
 }
 
 /** Removes whatever the session staged (best effort per file; the sweep retries what is left). */
 export async function discardStaging(row: UploadSessionRow): Promise<void> {
   if (row.provider === "local") return localStaging().discard(row.id);
+  if (row.provider === "uploadthing") return deleteUploadThingFiles(row.files.flatMap((file) => (file.uploadthing ? [file.uploadthing.key] : [])));
   if (row.provider === "s3") {
     const s3 = s3Staging();
     await Promise.allSettled(row.files.map(async (file) => {

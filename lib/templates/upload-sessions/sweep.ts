@@ -40,8 +40,8 @@ export async function sweepUploadSessions(db: Db, now = new Date()): Promise<{ e
       .where(and(eq(templateUploadSessions.id, row.id), eq(templateUploadSessions.status, row.status)))
       .returning();
     if (!ended) continue;
-    await discardStaging(ended);
     expired += 1;
+    await discardStaging(ended).catch((error: unknown) => console.error(`Cleaning up expired upload session ${row.id} failed:`, error));
   }
 
   const liveAmong = async (ids: string[]) => {
