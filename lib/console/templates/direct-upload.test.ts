@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { completionRequest, declaredFiles, formProblems, pendingParts, resumeKey, sessionRequest, type PartEtags, type UploadSession } from "./direct-upload";
+import { completionRequest, declaredFiles, formProblems, partTarget, pendingParts, resumeKey, sessionRequest, type PartEtags, type UploadSession } from "./direct-upload";
 import { emptyDraft, type UploadDraft } from "./upload-draft";
 
 const file = (name: string, size = 1, lastModified = 1, type = "") => new File(["x".repeat(size)], name, { lastModified, type });
@@ -90,5 +90,13 @@ describe("pendingParts and completionRequest", () => {
 
   test.each(["local", "uploadthing"] as const)("a %s session completes with an empty body: the app knows its files", (provider) => {
     expect(completionRequest(session({ provider }), { 0: { 1: '"e01"' } })).toEqual({});
+  });
+});
+
+describe("partTarget – where the browser PUTs a part", () => {
+  test("the app's own part route → its path and query (same-origin under any host name); a presigned S3 URL → untouched", () => {
+    expect(partTarget({ provider: "local" }, "http://localhost:3000/api/uploads/s/files/0/parts/1?expires=1&signature=x")).toBe("/api/uploads/s/files/0/parts/1?expires=1&signature=x");
+    const presigned = "http://127.0.0.1:9000/bucket/uploads/s/0?partNumber=1&uploadId=u&X-Amz-Signature=x";
+    expect(partTarget({ provider: "s3" }, presigned)).toBe(presigned);
   });
 });

@@ -121,6 +121,17 @@ function resumeStore(storage: ResumeStorage | undefined, key: string) {
   };
 }
 
+/**
+ * Where the browser sends a part: the app's own part route (local storage) by path, so that it
+ * stays same-origin when the console is opened under another name than PUBLIC_BASE_URL; a
+ * presigned S3 URL as it is (its host is signed).
+ */
+export function partTarget(session: Pick<UploadSession, "provider">, url: string): string {
+  if (session.provider !== "local") return url;
+  const parsed = new URL(url);
+  return `${parsed.pathname}${parsed.search}`;
+}
+
 /** A part still to send. */
 export type PendingPart = { fileIndex: number; file: File; partNumber: number; start: number; size: number; url: string };
 
@@ -134,7 +145,7 @@ export function pendingParts(session: UploadSession, files: readonly DeclaredFil
       const uploaded = sessionFile.uploadedParts?.find((entry) => entry.partNumber === part.partNumber && entry.size === part.size);
       if (uploaded) known[part.partNumber] ??= uploaded.etag ?? "";
       if (known[part.partNumber] !== undefined) continue;
-      pending.push({ fileIndex: sessionFile.index, file, partNumber: part.partNumber, start: (part.partNumber - 1) * session.partSize, size: part.size, url: part.url });
+      pending.push({ fileIndex: sessionFile.index, file, partNumber: part.partNumber, start: (part.partNumber - 1) * session.partSize, size: part.size, url: partTarget(session, part.url) });
     }
   }
   return pending;
