@@ -388,6 +388,31 @@ test.describe("UPLOAD_MODE=uploadthing (the loopback UploadThing stand-in)", () 
     await expect.poll(() => standIn!.files().filter((file) => file.slug === "templateFiles")).toEqual([]);
     await page.context().close();
   });
+
+  test("Upload form – a Raster template (MP4, Lottie overlay, overlay settings) through UploadThing", async ({ browser }) => {
+    const page = await consolePage(browser, instance);
+    await page.goto(`/projects/${instance.app.projectId}/templates/upload`);
+    await page.getByLabel("Name", { exact: true }).fill("Raster (UploadThing)");
+    await page.getByLabel("Kind").selectOption("Raster");
+    const overlay = makeLottie({ w: 640, h: 360, fr: 30, op: 90, layers: [textLayer("{{City}}", "Nowhere", { op: 90, size: 48, y: 180 })] });
+    await page.getByLabel("Video", { exact: true }).setInputFiles("lib/testing/fixtures/video/background-640x360-6s.mp4");
+    await page.getByLabel("Lottie overlay", { exact: true }).setInputFiles({ name: "overlay.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(overlay)) });
+    await page.getByLabel("Overlay settings", { exact: true }).setInputFiles({ name: "overlay-settings.json", mimeType: "application/json", buffer: Buffer.from('{"version": 1}') });
+    const ingestPuts = () => standIn!.requests().filter((request) => request.server === "ingest" && request.method === "PUT");
+    const before = ingestPuts().length;
+    const created = page.waitForResponse(isSessionCreated);
+    await page.getByRole("button", { name: "Upload template" }).click();
+    const session = (await (await created).json()) as SessionJson;
+    expect(session.provider).toBe("uploadthing");
+    await expect(page).toHaveURL(new RegExp(`/projects/${instance.app.projectId}/templates/[0-9a-f-]{36}$`), { timeout: 120_000 });
+    await expect(page.getByRole("heading", { level: 1, name: "Raster (UploadThing)" })).toBeVisible();
+    const table = page.getByRole("table", { name: "Files" });
+    await expect(table.getByRole("row", { name: /^background-640x360-6s\.mp4 / })).toContainText("video/mp4");
+    // One PUT per file, each answered 200: the MP4 and the two JSON files went to UploadThing, not through the app.
+    expect(ingestPuts().slice(before).map((request) => request.status)).toEqual(session.files.map(() => 200));
+    await expect.poll(() => standIn!.files().filter((file) => file.slug === "templateFiles")).toEqual([]);
+    await page.context().close();
+  });
 });
 
 function readSize(file: string): number {
