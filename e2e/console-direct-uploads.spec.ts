@@ -150,25 +150,15 @@ test.describe("UPLOAD_MODE=direct, S3 (s3rver behind a proxy)", () => {
   test("Upload form – a Raster template (MP4, Lottie overlay, overlay settings) through the bucket", async ({ browser }) => {
     const page = await consolePage(browser, instance);
     await page.goto(`/projects/${instance.app.projectId}/templates/upload`);
-    await page.getByLabel("Name", { exact: true }).fill("Raster (direct)");
-    await page.getByLabel("Kind").selectOption("Raster");
-    const overlay = makeLottie({ w: 640, h: 360, fr: 30, op: 90, layers: [textLayer("{{City}}", "Nowhere", { op: 90, size: 48, y: 180 })] });
-    await page.getByLabel("Video", { exact: true }).setInputFiles("lib/testing/fixtures/video/background-640x360-6s.mp4");
-    await page.getByLabel("Lottie overlay", { exact: true }).setInputFiles({ name: "overlay.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(overlay)) });
-    const settings = Buffer.from(JSON.stringify({ version: 1, fit: "contain", offsetSeconds: 2 }));
-    await page.getByLabel("Overlay settings", { exact: true }).setInputFiles({ name: "overlay-settings.json", mimeType: "application/json", buffer: settings });
+    const { overlay, settings } = await fillRasterForm(page, "Raster (direct)");
     const before = partPuts().length;
     const created = page.waitForResponse(isSessionCreated);
     await page.getByRole("button", { name: "Upload template" }).click();
     const session = (await (await created).json()) as SessionJson;
-    await expect(page).toHaveURL(new RegExp(`/projects/${instance.app.projectId}/templates/[0-9a-f-]{36}$`), { timeout: 120_000 });
-    await expect(page.getByRole("heading", { level: 1, name: "Raster (direct)" })).toBeVisible();
-    const table = page.getByRole("table", { name: "Files" });
-    await expect(table.getByRole("row", { name: /^background-640x360-6s\.mp4 / })).toContainText("video/mp4");
-    await expect(table.getByRole("row", { name: /^overlay\.json / })).toBeVisible();
+    await expectRasterPage(page, instance, "Raster (direct)");
     const sent = partPuts().slice(before);
     expect(sent.map((put) => put.outcome)).toEqual(Array.from({ length: partCount(session) }, () => "answered"));
-    expect(sent.reduce((sum, put) => sum + put.bytes, 0)).toBe(readSize("lib/testing/fixtures/video/background-640x360-6s.mp4") + Buffer.byteLength(JSON.stringify(overlay)) + settings.length);
+    expect(sent.reduce((sum, put) => sum + put.bytes, 0)).toBe(readSize("lib/testing/fixtures/video/background-640x360-6s.mp4") + overlay.length + settings.length);
     await page.context().close();
   });
 
@@ -392,28 +382,41 @@ test.describe("UPLOAD_MODE=uploadthing (the loopback UploadThing stand-in)", () 
   test("Upload form – a Raster template (MP4, Lottie overlay, overlay settings) through UploadThing", async ({ browser }) => {
     const page = await consolePage(browser, instance);
     await page.goto(`/projects/${instance.app.projectId}/templates/upload`);
-    await page.getByLabel("Name", { exact: true }).fill("Raster (UploadThing)");
-    await page.getByLabel("Kind").selectOption("Raster");
-    const overlay = makeLottie({ w: 640, h: 360, fr: 30, op: 90, layers: [textLayer("{{City}}", "Nowhere", { op: 90, size: 48, y: 180 })] });
-    await page.getByLabel("Video", { exact: true }).setInputFiles("lib/testing/fixtures/video/background-640x360-6s.mp4");
-    await page.getByLabel("Lottie overlay", { exact: true }).setInputFiles({ name: "overlay.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(overlay)) });
-    await page.getByLabel("Overlay settings", { exact: true }).setInputFiles({ name: "overlay-settings.json", mimeType: "application/json", buffer: Buffer.from('{"version": 1}') });
+    await fillRasterForm(page, "Raster (UploadThing)");
     const ingestPuts = () => standIn!.requests().filter((request) => request.server === "ingest" && request.method === "PUT");
     const before = ingestPuts().length;
     const created = page.waitForResponse(isSessionCreated);
     await page.getByRole("button", { name: "Upload template" }).click();
     const session = (await (await created).json()) as SessionJson;
     expect(session.provider).toBe("uploadthing");
-    await expect(page).toHaveURL(new RegExp(`/projects/${instance.app.projectId}/templates/[0-9a-f-]{36}$`), { timeout: 120_000 });
-    await expect(page.getByRole("heading", { level: 1, name: "Raster (UploadThing)" })).toBeVisible();
-    const table = page.getByRole("table", { name: "Files" });
-    await expect(table.getByRole("row", { name: /^background-640x360-6s\.mp4 / })).toContainText("video/mp4");
+    await expectRasterPage(page, instance, "Raster (UploadThing)");
     // One PUT per file, each answered 200: the MP4 and the two JSON files went to UploadThing, not through the app.
     expect(ingestPuts().slice(before).map((request) => request.status)).toEqual(session.files.map(() => 200));
     await expect.poll(() => standIn!.files().filter((file) => file.slug === "templateFiles")).toEqual([]);
     await page.context().close();
   });
 });
+
+/** Fills the form with a Raster template: the fixture MP4, a Lottie overlay and overlay settings; answers the JSON files' bytes. */
+async function fillRasterForm(page: Page, name: string): Promise<{ overlay: Buffer; settings: Buffer }> {
+  await page.getByLabel("Name", { exact: true }).fill(name);
+  await page.getByLabel("Kind").selectOption("Raster");
+  const overlay = Buffer.from(JSON.stringify(makeLottie({ w: 640, h: 360, fr: 30, op: 90, layers: [textLayer("{{City}}", "Nowhere", { op: 90, size: 48, y: 180 })] })));
+  const settings = Buffer.from(JSON.stringify({ version: 1, fit: "contain", offsetSeconds: 2 }));
+  await page.getByLabel("Video", { exact: true }).setInputFiles("lib/testing/fixtures/video/background-640x360-6s.mp4");
+  await page.getByLabel("Lottie overlay", { exact: true }).setInputFiles({ name: "overlay.json", mimeType: "application/json", buffer: overlay });
+  await page.getByLabel("Overlay settings", { exact: true }).setInputFiles({ name: "overlay-settings.json", mimeType: "application/json", buffer: settings });
+  return { overlay, settings };
+}
+
+/** The template page of a Raster template made by fillRasterForm. */
+async function expectRasterPage(page: Page, instance: OwnInstance, name: string) {
+  await expect(page).toHaveURL(new RegExp(`/projects/${instance.app.projectId}/templates/[0-9a-f-]{36}$`), { timeout: 120_000 });
+  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+  const table = page.getByRole("table", { name: "Files" });
+  await expect(table.getByRole("row", { name: /^background-640x360-6s\.mp4 / })).toContainText("video/mp4");
+  await expect(table.getByRole("row", { name: /^overlay\.json / })).toBeVisible();
+}
 
 function readSize(file: string): number {
   return statSync(file).size;
