@@ -335,17 +335,23 @@ test("query strings and path parameters – every other endpoint of the route ta
 });
 
 /**
- * Waits until the renders the JSON-body cases queued are finished: the render worker stores
- * their files in the same blob store whose growth the upload cases are judged by.
+ * Waits until the renders the earlier cases queued are finished — the JSON-body cases' renders
+ * and the campaign thumbnails the path cases queued, of whichever template the campaign's share
+ * serves: the render worker stores their files in the same blob store whose growth the upload
+ * cases are judged by.
  */
 async function rendersFinished(): Promise<void> {
-  const url = `/api/Projects/${own.projectId}/templates/${own.templateId}/renders?limit=100`;
-  await expect
-    .poll(async () => (await callOk<{ items: { status: string }[] }>("GET", url, bearer(own.adminToken))).items.filter((r) => /queued|rendering/.test(r.status)).length, {
-      timeout: 300_000,
-      intervals: [500],
-    })
-    .toBe(0);
+  const admin = bearer(own.adminToken);
+  const unfinished = async () => {
+    const { items: templates } = await callOk<{ items: { id: string }[] }>("GET", `/api/Projects/${own.projectId}/templates`, admin);
+    let count = 0;
+    for (const template of templates) {
+      const { items } = await callOk<{ items: { status: string }[] }>("GET", `/api/Projects/${own.projectId}/templates/${template.id}/renders?limit=100`, admin);
+      count += items.filter((render) => /queued|rendering/.test(render.status)).length;
+    }
+    return count;
+  };
+  await expect.poll(unfinished, { timeout: 300_000, intervals: [500] }).toBe(0);
 }
 
 test("POST /api/Projects/{projectId}/templates/upload – multipart bodies", async () => {
