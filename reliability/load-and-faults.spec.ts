@@ -239,9 +239,9 @@ test("Faults survived – PostgreSQL stopped for 20 s under the same load: 503 w
     loadAverage: loadavg()[0],
   };
   console.log(`faults survived: ${JSON.stringify(figures)}`);
+  const at = (time: number) => new Date(time).toISOString().slice(11, 23);
+  const late = unavailable.filter((shot) => shot.endedAt > timeline.backAt).slice(-10);
   if (failures.length > 0 || figures.recoveryMs > recoveryBoundMs) {
-    const at = (time: number) => new Date(time).toISOString().slice(11, 23);
-    const late = unavailable.filter((shot) => shot.endedAt > timeline.backAt).slice(-10);
     console.log(`503s after the database was back (the last 10): ${JSON.stringify(late.map((shot) => ({ ...shot, endedAt: at(shot.endedAt) })))}`);
     console.log(`outage timeline: stop ${at(timeline.stopAt)}, stopped ${at(timeline.downAt)}, started ${at(timeline.backAt)}; the app printed:\n${app.output().slice(-6000)}`);
   }
@@ -249,7 +249,9 @@ test("Faults survived – PostgreSQL stopped for 20 s under the same load: 503 w
   expect(failures.map(describeShot), "answers other than success or a 503 during the outage (500, reset, timeout…)").toEqual([]);
   expect(unavailable.length, "requests answered 503 while the database was down").toBeGreaterThan(0);
   expect(figures.missingRetryAfter, "503s without Retry-After").toBe(0);
-  expect(figures.recoveryMs, "ms from the database back to the app's last 503").toBeLessThanOrEqual(recoveryBoundMs);
+  // The late 503s are in the message too: CI's summary keeps the failure, not always the log above it.
+  const lateSummary = late.map((shot) => `${shot.kind} ended ${at(shot.endedAt)}`).join(", ");
+  expect(figures.recoveryMs, `ms from the database (back at ${at(timeline.backAt)}) to the app's last 503 (the last 10 after it: ${lateSummary})`).toBeLessThanOrEqual(recoveryBoundMs);
   expect(events.lost, "acknowledged events not stored").toBe(0);
   expect(events.duplicates, "events stored twice").toBe(0);
   expect(database.invariants).toEqual({ productionTemplates: [], sharesPerChannel: [], duplicateEvents: [] });
