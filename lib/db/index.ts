@@ -42,7 +42,7 @@ async function openPostgres(url: string): Promise<Connection> {
   // A connection that cannot be opened (or that the server refuses) makes the database
   // unreachable until a probe gets an answer.
   const probe = () => probePostgres(url);
-  const socket = (options: SocketOptions) => watchConnect(connectWithoutDelay(options), () => noteUnreachable(probe));
+  const socket = (options: SocketOptions) => watchConnect(connectWithoutDelay(options), (why) => noteUnreachable(probe, why));
   const clientOptions = { max: 10, onnotice: () => {}, socket, backoff: reconnectDelaySeconds, connect_timeout: connectTimeoutSeconds };
   const client = postgres(url, clientOptions);
   const db = drizzle({ client, schema }) as unknown as Db;

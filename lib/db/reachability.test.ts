@@ -130,19 +130,20 @@ describe("watchConnect", () => {
   const authenticationOk = message("R", Buffer.from([0, 0, 0, 0]));
 
   it.each([
-    { server: "nobody listens on the port", first: null, unreachable: true },
-    { server: "the server's first message is an error (shutting down)", first: shuttingDown, unreachable: true },
-    { server: "the server asks for authentication", first: authenticationOk, unreachable: false },
-    { server: "the server hangs up without a word", first: Buffer.alloc(0), unreachable: true },
-  ])("$server → unreachable: $unreachable", async ({ first, unreachable }) => {
+    { server: "nobody listens on the port", first: null, why: /^connecting failed: ECONNREFUSED, after \d+ ms$/ },
+    { server: "the server's first message is an error (shutting down)", first: shuttingDown, why: /^the server refused the session: the database system is shutting down$/ },
+    { server: "the server asks for authentication", first: authenticationOk, why: null },
+    { server: "the server hangs up without a word", first: Buffer.alloc(0), why: /^the connection closed before the server answered, after \d+ ms$/ },
+  ])("$server → unreachable, and why: $why", async ({ first, why }) => {
     const server = first ? await answeringServer(first) : null;
     const port = server?.port ?? (await freePort());
-    let noted = false;
-    const socket = watchConnect(net.connect({ host: "127.0.0.1", port }), () => (noted = true));
+    let noted: string | null = null;
+    const socket = watchConnect(net.connect({ host: "127.0.0.1", port }), (reason) => (noted = reason));
     socket.on("error", () => {});
     socket.resume();
     await new Promise((resolve) => socket.once("close", resolve));
     await server?.close();
-    expect(noted).toBe(unreachable);
+    if (why) expect(noted).toMatch(why);
+    else expect(noted).toBeNull();
   });
 });

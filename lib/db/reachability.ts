@@ -26,13 +26,16 @@ export function requireReachable(): void {
   if (reachability().unreachable) throw new DatabaseUnreachableError();
 }
 
-/** Counts the database unreachable until `probe` (a query on a connection of its own) succeeds. */
-export function noteUnreachable(probe: () => Promise<void>): void {
+/**
+ * Counts the database unreachable until `probe` (a query on a connection of its own) succeeds.
+ * `why` (what happened to the connection) goes into the one log line of the outage.
+ */
+export function noteUnreachable(probe: () => Promise<void>, why = "a connection could not be opened"): void {
   const state = reachability();
   if (state.unreachable) return;
   state.unreachable = true;
   const since = Date.now();
-  console.error("The database server cannot be reached: requests are answered 503 until it answers again.");
+  console.error(`The database server cannot be reached (${why}): requests are answered 503 until it answers again.`);
   void (async () => {
     while (state.unreachable) {
       await delay(probeIntervalMs, undefined, { ref: false });
@@ -62,15 +65,27 @@ const errorResponse = 0x45;
  * answered), or the server's first message is an error (shutting down, starting up, too many
  * connections) where a session would start with an authentication request.
  */
-export function watchConnect(socket: net.Socket, onUnreachable: () => void): net.Socket {
+export function watchConnect(socket: net.Socket, onUnreachable: (why: string) => void): net.Socket {
   // A failure to connect ends in 'close' too, with nothing received: one listener covers both.
+  const openedAt = Date.now();
   let answered = false;
+  let failure: string | undefined;
+  socket.once("error", (error: NodeJS.ErrnoException) => (failure = error.code ?? error.message));
   socket.once("close", () => {
-    if (!answered) onUnreachable();
+    if (answered) return;
+    const after = `after ${Date.now() - openedAt} ms`;
+    onUnreachable(failure ? `connecting failed: ${failure}, ${after}` : `the connection closed before the server answered, ${after}`);
   });
   socket.once("data", (chunk: Buffer) => {
     answered = true;
-    if (chunk[0] === errorResponse) onUnreachable();
+    if (chunk[0] === errorResponse) onUnreachable(`the server refused the session: ${serverMessage(chunk)}`);
   });
   return socket;
+}
+
+/** The message (field M) of a backend ErrorResponse, or its code (field C). */
+function serverMessage(chunk: Buffer): string {
+  const fields = chunk.subarray(5).toString("utf8").split("\0");
+  const field = (type: string) => fields.find((entry) => entry.startsWith(type))?.slice(1);
+  return field("M") ?? field("C") ?? "an error";
 }
