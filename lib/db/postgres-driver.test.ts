@@ -42,7 +42,8 @@ describe.skipIf(!process.env.DATABASE_URL).each(Object.entries(builds))("postgre
   it("a connection closed while a query's bytes wait to be written: the next query connects and is answered", async () => {
     let socket: net.Socket | undefined;
     // The socket option is documented in postgres.js's README ("Custom socket") but missing from its types.
-    const options = { max: 1, connect_timeout: 2, onnotice: () => {}, socket: () => (socket = net.connect({ host: new URL(url).hostname, port: Number(new URL(url).port || 5432) })) };
+    const { hostname, port } = new URL(url);
+    const options = { max: 1, connect_timeout: 2, onnotice: () => {}, socket: () => (socket = net.connect({ host: hostname, port: Number(port || 5432) })) };
     const sql = postgres(url, options as Parameters<typeof postgres>[1]);
     try {
       await sql`select 1`;

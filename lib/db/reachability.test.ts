@@ -78,7 +78,7 @@ describe("noteUnreachable", () => {
       running--;
       if (calls < 3) throw new Error("still down");
     };
-    for (let i = 0; i < 10; i++) noteUnreachable(probe);
+    for (let i = 0; i < 10; i++) noteUnreachable(probe, "a test");
     expect(() => requireReachable()).toThrow(expect.objectContaining({ code: "DATABASE_UNREACHABLE" }));
 
     await vi.waitFor(() => expect(requireReachable).not.toThrow(), { timeout: 5_000, interval: 20 });

@@ -30,7 +30,7 @@ export function requireReachable(): void {
  * Counts the database unreachable until `probe` (a query on a connection of its own) succeeds.
  * `why` (what happened to the connection) goes into the one log line of the outage.
  */
-export function noteUnreachable(probe: () => Promise<void>, why = "a connection could not be opened"): void {
+export function noteUnreachable(probe: () => Promise<void>, why: string): void {
   const state = reachability();
   if (state.unreachable) return;
   state.unreachable = true;
