@@ -6,6 +6,8 @@ export default defineConfig({
   globalSetup: "./e2e/global-setup.ts",
   timeout: 60_000,
   workers: 1,
+  // CI retries a failed test once, and its summary lists every retried test as flaky (scripts/ci-summary.mjs).
+  retries: process.env.CI ? 1 : 0,
   reporter: process.env.CI_REPORT_DIR
     ? [["list"], ["json", { outputFile: `${process.env.CI_REPORT_DIR}/playwright-${process.env.CI_REPORT_NAME ?? "pglite"}.json` }]]
     : [["list"]],
