@@ -74,7 +74,9 @@ async function runEndpoint(endpoint: string, numRuns: number, cases: fc.Arbitrar
   );
   result.violations.push(...(await ledger.settle()));
   result.rowCounts = ledger.counts;
-  await delay(300); // what the app prints about the last request reaches the log file
+  // What the app prints about the last request has a moment to reach the log file. Not a
+  // verdict's timing: a line later than this is read with the next endpoint's (and fails that one).
+  await delay(300);
   const { errors } = appLog.read();
   result.violations.push(...errors.map((line) => `${endpoint}: the app printed "${line.slice(0, 300)}"`));
   result.ms = Date.now() - started;
@@ -242,6 +244,7 @@ const fuzzedOperations = () => operations.filter((op) => !op.upload && !op.inter
 
 test.beforeAll(async () => {
   test.setTimeout(300_000);
+  console.log(`bad inputs: seed ${seed} (FC_SEED=${seed} replays this run), scale ${scale}`);
   ({ own } = await setUpTenants("Bad inputs", { withMembers: false }));
   const token = own.adminToken;
   // Victims: what deploy, archive, delete and the revocations may use up, apart from what the other cases need.
