@@ -17,9 +17,9 @@ import { uploadCases } from "./upload-cases";
 // connection, a 4xx is problem+json with a detail, a refused request changed no row of any
 // table (and left no blob or temp file); after each endpoint, nothing in the app's output
 // says an error escaped. BAD_INPUT_SCALE multiplies the case counts: 0.4 by default (≈ 6,900
-// cases, every endpoint and every kind of mutation still drawn; a new seed each run widens what
-// CI has tried over time), 1 for the 17,250 of the full sweep. FC_SEED replays a run (the seed is
-// printed first).
+// cases: every endpoint, each of a body's per-field mutations drawn about twice a run on average
+// instead of five times; a new seed each run widens what CI has tried over time), 1 for the
+// 17,250 of the full sweep. FC_SEED replays a run (the seed is printed first).
 
 const scale = Number(process.env.BAD_INPUT_SCALE ?? 0.4);
 const seed = Number(process.env.FC_SEED ?? Date.now() % 2 ** 31);
