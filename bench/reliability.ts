@@ -89,6 +89,10 @@ async function recoveryRun(cluster: PrivatePostgres, target: LoadTarget) {
     firstSuccessMs: Math.min(...after.map((shot) => shot.endedAt)) - backAt,
     databaseReadyMs,
     unavailable: shots.filter((shot) => shot.outcome.status === 503).length,
+    /** The 503s that ended after the database was back: when each was sent and answered, ms from `pg_ctl start` returning. */
+    late503s: shots
+      .filter((shot) => shot.outcome.status === 503 && shot.endedAt > backAt)
+      .map((shot) => ({ kind: shot.kind, sentMs: shot.startedAt - backAt, endedMs: shot.endedAt - backAt })),
     failures: shots.filter((shot) => !ok(shot) && shot.outcome.status !== 503).length,
   };
 }
