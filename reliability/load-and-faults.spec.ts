@@ -5,6 +5,7 @@ import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { expect, test, type Page, type Request } from "@playwright/test";
+import { isRetryable, maxAttempts } from "@/lib/sdk/queue";
 import { startPrivatePostgres, type PrivatePostgres } from "../lib/testing/private-postgres";
 import type { StartedApp } from "../lib/testing/start-app";
 import { analyticsMessage, embedPlayer, harnessPage, hostPage, postFrom } from "../e2e/sdk-harness";
@@ -16,22 +17,30 @@ import { startOwnApp, stopOwnApp } from "./own-app";
 // Issue 15, "Load held" and "Faults survived": the built app on a PostgreSQL cluster of this
 // spec's own (lib/testing/private-postgres.ts; the shared server is never stopped) under mixed
 // load at a fixed arrival rate — management reads and writes, analytics batches. First the load
-// alone; then the same load while the cluster is stopped for 20 s and started again, with the
-// real SDK in Chromium tracking events all along. Every event is counted in the database.
+// alone; then the same load while the cluster is stopped and started again, with the real SDK
+// in Chromium tracking events all along. Every event is counted in the database.
+// No verdict depends on how fast the machine is (issue 29): each phase ends on an event (the
+// app answered 503, it recovered, the SDK settled), waits are capped only by a hang guard, and
+// the durations (how long recovery took) are printed; `npm run bench:reliability` measures them.
 // Runs in CI's PostgreSQL run only (E2E_DATABASE_URL set): see docs/decisions.md, "Load and faults".
 
-const loadSeconds = Number(process.env.RELIABILITY_LOAD_SECONDS ?? 60);
+/** 15 s of load by default: every request class runs a few hundred times (RELIABILITY_LOAD_SECONDS=60 for a longer soak). */
+const loadSeconds = Number(process.env.RELIABILITY_LOAD_SECONDS ?? 15);
 /** Management requests a second, and analytics batches a second of `eventsPerBatch` events. */
 const managementRate = Number(process.env.RELIABILITY_MANAGEMENT_RATE ?? 25);
 const ingestRate = Number(process.env.RELIABILITY_INGEST_RATE ?? 20);
 const eventsPerBatch = 25;
 const concurrency = 32;
-/** The outage phase: load for leadMs, the database down for outageMs, load for tailMs after. */
-const leadMs = 5_000;
-const outageMs = 20_000;
-const tailMs = 20_000;
-/** The issue's bound: the app recovers by itself within 10 s of the database being back. */
-const recoveryBoundMs = 10_000;
+/**
+ * The outage: the cluster stays down at least this long, and in any case until the app has
+ * answered 503 to both load streams and to the SDK (on a slow machine that takes longer). 5 s
+ * outlasts the SDK's five attempts (backoff 200…800 ms), so some of its batches are dropped.
+ */
+const outageMs = Number(process.env.RELIABILITY_OUTAGE_SECONDS ?? 5) * 1000;
+/** The app counts as recovered once this many requests in a row (by the time they ended) succeeded after the cluster was back. */
+const recoveredRun = 50;
+/** Only a guard against a hang: no phase waits longer for its event. */
+const hangGuardMs = 120_000;
 /** The SDK tracks an event this often through the outage phase. */
 const trackEveryMs = 400;
 
@@ -154,37 +163,71 @@ async function openCustomerPage(page: Page) {
   };
 }
 
-test("Faults survived – PostgreSQL stopped for 20 s under the same load: 503 while down, recovery, invariants, the SDK's events", async ({ page }) => {
+/** Resolves once `condition()` holds; fails naming `what` after the hang guard. */
+async function waitUntil(condition: () => boolean, what: string) {
+  await expect.poll(condition, { timeout: hangGuardMs, intervals: [100], message: `${what} (hang guard: ${hangGuardMs / 1000} s)` }).toBe(true);
+}
+
+test("Faults survived – PostgreSQL stopped under the same load: 503 while down, recovery, invariants, the SDK's events", async ({ page }) => {
   const ledger: EventLedger = { acknowledged: [], refused: [] };
   const sdkAttempts = recordSdkAttempts(page);
   const customerPage = await openCustomerPage(page);
-  const phaseMs = leadMs + outageMs + tailMs;
-  const timeline = { stopAt: 0, downAt: 0, backAt: 0 };
+  const timeline = { stopAt: 0, downAt: 0, backAt: 0, recoveredRunAt: 0, settledAt: 0 };
+  const live: Shot[] = [];
+  const stopLoad = new AbortController();
+  let tracking = true;
 
-  const outage = (async () => {
-    await delay(leadMs);
-    timeline.stopAt = Date.now();
-    await cluster.stop();
-    timeline.downAt = Date.now();
-    await delay(timeline.stopAt + outageMs - Date.now());
-    await cluster.start();
-    timeline.backAt = Date.now();
-  })();
-  const tracking = (async () => {
-    const until = Date.now() + phaseMs - 8_000;
-    for (let position = 1; Date.now() < until; position++) {
+  const load = runOpenLoad(loadStreams(ledger), { signal: stopLoad.signal, shots: live });
+  const tracked = (async () => {
+    for (let position = 1; tracking; position++) {
       await customerPage.track(position);
       await delay(trackEveryMs);
     }
   })();
-  const shots = await runOpenLoad(loadStreams(ledger), phaseMs);
-  await Promise.all([outage, tracking]);
-  // The SDK's last retries: settled once every attempt has its answer and none came for 3 s.
-  for (let waited = 0; waited < 20_000; waited += 250) {
-    const last = Math.max(...sdkAttempts.map((attempt) => attempt.sentAt));
-    if (sdkAttempts.every((attempt) => attempt.status !== undefined) && Date.now() - last > 3_000) break;
-    await delay(250);
+  const scenario = (async () => {
+    // Before: both streams and the SDK have been answered with a success.
+    await waitUntil(
+      () => ["management", "ingest"].every((stream) => live.some((shot) => shot.stream === stream && succeeded(shot))) && sdkAttempts.some((a) => a.status === 202),
+      "the load and the SDK succeed before the outage",
+    );
+    timeline.stopAt = Date.now();
+    await cluster.stop();
+    timeline.downAt = Date.now();
+    // Down: for outageMs, and until the app has said 503 to each stream and to the SDK.
+    await waitUntil(
+      () =>
+        Date.now() >= timeline.stopAt + outageMs &&
+        ["management", "ingest"].every((stream) => live.some((shot) => shot.stream === stream && shot.outcome.status === 503 && shot.startedAt >= timeline.downAt)) &&
+        sdkAttempts.some((a) => a.status === 503),
+      "503s from both streams and the SDK while the database is down",
+    );
+    await cluster.start();
+    timeline.backAt = Date.now();
+    // Back: the app has recovered by itself — the last `recoveredRun` requests to end all succeeded, and so did an SDK batch.
+    await waitUntil(() => {
+      const after = live.filter((shot) => shot.startedAt >= timeline.backAt).sort((a, b) => a.endedAt - b.endedAt);
+      return after.length >= recoveredRun && after.slice(-recoveredRun).every(succeeded) && sdkAttempts.some((a) => a.status === 202 && a.sentAt >= timeline.backAt);
+    }, "the app recovers by itself once the database is back");
+    timeline.recoveredRunAt = Date.now();
+  })();
+  try {
+    await scenario;
+  } finally {
+    tracking = false;
+    stopLoad.abort();
   }
+  const shots = await load;
+  await tracked;
+  // The SDK settles: every batch it sent has its answer, and every event is done with — its last
+  // answer not one the SDK retries (a 202, or a refusal the assertions below catch), or its 5 attempts used up.
+  const settled = () => {
+    if (sdkAttempts.some((attempt) => attempt.status === undefined)) return false;
+    const attemptsById = new Map<string, number[]>();
+    for (const attempt of sdkAttempts) for (const id of attempt.ids) attemptsById.set(id, [...(attemptsById.get(id) ?? []), attempt.status!]);
+    return [...attemptsById.values()].every((statuses) => !isRetryable(statuses.at(-1)!) || statuses.length >= maxAttempts);
+  };
+  await waitUntil(settled, "the SDK delivers or drops every event it sent");
+  timeline.settledAt = Date.now();
 
   await customerPage.close();
 
@@ -217,7 +260,10 @@ test("Faults survived – PostgreSQL stopped for 20 s under the same load: 503 w
   const events = await eventLedgerFigures(ledger);
   const figures = {
     outage: { stopMs: timeline.downAt - timeline.stopAt, downMs: timeline.backAt - timeline.stopAt },
+    /** From the database back to the app's last 503: the figure docs/reliability.md holds to 10 s (reported; `npm run bench:reliability`). */
     recoveryMs: recoveredAt - timeline.backAt,
+    /** From the database back to the end of the run of successes that counted as recovered. */
+    recoveredRunMs: timeline.recoveredRunAt - timeline.backAt,
     requests: shots.length,
     byClass: figuresByClass(shots),
     /** The 503 answers: how long each took (service) and waited (from its scheduled time). */
@@ -241,21 +287,17 @@ test("Faults survived – PostgreSQL stopped for 20 s under the same load: 503 w
   console.log(`faults survived: ${JSON.stringify(figures)}`);
   const at = (time: number) => new Date(time).toISOString().slice(11, 23);
   const late = unavailable.filter((shot) => shot.endedAt > timeline.backAt).slice(-10);
-  if (failures.length > 0 || figures.recoveryMs > recoveryBoundMs) {
-    console.log(`503s after the database was back (the last 10): ${JSON.stringify(late.map((shot) => ({ ...shot, endedAt: at(shot.endedAt) })))}`);
-    console.log(`outage timeline: stop ${at(timeline.stopAt)}, stopped ${at(timeline.downAt)}, started ${at(timeline.backAt)}; the app printed:\n${app.output().slice(-6000)}`);
-  }
+  const outageLog = app.output().split("\n").filter((line) => line.startsWith("The database server ")).join(" / ");
+  console.log(
+    `outage timeline: stop ${at(timeline.stopAt)}, stopped ${at(timeline.downAt)}, started ${at(timeline.backAt)}, recovered run ${at(timeline.recoveredRunAt)}, ` +
+      `SDK settled ${at(timeline.settledAt)}; the last 503s after the database was back: ${late.map((shot) => `${shot.kind} ended ${at(shot.endedAt)}`).join(", ") || "none"}; ` +
+      `the app's outage log: ${outageLog}`,
+  );
+  if (failures.length > 0) console.log(`the app printed:\n${app.output().slice(-6000)}`);
 
   expect(failures.map(describeShot), "answers other than success or a 503 during the outage (500, reset, timeout…)").toEqual([]);
   expect(unavailable.length, "requests answered 503 while the database was down").toBeGreaterThan(0);
   expect(figures.missingRetryAfter, "503s without Retry-After").toBe(0);
-  // The late 503s are in the message too: CI's summary keeps the failure, not always the log above it.
-  const lateSummary = late.map((shot) => `${shot.kind} ended ${at(shot.endedAt)}`).join(", ");
-  const outageLog = app.output().split("\n").filter((line) => line.startsWith("The database server ")).join(" / ");
-  expect(
-    figures.recoveryMs,
-    `ms from the database (back at ${at(timeline.backAt)}) to the app's last 503 (the last 10 after it: ${lateSummary}); the app's outage log: ${outageLog}`,
-  ).toBeLessThanOrEqual(recoveryBoundMs);
   expect(events.lost, "acknowledged events not stored").toBe(0);
   expect(events.duplicates, "events stored twice").toBe(0);
   expect(database.invariants).toEqual({ productionTemplates: [], sharesPerChannel: [], duplicateEvents: [] });

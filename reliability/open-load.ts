@@ -32,17 +32,27 @@ export type Stream = {
   send: (index: number) => Promise<{ kind: string; outcome: Outcome }>;
 };
 
-/** Runs each stream at its rate for `durationMs` and resolves with every request's record once all have ended. */
-export async function runOpenLoad(streams: Stream[], durationMs: number): Promise<Shot[]> {
-  const shots: Shot[] = [];
+/**
+ * How long a load runs: a fixed duration, or until `signal` is aborted (a test that stops the
+ * load on an event: the app answered 503, it recovered…). `shots` receives each record as its
+ * request ends, for a test that watches the load while it runs.
+ */
+export type LoadSpan = number | { signal: AbortSignal; shots?: Shot[] };
+
+/** Runs each stream at its rate for `span` and resolves with every request's record once all have ended. */
+export async function runOpenLoad(streams: Stream[], span: LoadSpan): Promise<Shot[]> {
+  const shots: Shot[] = typeof span === "number" ? [] : (span.shots ?? []);
+  const signal = typeof span === "number" ? undefined : span.signal;
+  const ended = new Promise<void>((resolve) => signal && (signal.aborted ? resolve() : signal.addEventListener("abort", () => resolve(), { once: true })));
   const start = Date.now();
   await Promise.all(
     streams.map(async (stream) => {
-      const total = Math.floor((durationMs / 1000) * stream.rate);
+      const total = typeof span === "number" ? Math.floor((span / 1000) * stream.rate) : Infinity;
       const running = new Set<Promise<void>>();
       for (let index = 0; index < total; index++) {
         const scheduledAt = start + (index * 1000) / stream.rate;
-        await delay(Math.max(0, scheduledAt - Date.now()));
+        await Promise.race([delay(Math.max(0, scheduledAt - Date.now())), ended]);
+        if (signal?.aborted) break;
         while (running.size >= stream.concurrency) await Promise.race(running);
         const startedAt = Date.now();
         const shot = stream.send(index).then(({ kind, outcome }) => {
@@ -58,8 +68,11 @@ export async function runOpenLoad(streams: Stream[], durationMs: number): Promis
   return shots.sort((a, b) => a.scheduledAt - b.scheduledAt);
 }
 
-/** fetch with a bound; a failure to get an answer is an outcome too, named by its code. */
-export async function timedFetch(url: string, init: RequestInit = {}, timeoutMs = 15_000): Promise<{ outcome: Outcome; body: string }> {
+/**
+ * fetch with a bound that only guards against a hang (a slow answer on a busy machine is still
+ * an answer); a failure to get an answer is an outcome too, named by its code.
+ */
+export async function timedFetch(url: string, init: RequestInit = {}, timeoutMs = 120_000): Promise<{ outcome: Outcome; body: string }> {
   try {
     const response = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
     const body = await response.text();

@@ -204,7 +204,8 @@ test.beforeAll(async () => {
     const render = await callOk<{ id: string }>("POST", `/api/Projects/${project.projectId}/templates/${project.templateId}/renders`, admin, { format: "png" }, 202);
     const renderUrl = `/api/Projects/${project.projectId}/templates/${project.templateId}/renders/${render.id}`;
     let rendered = await callOk<{ status: string; downloadUrl?: string }>("GET", renderUrl, admin);
-    for (let i = 0; i < 600 && rendered.status !== "done"; i++) {
+    // Polled until done; the 120 s is only a guard against a hang.
+    for (const giveUpAt = Date.now() + 120_000; rendered.status !== "done" && Date.now() < giveUpAt; ) {
       if (rendered.status === "failed") throw new Error(`the matrix's render failed: ${JSON.stringify(rendered)}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
       rendered = await callOk("GET", renderUrl, admin);

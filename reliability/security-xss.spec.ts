@@ -221,8 +221,11 @@ async function visit(page: Page, url: string) {
   for (const frame of page.frames()) {
     await frame.waitForFunction(() => document.readyState === "complete" && !document.querySelector("[data-state=loading]"), null, { timeout: 15_000 }).catch(() => {});
   }
-  // Handlers of broken images and toggled details run a task or two after load.
-  await page.waitForTimeout(250);
+  // Handlers of broken images and toggled details run a task or two after load: wait until each
+  // frame's event loop has been idle (the tasks queued before have run), not for a fixed time.
+  for (const frame of page.frames()) {
+    await frame.evaluate(() => new Promise<void>((resolve) => requestIdleCallback(() => requestIdleCallback(() => resolve(), { timeout: 10_000 }), { timeout: 10_000 }))).catch(() => {});
+  }
 }
 
 test("script payloads in every user-supplied field: 0 executions, 0 dialogs, 0 CSP violations on every page that shows them", async ({ browser, request }) => {

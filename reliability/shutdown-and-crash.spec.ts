@@ -12,9 +12,13 @@ import { createOwnDatabase, startOwnApp, stopOwnApp } from "./own-app";
 // Issue 15, "Faults survived": the app told to stop (SIGTERM) while a large template upload is
 // still arriving, and the embedded database's server killed (SIGKILL) in the middle of ingest
 // and writes. SIGTERM with ingest batches in flight is e2e/outage.spec.ts's.
+// Each step waits for its event (bytes sent, events acknowledged, the process's exit), capped
+// only by a hang guard; how long the shutdown took is printed, not judged (issue 29): the 10 s
+// that scripts/serve.mjs holds itself to is `npm run bench:reliability`'s figure (an exit past
+// it is serve.mjs's own forced exit, code 1, which the exit code assertions catch).
 
-/** The issue's bound, and the one scripts/serve.mjs holds itself to. */
-const shutdownBoundMs = 10_000;
+/** Only a guard against a hang: no step waits longer for its event. */
+const hangGuardMs = 120_000;
 
 /** A multipart upload of a Raster template whose MP4-like video is `bytes` long. */
 function bigUpload(name: string, bytes: number) {
@@ -29,11 +33,13 @@ function bigUpload(name: string, bytes: number) {
 
 /**
  * POSTs `body` to the app's upload route at `bytesPerSecond`, in 64 KB pieces. `written`
- * resolves once the last byte is handed to the socket (or the server cut the request off);
+ * resolves once the last byte is handed to the socket (or the server cut the request off, or
+ * `hold()` stopped the sending: the body then stays incomplete however long the server takes);
  * `answer` with the status, or "network error <code>".
  */
 function sendSlowly(app: StartedApp, upload: { body: Buffer; contentType: string }, bytesPerSecond: number) {
   let sent = 0;
+  let held = false;
   const req = http.request({
     host: "127.0.0.1",
     port: app.port,
@@ -52,23 +58,28 @@ function sendSlowly(app: StartedApp, upload: { body: Buffer; contentType: string
   const written = (async () => {
     const piece = 64 * 1024;
     const started = Date.now();
-    while (sent < upload.body.length && !req.destroyed) {
+    while (sent < upload.body.length && !req.destroyed && !held) {
       const end = Math.min(upload.body.length, sent + piece);
       const drained = req.write(upload.body.subarray(sent, end));
       sent = end;
       if (!drained) await Promise.race([new Promise((resolve) => req.once("drain", resolve)), answer]);
       await delay(Math.max(0, started + (sent / bytesPerSecond) * 1000 - Date.now()));
     }
-    if (!req.destroyed) req.end();
+    if (!req.destroyed && !held) req.end();
   })();
-  return { answer, written, sent: () => sent };
+  return { answer, written, sent: () => sent, hold: () => (held = true) };
 }
 
-/** SIGTERM to the app; how long it took to exit, and its exit code. */
+/** SIGTERM to the app; its exit code ("still running" past the hang guard), and how long it took to exit (reported). */
 async function terminate(app: StartedApp) {
   const started = Date.now();
-  const exitCode = await Promise.race([app.stop(), delay(shutdownBoundMs + 5_000, "still running")]);
+  const exitCode = await Promise.race([app.stop(), delay(hangGuardMs, "still running")]);
   return { exitCode, shutdownMs: Date.now() - started };
+}
+
+/** Resolves once `condition()` holds; fails naming `what` after the hang guard. */
+async function waitUntil(condition: () => boolean, what: string) {
+  await expect.poll(condition, { timeout: hangGuardMs, intervals: [50], message: `${what} (hang guard: ${hangGuardMs / 1000} s)` }).toBe(true);
 }
 
 async function templatesNamed(database: AppDatabase, name: string) {
@@ -80,14 +91,16 @@ async function templatesNamed(database: AppDatabase, name: string) {
 
 const cleanStore = { rowsWithoutBlob: [], blobsWithoutRow: [], tempFiles: [], templatesWithoutFiles: [] };
 
-test("SIGTERM while a large template upload is still arriving, and just after it arrived: exit within 10 s, stored whole or not at all, no temp files", async () => {
+test("SIGTERM while a large template upload is still arriving, and just after it arrived: the app exits in order, stored whole or not at all, no temp files", async () => {
   const database = await createOwnDatabase("upload-sigterm");
   let app: StartedApp | undefined;
   try {
-    // 1. A 48 MB body at 4 MB/s (12 s) gets SIGTERM 2 s in: the server cuts it off, cleans up and exits.
+    // 1. A 48 MB body at 4 MB/s gets SIGTERM once 8 MB are sent, and no byte more: the server
+    //    cuts it off, cleans up and exits.
     app = await startOwnApp(database);
     const slow = sendSlowly(app, bigUpload("Cut off", 48 * 1024 * 1024), 4 * 1024 * 1024);
-    await delay(2_000);
+    await waitUntil(() => slow.sent() >= 8 * 1024 * 1024, "8 MB of the upload sent");
+    slow.hold();
     const sentAtSignal = slow.sent();
     const cutOff = { ...(await terminate(app)), sentAtSignal, answer: await slow.answer };
     await slow.written;
@@ -102,13 +115,11 @@ test("SIGTERM while a large template upload is still arriving, and just after it
 
     console.log(`upload sigterm: ${JSON.stringify({ database: database.url ? "postgres" : "pglite", cutOff, cutOffStore, arrived, arrivedStore, loadAverage: loadavg()[0] })}`);
     expect(cutOff.exitCode, "exit code after SIGTERM mid-body").toBe(0);
-    expect(cutOff.shutdownMs, "SIGTERM → exit, mid-body").toBeLessThan(shutdownBoundMs);
     expect(cutOff.sentAtSignal, "bytes of the 48 MB body sent at SIGTERM").toBeLessThan(48 * 1024 * 1024);
     expect(cutOff.answer, "the cut-off upload was not acknowledged").not.toBe(201);
     expect(cutOffStore, "the cut-off upload left nothing").toEqual({ stored: 0, problems: cleanStore });
 
     expect(arrived.exitCode, "exit code after SIGTERM once the body arrived").toBe(0);
-    expect(arrived.shutdownMs, "SIGTERM → exit, body arrived").toBeLessThan(shutdownBoundMs);
     expect(arrived.answer, "the upload whose body had arrived").toBe(201);
     expect(arrivedStore, "stored once, with its blob").toEqual({ stored: 1, problems: cleanStore });
   } finally {
@@ -137,15 +148,21 @@ test("SIGKILL of the app on PGlite in the middle of ingest and writes: the resta
       if (outcome.status === 201) credentials.push((JSON.parse(body) as { id: string }).id);
       return { kind: "write", outcome };
     };
+    const stopLoad = new AbortController();
     const load = runOpenLoad(
       [
         { name: "ingest", rate: 20, concurrency: 16, send: () => ingestBatch(target, ledger, 25) },
         { name: "writes", rate: 10, concurrency: 16, send: createCredential },
       ],
-      8_000,
+      { signal: stopLoad.signal },
     );
-    await delay(4_000);
-    process.kill(-app.child.pid!, "SIGKILL");
+    // Killed in the middle: once both kinds of write have been acknowledged a few times, with more on their way.
+    try {
+      await waitUntil(() => ledger.acknowledged.length >= 10 * 25 && credentials.length >= 5, "10 ingest batches and 5 credentials acknowledged");
+      process.kill(-app.child.pid!, "SIGKILL");
+    } finally {
+      stopLoad.abort();
+    }
     const killedAt = Date.now();
     const shots = await load;
 
