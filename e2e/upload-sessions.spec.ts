@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type APIRequestContext } from "@playwright/test";
@@ -173,7 +174,7 @@ test.describe("upload sessions on the suite's app (local storage: the app's own 
 
   test("an Idempotency-Key – the same declaration answers the same session; different content under it – 422", async ({ request }) => {
     const a = api(request);
-    const key = `session-${Date.now()}`;
+    const key = `session-${randomUUID()}`;
     const first = await createSession(a, { name: "Keyed", kind: "LottieStandalone" }, weatherCard(), { "idempotency-key": key });
     const second = await createSession(a, { name: "Keyed", kind: "LottieStandalone" }, weatherCard(), { "idempotency-key": key });
     expect([first.status, second.status]).toEqual([201, 201]);
