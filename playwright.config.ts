@@ -1,13 +1,38 @@
 import { defineConfig } from "@playwright/test";
 
+/**
+ * Specs that change or read the demo project global-setup's app printed (its share's slug, its
+ * templates, the demo admin's project), and the two that start processes of their own and keep
+ * the CPU busy (outage, renders): one at a time. The other specs own their data (a fresh
+ * organization and project each) and run beside them.
+ */
+const oneAtATime = new RegExp(`/(${[
+  "campaign-render-webhooks",
+  "campaigns",
+  "landing-page",
+  "outage",
+  "player",
+  "quick-start",
+  "renders",
+  "security-csp",
+  "templates",
+  "upload-sessions",
+].join("|")})\\.spec\\.ts$`);
+
 // Browser tests drive Debian's Chromium against the built app, started the way the README's quick start does.
 export default defineConfig({
   testDir: "e2e",
   globalSetup: "./e2e/global-setup.ts",
-  timeout: 60_000,
-  workers: 1,
+  // Hang guards, not expectations: a busy machine only makes a test slower.
+  timeout: 180_000,
+  expect: { timeout: 60_000 },
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   // CI retries a failed test once, and its summary lists every retried test as flaky (scripts/ci-summary.mjs).
   retries: process.env.CI ? 1 : 0,
+  projects: [
+    { name: "demo-project", testMatch: oneAtATime, workers: 1 },
+    { name: "own-data", testIgnore: oneAtATime },
+  ],
   reporter: process.env.CI_REPORT_DIR
     ? [["list"], ["json", { outputFile: `${process.env.CI_REPORT_DIR}/playwright-${process.env.CI_REPORT_NAME ?? "pglite"}.json` }]]
     : [["list"]],

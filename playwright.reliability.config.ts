@@ -7,6 +7,8 @@ import base from "./playwright.config";
 export default defineConfig({
   ...base,
   testDir: "reliability",
+  projects: undefined,
+  workers: 1,
   timeout: 600_000,
   reporter: process.env.CI_REPORT_DIR
     ? [["list"], ["json", { outputFile: `${process.env.CI_REPORT_DIR}/reliability-${process.env.CI_REPORT_NAME ?? "pglite"}.json` }]]

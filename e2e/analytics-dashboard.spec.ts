@@ -44,7 +44,7 @@ test("a share played on its landing page shows on the dashboard: KPI tiles, funn
   const viewerPage = await viewerContext.newPage();
   const analytics = await recordAnalytics(viewerPage);
   await viewerPage.goto(project.share.url);
-  await expect.poll(() => analytics.types(), { timeout: 30_000 }).toContain("video.completed");
+  await expect.poll(() => analytics.types()).toContain("video.completed");
   await expect.poll(() => analytics.statuses.length).toBeGreaterThan(0);
   expect(analytics.statuses.every((status) => status === 202)).toBe(true);
   await viewerContext.close();

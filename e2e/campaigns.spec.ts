@@ -40,12 +40,12 @@ test("CSV of 3 recipients → 3 URLs, each playing its own name; a play shows on
   await form.getByLabel("Campaign name").fill(`Spring renewals ${run}`);
   await form.getByLabel("Share").selectOption("PROD");
   await form.getByRole("button", { name: "Create campaign" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: `Spring renewals ${run}` })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole("heading", { level: 1, name: `Spring renewals ${run}` })).toBeVisible();
   const campaignId = new URL(page.url()).pathname.split("/").at(-1)!;
 
   await page.getByLabel("CSV file").setInputFiles(csvFile(csv));
   await page.getByRole("button", { name: "Upload" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Imported 3 recipients; 0 rows refused, 0 already there." })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole("status").filter({ hasText: "Imported 3 recipients; 0 rows refused, 0 already there." })).toBeVisible();
   const urls = page.getByTestId("recipient-url");
   await expect(urls).toHaveCount(3);
 
@@ -65,7 +65,7 @@ test("CSV of 3 recipients → 3 URLs, each playing its own name; a play shows on
     expect(response?.status()).toBe(200);
     await expect(viewer.locator('meta[name="robots"]')).toHaveAttribute("content", "noindex, nofollow");
     const player = viewer.frameLocator('[data-testid="player-slot"] iframe');
-    await expect(player.locator("#reelbind-player")).toHaveAttribute("data-state", /playing|ended/, { timeout: 20_000 });
+    await expect(player.locator("#reelbind-player")).toHaveAttribute("data-state", /playing|ended/);
     await expect(player.getByText(recipient.name, { exact: true })).toBeVisible();
     await expect(player.getByText("Ana", { exact: true })).toHaveCount(0);
     await viewer.close();
@@ -84,11 +84,11 @@ test("CSV of 3 recipients → 3 URLs, each playing its own name; a play shows on
   const analytics = await recordAnalytics(viewer);
   await viewer.goto(carla.url);
   const player = viewer.frameLocator('[data-testid="player-slot"] iframe');
-  await expect(player.locator("#reelbind-player")).toHaveAttribute("data-state", "ended", { timeout: 40_000 });
-  await expect.poll(() => analytics.types(), { timeout: 20_000 }).toEqual(expect.arrayContaining(["session.started", "video.played", "video.completed"]));
+  await expect(player.locator("#reelbind-player")).toHaveAttribute("data-state", "ended");
+  await expect.poll(() => analytics.types()).toEqual(expect.arrayContaining(["session.started", "video.played", "video.completed"]));
   const expectedHash = createHash("sha256").update(`${projectId}:${carla.id}`).digest("hex");
   expect(new Set(analytics.events.map((event) => event.viewer_hash))).toEqual(new Set([expectedHash]));
-  await expect.poll(() => analytics.statuses.length, { timeout: 20_000 }).toBeGreaterThan(0);
+  await expect.poll(() => analytics.statuses.length).toBeGreaterThan(0);
   await viewerContext.close();
 
   await page.goto(`/projects/${projectId}/campaigns/${campaignId}`);
@@ -115,13 +115,13 @@ test("CSV of 3 recipients → 3 URLs, each playing its own name; a play shows on
   // The same CSV again: nothing added.
   await page.getByLabel("CSV file").setInputFiles(csvFile(csv, "again.csv"));
   await page.getByRole("button", { name: "Upload" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "This file was imported before: nothing was added." })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole("status").filter({ hasText: "This file was imported before: nothing was added." })).toBeVisible();
   await expect(page.getByTestId("recipient-url")).toHaveCount(3);
 
   // An unclosed quote: refused with its line, in the console and by the API.
   await page.getByLabel("CSV file").setInputFiles(csvFile('id;firstName\r\nx-1;Dana\r\nx-2;"Eve\r\nx-3;Finn\r\n', "broken.csv"));
   await page.getByRole("button", { name: "Upload" }).click();
-  await expect(page.getByRole("alert").filter({ hasText: "The CSV cannot be read at line 3: a quoted field opens here and is never closed." })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole("alert").filter({ hasText: "The CSV cannot be read at line 3: a quoted field opens here and is never closed." })).toBeVisible();
   const refused = await request.post(`/api/Projects/${projectId}/campaigns/${campaignId}/recipients`, {
     headers: { ...bearer(), "Content-Type": "text/csv" },
     data: 'id,firstName\nx-1,Dana\n"x-2,Eve\n',

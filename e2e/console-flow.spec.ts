@@ -56,9 +56,9 @@ test("a ProjectManager goes from upload to a played, clicked PROD share; the aud
 
   // The live preview shows the city typed.
   const player = page.frameLocator('iframe[title^="Live preview of Weather card"]');
-  await expect(page.getByText("Playing this template")).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText("Playing this template")).toBeVisible();
   await page.getByLabel("City").fill("Reykjavik");
-  await expect(player.getByText("Reykjavik", { exact: true })).toBeAttached({ timeout: 15_000 });
+  await expect(player.getByText("Reykjavik", { exact: true })).toBeAttached();
 
   // Deploy.
   await page.getByRole("button", { name: "Deploy to Production" }).click();
@@ -94,14 +94,14 @@ test("a ProjectManager goes from upload to a played, clicked PROD share; the aud
   await landing.goto(url);
   await expect(landing.getByRole("heading", { level: 1 })).toHaveText("Your weather, Ana");
   const video = landing.frameLocator('[data-testid="player-slot"] iframe');
-  await expect(video.getByText("Lisbon", { exact: true })).toBeAttached({ timeout: 30_000 });
+  await expect(video.getByText("Lisbon", { exact: true })).toBeAttached();
   await video.getByRole("button", { name: "Play" }).first().click();
   await expect(video.locator("#reelbind-player")).toHaveAttribute("data-state", "playing");
   const [popup] = await Promise.all([context.waitForEvent("page"), video.getByRole("link", { name: "See the forecast" }).click()]);
   await popup.waitForLoadState();
   expect(popup.url()).toBe(ctaUrl());
   await popup.close();
-  await expect.poll(() => analytics.types(), { timeout: 20_000 }).toEqual(expect.arrayContaining(["video.played", "cta.clicked"]));
+  await expect.poll(() => analytics.types()).toEqual(expect.arrayContaining(["video.played", "cta.clicked"]));
   expect(analytics.statuses.every((status) => status === 202)).toBe(true);
 
   // The audit log, back in the console.

@@ -20,7 +20,9 @@ export async function screenshots(page: Page, name: string) {
   mkdirSync(screenshotDir, { recursive: true });
   for (const [label, size] of [["desktop", { width: 1280, height: 800 }], ["phone", { width: 375, height: 812 }]] as const) {
     await page.setViewportSize(size);
-    await page.waitForTimeout(300);
+    // Measured once the page has laid itself out at the new width (a resize event and a frame later).
+    await page.waitForFunction((width) => window.innerWidth === width, size.width);
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
     if (label === "phone") expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} on a phone`).toBeLessThanOrEqual(375);
     await page.screenshot({ path: `${screenshotDir}/${name}-${label}.png`, fullPage: true });
   }

@@ -114,7 +114,7 @@ test("Templates list and upload form – a ProjectManager uploads the weather ca
   await page.getByRole("button", { name: "Upload template" }).click();
   await expect(page.getByRole("progressbar", { name: "Upload progress" })).toBeVisible();
   await page.setViewportSize({ width: 375, height: 812 });
-  await expect(page.getByRole("progressbar")).toHaveAttribute("aria-valuenow", /^([1-9]|[1-9]\d)$/, { timeout: 30_000 });
+  await expect(page.getByRole("progressbar")).toHaveAttribute("aria-valuenow", /^([1-9]|[1-9]\d)$/);
   await page.screenshot({ path: `${screenshotDir}/templates-upload-progress-phone.png`, fullPage: true });
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.screenshot({ path: `${screenshotDir}/templates-upload-progress-desktop.png`, fullPage: true });
@@ -242,7 +242,7 @@ test("Upload form – Cancel aborts the request mid-body: no template, no blob, 
   await page.getByLabel("Asset files", { exact: true }).setInputFiles({ name: "big.png", mimeType: "image/png", buffer: big });
   await throttleUploads(page, 64 * 1024);
   await page.getByRole("button", { name: "Upload template" }).click();
-  await expect(page.getByRole("progressbar")).toHaveAttribute("aria-valuenow", /^([1-9]|[1-8]\d)$/, { timeout: 30_000 });
+  await expect(page.getByRole("progressbar")).toHaveAttribute("aria-valuenow", /^([1-9]|[1-8]\d)$/);
   await page.getByRole("button", { name: "Cancel upload" }).click();
   await expect(formAlert(page)).toContainText("Upload cancelled. Nothing was saved.");
   await expect(page.getByRole("progressbar")).toHaveCount(0);
@@ -250,7 +250,7 @@ test("Upload form – Cancel aborts the request mid-body: no template, no blob, 
 
   const blobs = path.join(env("E2E_DATA_DIR"), "blobs");
   await expect
-    .poll(() => (existsSync(path.join(blobs, "tmp")) ? readdirSync(path.join(blobs, "tmp")).length : 0), { timeout: 30_000 })
+    .poll(() => (existsSync(path.join(blobs, "tmp")) ? readdirSync(path.join(blobs, "tmp")).length : 0))
     .toBe(0);
   expect(existsSync(path.join(blobs, "sha256", bigSha.slice(0, 2), bigSha))).toBe(false);
   expect(await templatesNamed(request, "Cancelled card")).toEqual([]);
@@ -261,18 +261,18 @@ test("Template detail – typing a city changes the text in the player iframe; t
   await signIn(page, manager);
   await page.goto(`/projects/${projectId}/templates/${template.id}`);
   const player = page.frameLocator('iframe[title^="Live preview of Preview card"]');
-  await expect(page.getByText("Playing this template")).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText("Playing this template")).toBeVisible();
   await expect(player.getByText("Paris", { exact: true })).toBeAttached();
 
   await page.getByLabel("City").fill("Reykjavik");
-  await expect(player.getByText("Reykjavik", { exact: true })).toBeAttached({ timeout: 15_000 });
+  await expect(player.getByText("Reykjavik", { exact: true })).toBeAttached();
   await expect(player.getByText("Paris", { exact: true })).toHaveCount(0);
   await expect(page.getByLabel("City")).toHaveAccessibleDescription(/default “Paris”/);
   // Emptying the input brings the default back.
   await page.getByLabel("City").fill("");
-  await expect(player.getByText("Paris", { exact: true })).toBeAttached({ timeout: 15_000 });
+  await expect(player.getByText("Paris", { exact: true })).toBeAttached();
   await page.getByLabel("City").fill("Oslo");
-  await expect(player.getByText("Oslo", { exact: true })).toBeAttached({ timeout: 15_000 });
+  await expect(player.getByText("Oslo", { exact: true })).toBeAttached();
 
   const previewed = page.waitForResponse((response) => response.url().endsWith("/preview"));
   await page.getByRole("button", { name: "Render PNG on the server" }).click();
@@ -370,7 +370,7 @@ test("Viewer – upload, deploy, archive, delete and the PNG preview are disable
     await expect(button).toHaveAttribute("title", reason(role!));
   }
   // A Viewer may still watch the template play.
-  await expect(page.getByText("Playing this template")).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText("Playing this template")).toBeVisible();
   await screenshots(page, "detail-viewer");
 
   // The server refuses it anyway: the same-origin cookie calls the console would make.

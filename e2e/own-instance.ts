@@ -16,9 +16,8 @@ export async function createTestDatabase(label: string): Promise<FreshDatabase |
 
 export type OwnInstance = {
   app: StartedApp;
+  /** Its DATA_DIR, which holds its admin channel (cliVia). */
   dataDir: string;
-  /** The CLI's environment for this instance. */
-  cliEnv: NodeJS.ProcessEnv;
   /** Stops the app (SIGKILL after 20 s), drops its database, removes its DATA_DIR. */
   stop: () => Promise<void>;
 };
@@ -44,5 +43,5 @@ export async function startOwnInstance(label: string, settings: Record<string, s
     await stop();
     throw error;
   }
-  return { app, dataDir, cliEnv: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: database?.url ?? "" }, stop: () => stop(app) };
+  return { app, dataDir, stop: () => stop(app) };
 }

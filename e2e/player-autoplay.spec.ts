@@ -27,7 +27,7 @@ test.describe("autoplay with sound where the browser requires a user gesture", (
 
     const player = page.frameLocator('[data-testid="demo-player"] iframe');
     await player.getByRole("button", { name: /play/i }).first().click();
-    await expect(player.locator("#reelbind-player")).toHaveAttribute("data-state", "playing", { timeout: 10_000 });
+    await expect(player.locator("#reelbind-player")).toHaveAttribute("data-state", "playing");
     await expect.poll(() => analytics.types()).toEqual(expect.arrayContaining(["video.played", "interaction.engaged"]));
   });
 });

@@ -1,7 +1,6 @@
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
+import { randomUUID } from "node:crypto";
 import { expect, test } from "@playwright/test";
-import { cliEnv, demoShareUrl, env } from "./owned-project";
+import { demoShareUrl, env, runCli } from "./owned-project";
 
 test("quick start – signing in with the printed credentials shows the project list", async ({ page }) => {
   await page.goto("/");
@@ -50,16 +49,10 @@ test("API – the printed token lists the demo project's credentials", async ({ 
 });
 
 test("CLI – `reelbind token create` while the server runs gives a working Bearer token", async ({ request }) => {
-  const run = (...args: string[]) =>
-    promisify(execFile)(process.execPath, ["bin/reelbind.mjs", ...args], {
-      env: cliEnv(),
-      timeout: 60_000,
-    });
-  const email = `pm-${Date.now()}@example.com`;
-  await run("user", "create", "--email", email);
-  await run("member", "add", "--user", email, "--project", env("E2E_PROJECT_ID"), "--role", "ProjectManager");
-  const { stdout } = await run("token", "create", "--user", email);
-  const { token } = JSON.parse(stdout) as { token: string };
+  const email = `pm-${randomUUID()}@example.com`;
+  await runCli("user", "create", "--email", email);
+  await runCli("member", "add", "--user", email, "--project", env("E2E_PROJECT_ID"), "--role", "ProjectManager");
+  const { token } = await runCli<{ token: string }>("token", "create", "--user", email);
   expect(token).toMatch(/^rbk_/);
 
   const url = `/api/credentials?projectId=${env("E2E_PROJECT_ID")}`;

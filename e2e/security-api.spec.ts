@@ -1,10 +1,8 @@
-import { execFile } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { promisify } from "node:util";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { fixture, lightsUpload, setUpShare } from "./embed-helpers";
-import { cliEnv, env } from "./owned-project";
+import { cli, env } from "./owned-project";
 
 // CSRF on cookie-authenticated API calls: the console's session cookie is SameSite=Lax, and a
 // page on another port of the same host is the same *site*, so the browser sends the cookie
@@ -23,7 +21,7 @@ async function signIn(page: Page) {
   await page.getByLabel("Email").fill(env("E2E_ADMIN_EMAIL"));
   await page.getByLabel("Password").fill(env("E2E_ADMIN_PASSWORD"));
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/projects/, { timeout: 30_000 });
+  await expect(page).toHaveURL(/\/projects/);
 }
 
 async function devShare(request: APIRequestContext): Promise<ShareState> {
@@ -36,15 +34,10 @@ async function devShare(request: APIRequestContext): Promise<ShareState> {
 }
 
 test.beforeAll(async ({ request }) => {
-  // Five CLI runs make the project and its members: bounded, but slow on a busy machine.
   test.setTimeout(180_000);
   setup = await setUpShare(request, "Security API", lightsUpload);
   // The demo admin signs in to the console; it is made a member of this test's own project.
-  await promisify(execFile)(
-    process.execPath,
-    ["bin/reelbind.mjs", "member", "add", "--user", env("E2E_ADMIN_EMAIL"), "--project", setup.projectId, "--role", "ProjectManager"],
-    { env: cliEnv(), timeout: 60_000 },
-  );
+  await cli("member", "add", "--user", env("E2E_ADMIN_EMAIL"), "--project", setup.projectId, "--role", "ProjectManager");
   attacker = createServer((_req, res) => res.writeHead(200, { "Content-Type": "text/html" }).end(attackerHtml));
   await new Promise<void>((resolve) => attacker.listen(0, "localhost", resolve));
   attackerOrigin = `http://localhost:${(attacker.address() as AddressInfo).port}`;
@@ -60,7 +53,7 @@ test("POST …/public-video-shares/DEV/disable – a form auto-submitted from an
   await signIn(page);
   const target = `${env("E2E_BASE_URL")}/api/Projects/${setup.projectId}/public-video-shares/DEV/disable`;
   attackerHtml = `<!doctype html><form method="POST" action="${target}"><input name="x" value="1"></form><script>document.forms[0].submit()</script>`;
-  const answered = page.waitForResponse((response) => response.url() === target, { timeout: 30_000 });
+  const answered = page.waitForResponse((response) => response.url() === target);
   await page.goto(`${attackerOrigin}/`);
   const response = await answered;
   // The browser did send the session cookie: without the origin check this disabled the share.

@@ -62,7 +62,7 @@ async function openWithInjection(page: Page, url: string): Promise<Injected> {
       return flags.cspViolations.length >= 2 || (flags.injectedScriptRan === true && flags.injectedHandlerRan === true);
     },
     null,
-    { timeout: 10_000 },
+    { timeout: 60_000 },
   );
   return page.evaluate(() => {
     const flags = window as unknown as Flags;

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
 import type { StartedApp } from "../lib/testing/start-app";
-import { cli } from "./security-limits-helpers";
 import { startOwnInstance, type OwnInstance } from "./own-instance";
+import { cliVia } from "./owned-project";
 import { ctaClick, type Manifest } from "./wire-events";
 
 // Anyone may mint a fresh ingest token for a public share from the manifest endpoint, so the
@@ -45,7 +45,7 @@ async function sendBatch(manifest: Manifest, address: string, n: number) {
 /** A second project of the instance's demo organization with a share of its own; its slug. */
 async function secondShare(): Promise<string> {
   const organizationId = /Organization:.*\(([0-9a-f-]{36})\)/.exec(app!.output())![1]!;
-  const project = await cli<{ id: string }>(instance!.cliEnv, "project", "create", "--org", organizationId, "--name", "Limits second project");
+  const project = await cliVia<{ id: string }>(instance!.dataDir, "project", "create", "--org", organizationId, "--name", "Limits second project");
   const auth = { Authorization: `Bearer ${app!.token}` };
   const form = new FormData();
   form.set("kind", "LottieStandalone");

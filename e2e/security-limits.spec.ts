@@ -8,7 +8,7 @@ import { createProjectMember } from "./security-limits-helpers";
 type Credential = { id: string; apiKey: string; apiSecret: string };
 type AuditPage = { items: { action: string; actor: { id: string; email: string } | null; data: Record<string, unknown> | null }[] };
 
-// Each test makes its users and projects through the CLI: seconds each on a loaded machine.
+// Hang guard: each test makes its users and projects (over the admin channel) and many requests.
 test.describe.configure({ timeout: 300_000 });
 
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });

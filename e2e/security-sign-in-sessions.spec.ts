@@ -1,8 +1,10 @@
 import { expect, test } from "@playwright/test";
-import { env } from "./owned-project";
+import { env, runCli } from "./owned-project";
 import { cli, createUserWithPassword, ownAddress, signInOverHttp } from "./sign-in-helpers";
 
 // Bounds, not expectations: each CLI call (180 s) and request (30 s) is bounded too; the machine may be loaded.
+// The "reelbind …" tests run the real CLI (runCli), whose behaviour is their subject; their accounts
+// are made through the admin channel (cli).
 test.describe.configure({ timeout: 300_000 });
 
 // Finding 4: signing out only deleted the cookie in the browser; a copy of it kept working for
@@ -75,9 +77,9 @@ test("Sign out – only that session ends; the user's other sessions keep workin
 });
 
 const endings: { name: string; run: (member: Member) => Promise<unknown>; canSignInAgain: boolean }[] = [
-  { name: "reelbind user set-password", run: (m) => cli("user", "set-password", "--user", m.email, "--password", `new-${m.password}`), canSignInAgain: false },
-  { name: "reelbind user disable", run: (m) => cli("user", "disable", "--user", m.id), canSignInAgain: false },
-  { name: "reelbind member remove --project", run: (m) => cli("member", "remove", "--user", m.email, "--project", m.projectId!), canSignInAgain: true },
+  { name: "reelbind user set-password", run: (m) => runCli("user", "set-password", "--user", m.email, "--password", `new-${m.password}`), canSignInAgain: false },
+  { name: "reelbind user disable", run: (m) => runCli("user", "disable", "--user", m.id), canSignInAgain: false },
+  { name: "reelbind member remove --project", run: (m) => runCli("member", "remove", "--user", m.email, "--project", m.projectId!), canSignInAgain: true },
 ];
 
 for (const ending of endings) {
@@ -105,7 +107,7 @@ test("reelbind member remove --org – ends the sessions of a user removed from 
   await cli("member", "add", "--user", member.email, "--org", member.orgId!, "--role", "Viewer");
   const cookie = await signedInCookie(member);
   await expectOpen(cookie, member.projectId!);
-  await cli("member", "remove", "--user", member.email, "--org", member.orgId!);
+  await runCli("member", "remove", "--user", member.email, "--org", member.orgId!);
   await expectEnded(cookie, member.projectId!);
 });
 
@@ -114,7 +116,7 @@ test("reelbind user disable – the user's API tokens stop working too", async (
   const { token } = await cli<{ token: string }>("token", "create", "--user", member.email);
   const call = () => fetch(`${base()}/api/Projects/${member.projectId}/public-video-shares`, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(30_000) });
   expect((await call()).status).toBe(200);
-  await cli("user", "disable", "--user", member.email);
+  await runCli("user", "disable", "--user", member.email);
   expect((await call()).status).toBe(401);
 });
 
@@ -129,8 +131,6 @@ const cliErrors: { name: string; args: (m: Member) => string[] }[] = [
 test("reelbind user/member commands – bad input fails with a message and changes nothing", async () => {
   const member = await createUserWithPassword("sessions-cli-errors", "Viewer");
   const cookie = await signedInCookie(member);
-  for (const c of cliErrors) {
-    await expect(cli(...c.args(member)), c.name).rejects.toThrow();
-  }
+  await Promise.all(cliErrors.map((c) => expect(runCli(...c.args(member)), c.name).rejects.toThrow()));
   await expectOpen(cookie, member.projectId!);
 });

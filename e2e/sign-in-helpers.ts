@@ -1,16 +1,11 @@
-import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { promisify } from "node:util";
 import { expect, type Browser } from "@playwright/test";
-import { cliEnv, env } from "./owned-project";
+import { cli, env } from "./owned-project";
 
-// Accounts of the sign-in security specs' own, made through the CLI (never the demo admin, whom
-// other specs sign in as), and sign-in over HTTP the way the console's form does it.
+export { cli };
 
-export async function cli<T>(...args: string[]): Promise<T> {
-  const { stdout } = await promisify(execFile)(process.execPath, ["bin/reelbind.mjs", ...args], { env: cliEnv(), timeout: 180_000 });
-  return JSON.parse(stdout) as T;
-}
+// Accounts of the sign-in security specs' own, made with the CLI's commands (never the demo
+// admin, whom other specs sign in as), and sign-in over HTTP the way the console's form does it.
 
 export type OwnUser = { id: string; email: string; password: string };
 

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
 
@@ -10,7 +11,7 @@ const file = (name: string, mimeType: string, path = name) => ({ name, mimeType,
 test("POST …/templates/upload then /preview – the weather card through the running app", async ({ request }) => {
   const headers = { authorization: `Bearer ${process.env.E2E_API_TOKEN}` };
   const base = `/api/Projects/${process.env.E2E_PROJECT_ID}/templates`;
-  const key = `e2e-${Date.now()}`;
+  const key = `e2e-${randomUUID()}`;
   const form = {
     name: "Weather card e2e",
     version: "2.0",

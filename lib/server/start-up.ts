@@ -42,7 +42,10 @@ export async function startServer(): Promise<void> {
   const published = globalThis as { [key: symbol]: unknown };
   published[Symbol.for("reelbind.app-shutdown")] = shutDownApp;
   published[Symbol.for("reelbind.response-headers")] = transportSecurityHeaders(config.publicBaseUrl);
-  if (!config.databaseUrl) publishAdminChannel(config.dataDir, config.port);
+  // On PostgreSQL too: the CLI connects directly there, but tests seed through the channel
+  // instead of a process per command. The file is 0600 in the server's own DATA_DIR: whoever
+  // reads it is the server's user, who can read its environment and DATABASE_URL anyway.
+  publishAdminChannel(config.dataDir, config.port);
   backgroundTasks ??= [startPartitionMaintenance(), startRollupJob(), startDeliveryWorker(), startRenderWorker(), startUploadSessionSweep()];
   await cleanTempFiles(staleUploadMs).catch((error: unknown) => console.error("Cleaning upload temp files failed:", error));
   if (config.bootstrapOnStart) console.log(formatBootstrapBanner(await bootstrapDemo(db)));

@@ -14,7 +14,7 @@ const cliCommand = z.strictObject({
   options: z.record(z.string(), z.string().max(1000).optional()),
 });
 
-// POST /api/internal/cli – runs a `reelbind` command for the CLI while this server owns the embedded database
+// POST /api/internal/cli – runs a `reelbind` command for the CLI while this server owns the embedded database, and for the test fixtures on either database
 // (withPublic: its authorization is the admin channel's secret, checked here before anything else)
 export const POST = withPublic(async ({ req }) => {
   const channel = readAdminChannel(getConfig().dataDir);
