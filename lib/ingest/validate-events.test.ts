@@ -235,17 +235,14 @@ describe("validateEventBatch – hostile bodies", () => {
     let tenth = body.events[0]!.payload.deep;
     for (let level = 1; level < 10; level++) tenth = tenth.a as Nested;
     const reads: string[] = [];
-    const record = (trap: string) => (...args: unknown[]) => {
-      reads.push(trap);
-      return (Reflect as unknown as Record<string, (...args: unknown[]) => unknown>)[trap]!(...args);
-    };
-    tenth.a = new Proxy(tenth.a as Nested, {
-      get: record("get"),
-      has: record("has"),
-      ownKeys: record("ownKeys"),
-      getOwnPropertyDescriptor: record("getOwnPropertyDescriptor"),
-      getPrototypeOf: record("getPrototypeOf"),
-    });
+    const handler: ProxyHandler<Nested> = {};
+    for (const trap of ["get", "has", "ownKeys", "getOwnPropertyDescriptor", "getPrototypeOf"] as const) {
+      (handler as Record<string, unknown>)[trap] = (...args: unknown[]) => {
+        reads.push(trap);
+        return (Reflect[trap] as (...args: unknown[]) => unknown)(...args);
+      };
+    }
+    tenth.a = new Proxy(tenth.a as Nested, handler);
     expect(validateEventBatch(body)).toEqual({
       ok: false,
       errors: [{ path: "events.0.payload.deep.a.a.a.a", message: "nests objects and arrays deeper than 8 levels" }],
