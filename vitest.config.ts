@@ -9,7 +9,10 @@ export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
     include: ["lib/**/*.test.ts", "app/**/*.test.ts"],
+    globalSetup: ["lib/testing/global-setup.ts"],
     setupFiles: ["lib/testing/setup.ts"],
+    // Two cores, two workers: files run side by side, each on a database of its own (setup.ts).
+    maxWorkers: 2,
     environment: "node",
     // Guards against a hang only: no verdict may depend on how busy the machine is.
     testTimeout: 120_000,
