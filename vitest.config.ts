@@ -9,10 +9,14 @@ export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
     include: ["lib/**/*.test.ts", "app/**/*.test.ts"],
+    globalSetup: ["lib/testing/global-setup.ts"],
     setupFiles: ["lib/testing/setup.ts"],
+    // Two cores, two workers: files run side by side, each on a database of its own (setup.ts).
+    maxWorkers: 2,
     environment: "node",
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Guards against a hang only: no verdict may depend on how busy the machine is.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
     reporters: reportDir ? ["default", "json"] : ["default"],
     outputFile: reportDir ? { json: path.join(reportDir, `vitest-${reportName}.json`) } : undefined,
   },

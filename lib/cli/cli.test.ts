@@ -244,7 +244,7 @@ describe("bin/reelbind.mjs – end to end", () => {
     for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
   });
 
-  it("reelbind org create --name → exit 0, the organization as JSON on stdout", { timeout: 70_000 }, async () => {
+  it("reelbind org create --name → exit 0, the organization as JSON on stdout", async () => {
     const { exitCode, stdout, stderr } = await created;
     expect({ exitCode, stderr }).toEqual({ exitCode: 0, stderr: "" });
     const org = JSON.parse(stdout) as { id: string; name: string };
@@ -259,7 +259,7 @@ describe("bin/reelbind.mjs – end to end", () => {
     }
   });
 
-  it("reelbind bogus → exit 1, a JSON error on stderr and nothing on stdout", { timeout: 70_000 }, async () => {
+  it("reelbind bogus → exit 1, a JSON error on stderr and nothing on stdout", async () => {
     const { exitCode, stdout, stderr } = await bogus;
     expect({ exitCode, stdout }).toEqual({ exitCode: 1, stdout: "" });
     expect(JSON.parse(stderr)).toMatchObject({

@@ -17,13 +17,14 @@ function freshDir(): string {
   return dir;
 }
 
-function startIdleNode(lifetimeMs: number): ChildProcess {
-  return spawn(process.execPath, ["-e", `setTimeout(() => {}, ${lifetimeMs})`], { stdio: "ignore" });
+/** A node process that lives until this one kills it or goes away (its stdin closes), however long the tests take. */
+function startIdleNode(): ChildProcess {
+  return spawn(process.execPath, ["-e", "process.stdin.resume(); process.stdin.on('end', () => process.exit())"], { stdio: ["pipe", "ignore", "ignore"] });
 }
 
 beforeAll(async () => {
-  liveChild = startIdleNode(30_000);
-  const shortLived = startIdleNode(0);
+  liveChild = startIdleNode();
+  const shortLived = spawn(process.execPath, ["-e", ""], { stdio: "ignore" });
   deadPid = shortLived.pid!;
   await new Promise((resolve) => shortLived.once("exit", resolve));
 });

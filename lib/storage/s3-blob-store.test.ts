@@ -17,12 +17,12 @@ beforeAll(async () => {
   server = await startS3Server();
   ({ bucket, endpoint } = server);
   store = new S3BlobStore({ bucket, region: "us-east-1", endpoint, forcePathStyle: true, credentials });
-}, 15_000);
+});
 
 afterAll(async () => {
   store?.client.destroy();
   await server?.close();
-}, 15_000);
+});
 
 afterEach(() => {
   vi.restoreAllMocks();

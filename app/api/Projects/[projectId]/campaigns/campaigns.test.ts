@@ -86,7 +86,7 @@ beforeAll(async () => {
   admin = await createTestMember("OrganizationAdmin", { organizationId: home.organization.id });
   viewer = (await createTestMember("Viewer", { projectId: home.project.id })).token;
   await setUpProject();
-}, 60_000);
+});
 
 const create = (token: string, body: unknown) =>
   createRoute(apiRequest("POST", campaignsUrl(home.project.id), { token, body }), routeParams({ projectId: home.project.id }));
@@ -300,7 +300,7 @@ describe("ids repeated across batches", () => {
     const stored = await db.select({ externalId: campaignRecipients.externalId, data: campaignRecipients.data }).from(campaignRecipients).where(eq(campaignRecipients.campaignId, campaign.id));
     expect(stored).toHaveLength(distinct);
     expect(stored.every((row) => row.data.firstName === `N${Number(row.externalId.slice(1))}`)).toBe(true);
-  }, 60_000);
+  });
 });
 
 describe("an import another process is running", () => {

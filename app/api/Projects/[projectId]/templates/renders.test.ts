@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getConfig } from "@/lib/config";
 import { getDb, schema } from "@/lib/db";
 import { maxRenderAttempts } from "@/lib/renders/run-render";
@@ -50,13 +50,16 @@ function getRender(renderId: string, token = editor) {
   return getRoute(apiRequest("GET", `${rendersUrl()}/${renderId}`, { token }), routeParams({ projectId, templateId: template.id, renderId }));
 }
 
+/** Polls until the render is done or failed; the cap only guards against a hang. */
 async function waitForFinish(renderId: string): Promise<RenderJson> {
-  for (let i = 0; i < 600; i++) {
-    const render = await okJson<RenderJson>(await getRender(renderId));
-    if (render.status === "done" || render.status === "failed") return render;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`render ${renderId} did not finish`);
+  return vi.waitFor(
+    async () => {
+      const render = await okJson<RenderJson>(await getRender(renderId));
+      if (render.status !== "done" && render.status !== "failed") throw new Error(`render ${renderId} is ${render.status}`);
+      return render;
+    },
+    { timeout: 100_000, interval: 100 },
+  );
 }
 
 function download(url: string, headers: Record<string, string> = {}) {

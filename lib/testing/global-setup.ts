@@ -1,0 +1,65 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import postgres from "postgres";
+import type { TestProject } from "vitest/node";
+import { closeDb, getDb } from "@/lib/db";
+
+// Migrating takes seconds and every test file used to pay it: the run migrates one database
+// here, through lib/db as the app does, and lib/testing/setup.ts gives each file a copy of it
+// (PGlite: a copy of the data directory; PostgreSQL: a database made from this one as template).
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** A DATA_DIR whose embedded database is migrated and closed (PGlite runs). */
+    migratedDataDir?: string;
+    /** A migrated database on DATABASE_URL's server that nobody stays connected to (PostgreSQL runs). */
+    templateDatabase?: string;
+  }
+}
+
+const testSecrets = {
+  TOKEN_SECRETS: "test:0123456789abcdef0123456789abcdef",
+  AUTH_SECRET: "test-auth-secret-0123456789abcdef0123",
+};
+
+/** Runs lib/db's own open-and-migrate with these variables, then closes the database. */
+async function migrateWith(env: Record<string, string>): Promise<void> {
+  const set = { ...testSecrets, ...env };
+  const saved = Object.fromEntries(Object.keys(set).map((key) => [key, process.env[key]]));
+  Object.assign(process.env, set);
+  delete (globalThis as Record<symbol, unknown>)[Symbol.for("reelbind.config")];
+  try {
+    await getDb();
+  } finally {
+    await closeDb();
+    for (const [key, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+    delete (globalThis as Record<symbol, unknown>)[Symbol.for("reelbind.config")];
+  }
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const databaseUrl = process.env.DATABASE_URL;
+  if (!databaseUrl) {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "reelbind-test-template-"));
+    await migrateWith({ DATA_DIR: dataDir });
+    project.provide("migratedDataDir", dataDir);
+    return async () => rmSync(dataDir, { recursive: true, force: true });
+  }
+
+  const name = `reelbind_template_${randomBytes(4).toString("hex")}`;
+  const admin = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database "${name}"`);
+  const url = new URL(databaseUrl);
+  url.pathname = `/${name}`;
+  await migrateWith({ DATABASE_URL: url.toString() });
+  project.provide("templateDatabase", name);
+  return async () => {
+    await admin.unsafe(`drop database if exists "${name}" with (force)`);
+    await admin.end();
+  };
+}
