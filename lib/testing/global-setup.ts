@@ -46,9 +46,15 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) {
     const dataDir = mkdtempSync(path.join(tmpdir(), "reelbind-test-template-"));
-    await migrateWith({ DATA_DIR: dataDir });
+    const remove = async () => rmSync(dataDir, { recursive: true, force: true });
+    try {
+      await migrateWith({ DATA_DIR: dataDir });
+    } catch (error) {
+      await remove();
+      throw error;
+    }
     project.provide("migratedDataDir", dataDir);
-    return async () => rmSync(dataDir, { recursive: true, force: true });
+    return remove;
   }
 
   const name = `reelbind_template_${randomBytes(4).toString("hex")}`;
@@ -56,10 +62,16 @@ export default async function setup(project: TestProject): Promise<() => Promise
   await admin.unsafe(`create database "${name}"`);
   const url = new URL(databaseUrl);
   url.pathname = `/${name}`;
-  await migrateWith({ DATABASE_URL: url.toString() });
-  project.provide("templateDatabase", name);
-  return async () => {
+  const drop = async () => {
     await admin.unsafe(`drop database if exists "${name}" with (force)`);
     await admin.end();
   };
+  try {
+    await migrateWith({ DATABASE_URL: url.toString() });
+  } catch (error) {
+    await drop();
+    throw error;
+  }
+  project.provide("templateDatabase", name);
+  return drop;
 }
