@@ -1,10 +1,9 @@
 import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { promisify } from "node:util";
 import { expect, type APIRequestContext } from "@playwright/test";
-import { adminSecretHeader, type AdminChannel } from "../lib/cli/admin-channel";
+import { readAdminChannel, sendToAdminChannel } from "../lib/cli/admin-channel";
+import { parseCommandLine } from "../lib/cli/command-line";
 
 // Tests that own their data: a fresh organization and project, and a ProjectManager with their
 // own token, made with the CLI's commands sent to the server's admin channel (one request each,
@@ -22,33 +21,13 @@ export const cliEnv = () => ({ ...process.env, DATA_DIR: env("E2E_DATA_DIR"), DA
 export type OwnedProject = { projectId: string; token: string };
 
 /**
- * `reelbind org create --name N` as the admin channel's body: the words before the first option
- * are the command, then `--option value` pairs (every option of the CLI takes a value).
- */
-function channelCommand(args: string[]): { command: string; options: Record<string, string> } {
-  const firstOption = args.findIndex((arg) => arg.startsWith("--"));
-  const words = firstOption === -1 ? args : args.slice(0, firstOption);
-  const options: Record<string, string> = {};
-  for (let i = words.length; i < args.length; i += 2) {
-    const [name, value] = [args[i]!, args[i + 1]];
-    if (!name.startsWith("--") || value === undefined) throw new Error(`reelbind ${args.join(" ")}: expected --option value at "${name}"`);
-    options[name.slice(2)] = value;
-  }
-  return { command: words.join(" "), options };
-}
-
-/**
  * Runs `reelbind …` through the admin channel of the server whose DATA_DIR is `dataDir`, as the
  * CLI does on PGlite, and returns its JSON answer; a refused command rejects with the problem.
  */
 export async function cliVia<T>(dataDir: string, ...args: string[]): Promise<T> {
-  const channel = JSON.parse(readFileSync(path.join(dataDir, "admin-channel.json"), "utf8")) as AdminChannel;
-  const response = await fetch(`http://127.0.0.1:${channel.port}/api/internal/cli`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", [adminSecretHeader]: channel.secret },
-    body: JSON.stringify(channelCommand(args)),
-    signal: AbortSignal.timeout(120_000),
-  });
+  const channel = readAdminChannel(dataDir);
+  if (!channel) throw new Error(`No server published an admin channel in ${dataDir}`);
+  const response = await sendToAdminChannel(channel, parseCommandLine(args), 120_000);
   const body = await response.text();
   if (!response.ok) throw new Error(`reelbind ${args.join(" ")}: ${response.status} ${body}`);
   return JSON.parse(body) as T;

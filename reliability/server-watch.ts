@@ -1,8 +1,9 @@
-import { existsSync, openSync, readdirSync, readSync, closeSync, statSync, readFileSync } from "node:fs";
+import { existsSync, openSync, readdirSync, readSync, closeSync, statSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
+import { readAdminChannel, sendToAdminChannel } from "@/lib/cli/admin-channel";
 import type { Db } from "@/lib/db";
 import { countRowsPerTable } from "@/lib/db/row-counts";
 import * as schema from "@/lib/db/schema";
@@ -100,14 +101,10 @@ export function rowCounter(): { count: () => Promise<RowCounts>; close: () => Pr
     const db = drizzle({ client, schema }) as unknown as Db;
     return { count: () => countRowsPerTable(db), close: () => client.end() };
   }
-  const channel = JSON.parse(readFileSync(path.join(env("E2E_DATA_DIR"), "admin-channel.json"), "utf8")) as { port: number; secret: string };
+  const channel = readAdminChannel(env("E2E_DATA_DIR"));
+  if (!channel) throw new Error("The server published no admin channel in E2E_DATA_DIR");
   const count = async () => {
-    const response = await fetch(`http://127.0.0.1:${channel.port}/api/internal/cli`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", "x-reelbind-cli-secret": channel.secret },
-      body: JSON.stringify({ command: "db row-counts", options: {} }),
-      signal: AbortSignal.timeout(60_000),
-    });
+    const response = await sendToAdminChannel(channel, { command: "db row-counts", options: {} }, 60_000);
     if (!response.ok) throw new Error(`db row-counts: ${response.status} ${await response.text()}`);
     return (await response.json()) as RowCounts;
   };

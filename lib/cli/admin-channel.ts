@@ -35,3 +35,13 @@ export function readAdminChannel(dataDir: string): AdminChannel | null {
     return null;
   }
 }
+
+/** Posts a parsed CLI command to a running server's admin channel; the caller reads the answer. */
+export function sendToAdminChannel(channel: AdminChannel, command: unknown, timeoutMs: number): Promise<Response> {
+  return fetch(`http://127.0.0.1:${channel.port}/api/internal/cli`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", [adminSecretHeader]: channel.secret },
+    body: JSON.stringify(command),
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+}

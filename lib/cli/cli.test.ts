@@ -12,7 +12,8 @@ import { getDb, type Db } from "@/lib/db";
 import { lockFilePath } from "@/lib/db/data-dir-lock";
 import { memberships, organizations, projects, users } from "@/lib/db/schema";
 import { apiRequest, createTestProject, routeParams } from "@/lib/testing/factories";
-import { parseCommandLine, runCommand } from "./commands";
+import { parseCommandLine } from "./command-line";
+import { runCommand } from "./commands";
 
 // (a) the commands themselves against the test database; (b) the real binary, once, end to end.
 

@@ -2,8 +2,9 @@ import { AppError, toAppError, type FieldError } from "@/lib/api/errors";
 import { getConfig } from "@/lib/config";
 import { closeDb, getDb } from "@/lib/db";
 import { readLockHolder } from "@/lib/db/data-dir-lock";
-import { adminSecretHeader, readAdminChannel } from "./admin-channel";
-import { parseCommandLine, runCommand, usage, type CliCommand } from "./commands";
+import { readAdminChannel, sendToAdminChannel } from "./admin-channel";
+import { parseCommandLine, usage, type CliCommand } from "./command-line";
+import { runCommand } from "./commands";
 
 async function sendToRunningServer(command: CliCommand): Promise<unknown> {
   const { dataDir } = getConfig();
@@ -14,12 +15,7 @@ async function sendToRunningServer(command: CliCommand): Promise<unknown> {
       `DATA_DIR ${dataDir} is in use by process ${holder}, which is not a Reelbind server accepting CLI commands. Stop it and try again.`,
     );
   }
-  const response = await fetch(`http://127.0.0.1:${channel.port}/api/internal/cli`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", [adminSecretHeader]: channel.secret },
-    body: JSON.stringify(command),
-    signal: AbortSignal.timeout(30_000),
-  });
+  const response = await sendToAdminChannel(channel, command, 30_000);
   const body = (await response.json()) as { title?: string; detail?: string; code?: string; errors?: FieldError[] };
   if (!response.ok) {
     throw new AppError(response.status, body.code ?? "remote_error", body.title ?? "Command failed", body.detail ?? response.statusText, body.errors);

@@ -6,11 +6,14 @@ import postgres from "postgres";
 
 export type FreshDatabase = { url: string; name: string; drop: () => Promise<void> };
 
-/** Creates `reelbind_<label>_<random>` on the server of `serverUrl` (any database of it). */
-export async function createFreshDatabase(serverUrl: string, label: string): Promise<FreshDatabase> {
+/**
+ * Creates `reelbind_<label>_<random>` on the server of `serverUrl` (any database of it): empty, or
+ * a copy of `template` (a database nobody is connected to).
+ */
+export async function createFreshDatabase(serverUrl: string, label: string, { template }: { template?: string } = {}): Promise<FreshDatabase> {
   const name = `reelbind_${label}_${Date.now()}_${randomBytes(3).toString("hex")}`;
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${name}"`);
+  await admin.unsafe(`create database "${name}"${template ? ` template "${template}"` : ""}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return {

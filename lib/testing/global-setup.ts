@@ -1,10 +1,10 @@
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import postgres from "postgres";
 import type { TestProject } from "vitest/node";
 import { closeDb, getDb } from "@/lib/db";
+import { createFreshDatabase } from "./fresh-database";
+import { testSecrets } from "./test-secrets";
 
 // Migrating takes seconds and every test file used to pay it: the run migrates one database
 // here, through lib/db as the app does, and lib/testing/setup.ts gives each file a copy of it
@@ -18,11 +18,6 @@ declare module "vitest" {
     templateDatabase?: string;
   }
 }
-
-const testSecrets = {
-  TOKEN_SECRETS: "test:0123456789abcdef0123456789abcdef",
-  AUTH_SECRET: "test-auth-secret-0123456789abcdef0123",
-};
 
 /** Runs lib/db's own open-and-migrate with these variables, then closes the database. */
 async function migrateWith(env: Record<string, string>): Promise<void> {
@@ -57,21 +52,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
     return remove;
   }
 
-  const name = `reelbind_template_${randomBytes(4).toString("hex")}`;
-  const admin = postgres(databaseUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${name}"`);
-  const url = new URL(databaseUrl);
-  url.pathname = `/${name}`;
-  const drop = async () => {
-    await admin.unsafe(`drop database if exists "${name}" with (force)`);
-    await admin.end();
-  };
+  const template = await createFreshDatabase(databaseUrl, "template");
   try {
-    await migrateWith({ DATABASE_URL: url.toString() });
+    await migrateWith({ DATABASE_URL: template.url });
   } catch (error) {
-    await drop();
+    await template.drop();
     throw error;
   }
-  project.provide("templateDatabase", name);
-  return drop;
+  project.provide("templateDatabase", template.name);
+  return template.drop;
 }
