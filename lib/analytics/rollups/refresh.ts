@@ -56,12 +56,25 @@ export async function refreshRollups(db: Db, { chunkEvents = defaultChunkEvents,
   }
 }
 
+/**
+ * The oldest transaction that may still store events in this database: the snapshot's xmin,
+ * except that transactions known to run in another database of the same server are passed over
+ * (transaction ids are server-wide, so one long transaction elsewhere would otherwise hold the
+ * job back). A transaction not found in pg_stat_activity or pg_prepared_xacts counts as this
+ * database's: the cursor can only stay lower than needed, never pass an event.
+ */
+const oldestTransactionHere = sql`select coalesce(
+  (select min(running) from pg_snapshot_xip(pg_current_snapshot()) as running
+    where not exists (select 1 from pg_stat_activity a where a.backend_xid = running::xid and a.datname <> current_database())
+      and not exists (select 1 from pg_prepared_xacts p where p.transaction = running::xid and p.database <> current_database())),
+  pg_snapshot_xmax(pg_current_snapshot()))`;
+
 /** Waits until every transaction running now has ended, polling, for `limitMs` at most. */
 async function waitForRunningTransactions(db: Db, limitMs: number): Promise<void> {
   const [start] = await selectRows<{ xmax: string }>(db, sql`select pg_snapshot_xmax(pg_current_snapshot())::text as xmax`);
   const until = Date.now() + limitMs;
   while (Date.now() < until) {
-    const [now] = await selectRows<{ settled: boolean }>(db, sql`select pg_snapshot_xmin(pg_current_snapshot()) >= ${start!.xmax}::xid8 as settled`);
+    const [now] = await selectRows<{ settled: boolean }>(db, sql`select (${oldestTransactionHere}) >= ${start!.xmax}::xid8 as settled`);
     if (now?.settled) return;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
@@ -83,7 +96,7 @@ type ChunkKey = { project_id: string; session_id: string | null; xid: string };
 async function rollUpChunk(tx: Db, chunkEvents: number): Promise<{ events: number; sessions: number; rows: number } | null> {
   const [state] = await selectRows<{ cursor: string; horizon: string }>(
     tx,
-    sql`select processed_before::text as cursor, pg_snapshot_xmin(pg_current_snapshot())::text as horizon from analytics_rollup_cursor`,
+    sql`select processed_before::text as cursor, (${oldestTransactionHere})::text as horizon from analytics_rollup_cursor`,
   );
   if (!state) throw new Error("analytics_rollup_cursor has no row (migration 0008 adds it)");
   const cursor = BigInt(state.cursor);

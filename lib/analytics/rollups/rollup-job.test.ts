@@ -5,6 +5,7 @@ import { authorizeProject, type ProjectAccess } from "@/lib/auth/project-access"
 import { getDb, type Db } from "@/lib/db";
 import { eventRowColumns, insertEventRows, toCopyText, type EventRow } from "@/lib/ingest/store-events";
 import { createTestMember, createTestProject } from "@/lib/testing/factories";
+import { createFreshDatabase } from "@/lib/testing/fresh-database";
 import { sessionRows, viewerHash, type SessionSpec, type Step, type Tenant } from "../analytics-test-helpers";
 import { getProjectAnalytics } from "../get-project-analytics";
 import type { AnalyticsQuery } from "../schema";
@@ -136,6 +137,22 @@ describe.skipIf(!process.env.DATABASE_URL)("rollup job beside open transactions 
       expect((await getProjectAnalytics(db, access, day("2026-04-05"))).summary).toMatchObject({ sessions: 2, plays: 2 });
     } finally {
       await other.end();
+    }
+  });
+
+  it("a transaction left open in another database of the server does not hold the job back", async () => {
+    const { tenant, access } = await tenantWithAccess();
+    const elsewhere = await createFreshDatabase(process.env.DATABASE_URL!, "elsewhere");
+    const other = postgres(elsewhere.url, { max: 1, onnotice: () => {} });
+    try {
+      await other.begin(async (tx) => {
+        await tx`select pg_current_xact_id()`; // holds a transaction id, as a long write elsewhere would
+        await insertEventRows(db, sessionRows(tenant, spec("2026-04-08T09:00:00Z"), [[0, "session.started", null], [1, "video.played", 1]]));
+        expect((await getProjectAnalytics(db, access, day("2026-04-08"))).summary).toMatchObject({ sessions: 1, plays: 1 });
+      });
+    } finally {
+      await other.end();
+      await elsewhere.drop();
     }
   });
 
