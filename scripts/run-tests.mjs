@@ -50,6 +50,12 @@ async function step(name, script, env = {}) {
   if (code !== 0) throw new Error(`${name} failed (exit code ${code})`);
 }
 
+/** Waits for steps started together, then fails with the first that failed. */
+async function steps(started) {
+  const failed = (await Promise.allSettled(started)).find((result) => result.status === "rejected");
+  if (failed) throw failed.reason;
+}
+
 /** A fresh, empty database on the TEST_POSTGRES_URL server for `fn`, dropped (with its connections) afterwards. */
 async function withFreshDatabase(label, fn) {
   const serverUrl = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -88,8 +94,8 @@ async function buildIfChanged() {
 
 async function main() {
   if (flags.embedded) {
-    await step("type check", "typecheck");
-    await step("lint", "lint");
+    // One process each and little output: side by side they take the time of the longer one.
+    await steps([step("type check", "typecheck"), step("lint", "lint")]);
     await step("SDK size", "sdk:size");
     await step("unit and API tests (PGlite)", "test:unit");
     await buildIfChanged();

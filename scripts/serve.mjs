@@ -27,10 +27,13 @@ const quietMs = 250;
 const listenAfterSignalMs = 3_000;
 /**
  * From the signal on, a request whose body is still arriving (a slow upload) gets this long
- * before it is cut off: ample for an ordinary request, and it leaves its handler's cleanup and
- * the app's own time within shutdownBoundMs.
+ * before it is cut off if no byte of it came for stalledMs: ample for an ordinary request, and
+ * it leaves its handler's cleanup and the app's own time within shutdownBoundMs. One whose bytes
+ * still come (a client slowed down by a busy machine) gets until lastCutOffAfterSignalMs.
  */
 const cutOffAfterSignalMs = 5_000;
+const stalledMs = 1_000;
+const lastCutOffAfterSignalMs = 7_500;
 /** What a 503 page tells the browser (and a CDN) about when to try again. */
 const retryAfterSeconds = "5";
 
@@ -46,7 +49,14 @@ await app.prepare(); // runs instrumentation.ts: migrations, admin channel, boot
 
 /** Requests not yet answered, each with its handler's promise. */
 const inFlight = new Map();
-let lastRequestAt = 0;
+/** When a connection was last accepted or a request begun or ended, and the shutdown loop's pass at that moment. */
+let lastActivityAt = 0;
+let passAtActivity = 0;
+let shutdownPass = 0;
+function noteActivity() {
+  lastActivityAt = Date.now();
+  passAtActivity = shutdownPass;
+}
 let stopping = false;
 
 /** A failed page render marked unavailable goes out as 503 + Retry-After instead of 500. */
@@ -102,10 +112,10 @@ const waitsForItsClient = (req) => !req.complete && !req.destroyed && req.readab
 
 const server = http.createServer((req, res) => {
   const context = { serviceUnavailable: false };
-  lastRequestAt = Date.now();
+  noteActivity();
   res.once("close", () => {
     inFlight.delete(res);
-    lastRequestAt = Date.now();
+    noteActivity();
   });
   // Keep-alive connections are not kept past a shutdown.
   if (stopping) res.setHeader("Connection", "close");
@@ -132,7 +142,15 @@ server.on("clientError", (error, socket) => {
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
 });
+server.on("connection", noteActivity);
 server.listen(port, () => console.log(`Reelbind is listening on port ${port}.`));
+
+/** Resolves in the check phase of an event-loop pass at least 20 ms from now: after that pass's poll for I/O. */
+async function nextPass() {
+  await delay(20);
+  await new Promise((resolve) => setImmediate(resolve));
+  shutdownPass++;
+}
 
 async function shutdown(signal) {
   if (stopping) return;
@@ -154,25 +172,40 @@ async function shutdown(signal) {
   // - http.Server#close is not used: it would also drop connections whose request is not yet
   //   parsed.
   // - A request whose body is still arriving (a slow upload) would hold the shutdown for as
-  //   long as its client takes: cutOffAfterSignalMs after the signal it is cut off, and the
+  //   long as its client takes: cutOffAfterSignalMs after the signal it is cut off once its
+  //   bytes have stopped coming for stalledMs (lastCutOffAfterSignalMs at the latest), and the
   //   server waits for its handler to clean up (an upload removes what it stored). Not sooner,
   //   and only while its handler waits for the client: on a busy server a body may simply not
   //   have been read yet.
+  // - Every decision is taken just after the event loop has polled for I/O (nextPass): the
+  //   kernel's queue of completed connections has then been accepted, and bytes that arrived on
+  //   an open connection have been parsed into a request. Taken in a timer instead, after the
+  //   loop was blocked for a while, it would close what the next poll was about to take.
+  //   Quiet means nothing in flight, nothing new for quietMs and for two polls (a connection
+  //   accepted in one poll has its request read in the next).
+  const quiet = () => inFlight.size === 0 && Date.now() - lastActivityAt >= quietMs && shutdownPass - passAtActivity >= 2;
   const listenUntil = started + listenAfterSignalMs;
-  while ((inFlight.size > 0 || Date.now() - lastRequestAt < quietMs) && Date.now() < listenUntil) await delay(20);
+  while (!quiet() && Date.now() < listenUntil) await nextPass();
   const closed = new Promise((resolve) => net.Server.prototype.close.call(server, resolve));
   const cutOffAt = started + cutOffAfterSignalMs;
+  const lastCutOffAt = started + lastCutOffAfterSignalMs;
+  /** Per request, the bytes its connection had delivered when last seen, and since when. */
+  const progress = new Map();
   const cutOff = [];
-  while (inFlight.size > 0 || Date.now() - lastRequestAt < quietMs) {
-    if (Date.now() >= cutOffAt) {
-      for (const { req, handled } of inFlight.values()) {
-        if (!waitsForItsClient(req)) continue;
-        req.destroy();
-        cutOff.push(handled);
-      }
+  while (!quiet()) {
+    const now = Date.now();
+    for (const [res, { req, handled }] of inFlight) {
+      const bytes = req.socket?.bytesRead ?? 0;
+      const seen = progress.get(res);
+      if (!seen || seen.bytes !== bytes) progress.set(res, { bytes, since: now });
+      if (now < cutOffAt || !waitsForItsClient(req)) continue;
+      if (now < lastCutOffAt && now - progress.get(res).since < stalledMs) continue;
+      req.destroy();
+      cutOff.push(handled);
     }
-    await delay(20);
+    await nextPass();
   }
+  if (cutOff.length > 0) console.log(`Cut off ${cutOff.length} request(s) whose body was still arriving ${Date.now() - started} ms after ${signal}.`);
   await Promise.allSettled(cutOff);
   server.closeAllConnections();
   await closed;
