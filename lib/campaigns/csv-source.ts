@@ -4,7 +4,7 @@ import { mkdtemp, open, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { once } from "node:events";
-import { parse, type CsvError } from "csv-parse";
+import { parse, type CsvErrorCode } from "csv-parse";
 import { PayloadTooLargeError, ValidationError } from "@/lib/api/errors";
 
 // An uploaded CSV: received onto disk first (hashed and checked as UTF-8 on the way, so the
@@ -103,47 +103,77 @@ export class CsvSyntaxError extends ValidationError {
   }
 }
 
-/** csv-parse's errors carry a code starting CSV_ (told apart by code, never instanceof). */
-function isCsvError(error: unknown): error is CsvError {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === "string" && code.startsWith("CSV_");
-}
+/**
+ * What each csv-parse error code says about the file, by code (never by class or message); null
+ * for the codes only a wrong option of ours can raise (a bug: a 500). Typed against csv-parse's
+ * own list, so a code a new version adds fails the typecheck until it is placed here. Not every
+ * data code can occur with readCsvRows' options (relax_column_count, no `columns`), but a file
+ * never makes a 500 if the options change.
+ */
+const csvProblems: Record<CsvErrorCode, string | null> = {
+  // csv-parse 7 spells this one without the CSV_ prefix.
+  INVALID_OPENING_QUOTE: "a field has a quote inside it without being quoted (quote the whole field and write the quote twice: \"a\"\"b\")",
+  CSV_QUOTE_NOT_CLOSED: "a quoted field opens here and is never closed",
+  CSV_INVALID_CLOSING_QUOTE: "a quoted field has text after its closing quote (write a quote inside a quoted field as two quotes)",
+  CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE: "a quoted field has text after its closing quote (write a quote inside a quoted field as two quotes)",
+  CSV_MAX_RECORD_SIZE: `a record is longer than ${maxRecordBytes / 1024} KB (a quoted field that is never closed?)`,
+  CSV_RECORD_INCONSISTENT_FIELDS_LENGTH: "a record has another number of fields than the first line",
+  CSV_RECORD_INCONSISTENT_COLUMNS: "a record has another number of fields than the first line names columns",
+  CSV_INVALID_COLUMN_MAPPING: "a column name cannot be used",
+  CSV_UNKNOWN_ERROR: "the file cannot be read as CSV",
+  CSV_INVALID_ARGUMENT: null,
+  CSV_INVALID_COLUMN_DEFINITION: null,
+  CSV_INVALID_OPTION_BOM: null,
+  CSV_INVALID_OPTION_CAST: null,
+  CSV_INVALID_OPTION_CAST_DATE: null,
+  CSV_INVALID_OPTION_COLUMNS: null,
+  CSV_INVALID_OPTION_COMMENT: null,
+  CSV_INVALID_OPTION_DELIMITER: null,
+  CSV_INVALID_OPTION_GROUP_COLUMNS_BY_NAME: null,
+  CSV_INVALID_OPTION_ON_RECORD: null,
+  CSV_OPTION_COLUMNS_MISSING_NAME: null,
+};
 
-function describeCsvError(error: CsvError): string {
-  switch (error.code) {
-    case "CSV_QUOTE_NOT_CLOSED":
-      return "a quoted field opens here and is never closed";
-    case "CSV_MAX_RECORD_SIZE":
-      return `a record is longer than ${maxRecordBytes / 1024} KB (a quoted field that is never closed?)`;
-    case "CSV_INVALID_CLOSING_QUOTE":
-    case "CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE":
-      return "a quoted field has text after its closing quote (write a quote inside a quoted field as two quotes)";
-    default:
-      return error.message;
-  }
+/** What a csv-parse error says about the file, or null when it is not the file's fault (nor csv-parse's). */
+export function describeCsvError(error: unknown): string | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== "string" || !Object.hasOwn(csvProblems, code)) return null;
+  return csvProblems[code as CsvErrorCode];
 }
 
 /**
  * The file's records, header first, each with the line it begins on (1-based). Quoted fields may
  * span lines; blank lines are skipped. Reading pauses while the caller awaits (backpressure).
+ *
+ * Lines are counted in the parser's `on_record`, as it reads, not as the caller takes records:
+ * the parser runs ahead of a slow caller, and when it fails the records it had buffered are
+ * dropped, so only its own count knows where the record it stopped in begins.
  */
 export async function* readCsvRows(file: string): AsyncGenerator<CsvRow> {
   const delimiter = await detectDelimiter(file);
+  let nextLine = 1;
+  const onRecord = (values: string[]): CsvRow | null => {
+    const line = nextLine;
+    nextLine += 1;
+    for (const value of values) if (value.includes("\n")) nextLine += countNewlinesIn(value);
+    return values.length === 1 && values[0] === "" ? null : { values, line };
+  };
   const parser = createReadStream(file, { highWaterMark: 256 * 1024 }).pipe(
-    parse({ bom: true, delimiter, relax_column_count: true, max_record_size: maxRecordBytes, skip_empty_lines: false }),
+    parse({
+      bom: true,
+      delimiter,
+      relax_column_count: true,
+      max_record_size: maxRecordBytes,
+      skip_empty_lines: false,
+      // csv-parse's types allow another record shape only together with `columns`.
+      on_record: onRecord as unknown as (values: string[]) => string[] | null,
+    }),
   );
-  let line = 1;
   try {
-    for await (const record of parser as AsyncIterable<string[]>) {
-      const start = line;
-      line++;
-      for (const value of record) if (value.includes("\n")) line += countNewlinesIn(value);
-      if (record.length === 1 && record[0] === "") continue;
-      yield { values: record, line: start };
-    }
+    yield* parser as AsyncIterable<CsvRow>;
   } catch (error) {
-    if (isCsvError(error)) throw new CsvSyntaxError(line, describeCsvError(error));
-    throw error;
+    const problem = describeCsvError(error);
+    throw problem ? new CsvSyntaxError(nextLine, problem) : error;
   } finally {
     parser.destroy();
   }
