@@ -71,16 +71,20 @@ describe("describeCsvError", () => {
 });
 
 describe("readCsvRows", () => {
-  const good = Array.from({ length: 3000 }, (_, i) => `${i},name${i}`);
+  // 3,000 records, every 100th with a field spanning two lines: 3,031 lines after the header.
+  const good = Array.from({ length: 3000 }, (_, i) => (i % 100 === 99 ? `${i},"two\nlines"` : `${i},name${i}`));
+  const badLine = 1 + 3000 + 30 + 1;
   it.each([
     ["a stray quote", '3001,na"me'],
     ["an unclosed quote", '3001,"name'],
     ["text after a closing quote", '3001,"na"me'],
-  ])("readCsvRows – %s on line 3002, read slowly → CsvSyntaxError at line 3002", async (_, bad) => {
+  ])(`readCsvRows – %s after 3,000 records (some spanning lines), read fast and slowly → CsvSyntaxError at line ${badLine}`, async (_, bad) => {
     for (const slow of [false, true]) {
-      const { error } = await readAll(csvFile(["id,name", ...good, bad, "3002,last", ""].join("\n")), slow);
+      const { lines, error } = await readAll(csvFile(["id,name", ...good, bad, "3002,last", ""].join("\n")), slow);
       expect(isAppError(error, "validation_failed"), String(error)).toBe(true);
-      expect(error).toMatchObject({ status: 422, errors: [{ path: "line 3002" }] });
+      expect(error).toMatchObject({ status: 422, errors: [{ path: `line ${badLine}` }] });
+      // Whatever the reader got before the error, its lines were right.
+      if (lines.length > 101) expect(lines.slice(99, 102)).toEqual([100, 101, 103]);
     }
   });
 

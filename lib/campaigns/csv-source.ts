@@ -141,39 +141,57 @@ export function describeCsvError(error: unknown): string | null {
   return csvProblems[code as CsvErrorCode];
 }
 
+/** The file's records as csv-parse reads them (`to`: stop after that many), blank lines included as [""]. */
+function parseRecords(file: string, delimiter: "," | ";", to?: number) {
+  return createReadStream(file, { highWaterMark: 256 * 1024 }).pipe(
+    parse({ bom: true, delimiter, relax_column_count: true, max_record_size: maxRecordBytes, skip_empty_lines: false, ...(to ? { to } : {}) }),
+  );
+}
+
+/** The line after `record`, which begins on `line`: a quoted field may span lines. */
+function lineAfter(line: number, record: string[]): number {
+  let next = line + 1;
+  for (const value of record) if (value.includes("\n")) next += countNewlinesIn(value);
+  return next;
+}
+
+/** The line the record after the first `records` begins on (a second pass over the file's start). */
+async function lineAfterRecords(file: string, delimiter: "," | ";", records: number): Promise<number> {
+  let line = 1;
+  const parser = parseRecords(file, delimiter, records);
+  try {
+    for await (const record of parser as AsyncIterable<string[]>) line = lineAfter(line, record);
+  } finally {
+    parser.destroy();
+  }
+  return line;
+}
+
 /**
  * The file's records, header first, each with the line it begins on (1-based). Quoted fields may
  * span lines; blank lines are skipped. Reading pauses while the caller awaits (backpressure).
- *
- * Lines are counted in the parser's `on_record`, as it reads, not as the caller takes records:
- * the parser runs ahead of a slow caller, and when it fails the records it had buffered are
- * dropped, so only its own count knows where the record it stopped in begins.
  */
 export async function* readCsvRows(file: string): AsyncGenerator<CsvRow> {
   const delimiter = await detectDelimiter(file);
-  let nextLine = 1;
-  const onRecord = (values: string[]): CsvRow | null => {
-    const line = nextLine;
-    nextLine += 1;
-    for (const value of values) if (value.includes("\n")) nextLine += countNewlinesIn(value);
-    return values.length === 1 && values[0] === "" ? null : { values, line };
-  };
-  const parser = createReadStream(file, { highWaterMark: 256 * 1024 }).pipe(
-    parse({
-      bom: true,
-      delimiter,
-      relax_column_count: true,
-      max_record_size: maxRecordBytes,
-      skip_empty_lines: false,
-      // csv-parse's types allow another record shape only together with `columns`.
-      on_record: onRecord as unknown as (values: string[]) => string[] | null,
-    }),
-  );
+  const parser = parseRecords(file, delimiter);
+  let line = 1;
+  let taken = 0;
   try {
-    yield* parser as AsyncIterable<CsvRow>;
+    for await (const record of parser as AsyncIterable<string[]>) {
+      const start = line;
+      line = lineAfter(line, record);
+      taken++;
+      if (record.length === 1 && record[0] === "") continue;
+      yield { values: record, line: start };
+    }
   } catch (error) {
     const problem = describeCsvError(error);
-    throw problem ? new CsvSyntaxError(nextLine, problem) : error;
+    if (!problem) throw error;
+    // The parser reads ahead of a slow caller and drops the records it had buffered when it
+    // fails: their lines are counted again, up to the record it failed in (`records` of its error).
+    const parsed = (error as { records?: unknown }).records;
+    const at = typeof parsed === "number" && parsed > taken ? await lineAfterRecords(file, delimiter, parsed).catch(() => line) : line;
+    throw new CsvSyntaxError(at, problem);
   } finally {
     parser.destroy();
   }
