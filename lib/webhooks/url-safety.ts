@@ -31,7 +31,7 @@ function parseAddress(address: string): ipaddr.IPv4 | ipaddr.IPv6 {
 }
 
 /** A literal IP address (IPv4 dotted, IPv6 without brackets), as the URL parser and resolvers write them. */
-export function isIpAddress(value: string): boolean {
+function isIpAddress(value: string): boolean {
   return ipaddr.isValid(value) && (!value.includes(":") || URL.canParse(`http://[${value}]/`));
 }
 
