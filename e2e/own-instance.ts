@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createFreshDatabase, type FreshDatabase } from "../lib/testing/fresh-database";
-import { startApp, type StartedApp } from "../lib/testing/start-app";
+import { startApp, startAppInstance, type ServerProcess, type StartedApp } from "../lib/testing/start-app";
 
 // A second app instance of a spec's own, with settings the suite's app does not have (tiny
 // limits, an https PUBLIC_BASE_URL…): a fresh DATA_DIR, and its own database when the suite runs
@@ -18,6 +18,11 @@ export type OwnInstance = {
   app: StartedApp;
   /** Its DATA_DIR, which holds its admin channel (cliVia). */
   dataDir: string;
+  /**
+   * Stops the app and starts it again on the same DATA_DIR and database with `settings` changed
+   * (an operator changing the configuration); resolves with the new process (a new port).
+   */
+  restart: (settings: Record<string, string>) => Promise<ServerProcess>;
   /** Stops the app (SIGKILL after 20 s), drops its database, removes its DATA_DIR. */
   stop: () => Promise<void>;
 };
@@ -30,18 +35,31 @@ export async function startOwnInstance(label: string, settings: Record<string, s
   for (const name of ["TOKEN_SECRETS", "AUTH_SECRET", "DATABASE_URL", "PUBLIC_BASE_URL", "INGEST_BASE_URL"]) delete env[name];
   if (database) env.DATABASE_URL = database.url;
   Object.assign(env, settings);
-  const stop = async (app?: StartedApp) => {
-    if (app) await Promise.race([app.stop(), new Promise((resolve) => setTimeout(resolve, 20_000))]);
-    if (app && app.child.exitCode === null && app.child.signalCode === null) process.kill(-app.child.pid!, "SIGKILL");
+  const halt = async (server: ServerProcess) => {
+    await Promise.race([server.stop(), new Promise((resolve) => setTimeout(resolve, 20_000))]);
+    if (server.child.exitCode === null && server.child.signalCode === null) process.kill(-server.child.pid!, "SIGKILL");
+  };
+  let running: ServerProcess | undefined;
+  const stop = async () => {
+    if (running) await halt(running);
+    running = undefined;
     await database?.drop();
     rmSync(dataDir, { recursive: true, force: true });
   };
   let app: StartedApp;
   try {
     app = await startApp(env, 240_000);
+    running = app;
   } catch (error) {
     await stop();
     throw error;
   }
-  return { app, dataDir, stop: () => stop(app) };
+  const restart = async (changed: Record<string, string>) => {
+    if (running) await halt(running);
+    running = undefined;
+    Object.assign(env, changed);
+    running = await startAppInstance(env, 240_000);
+    return running;
+  };
+  return { app, dataDir, restart, stop };
 }

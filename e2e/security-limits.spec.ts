@@ -1,9 +1,12 @@
+import { randomUUID } from "node:crypto";
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { lightsUpload, setUpShare } from "./embed-helpers";
+import { cli } from "./owned-project";
 import { createProjectMember } from "./security-limits-helpers";
 
 // Guard rails on the built server: an embed session ends with the credential that minted it,
-// and the audit log shows a Viewer only what a Viewer may read.
+// the audit log shows a Viewer only what a Viewer may read, other people's emails only to
+// OrganizationAdmins; a campaign CSV the parser cannot read is a 422 naming its line.
 
 type Credential = { id: string; apiKey: string; apiSecret: string };
 type AuditPage = { items: { action: string; actor: { id: string; email: string } | null; data: Record<string, unknown> | null }[] };
@@ -95,5 +98,91 @@ test.describe("GET /api/Projects/:id/audit-events by role", () => {
     expect(asViewer.page.items.find((event) => event.action === "credential.created")!.data).toEqual({ name: "Second site" });
     expect(asViewer.text).not.toContain(managerEmails[0]!);
     for (const key of apiKeys) expect(asViewer.text).not.toContain(key as string);
+  });
+});
+
+test.describe("GET /api/Projects/:id/audit-events – members' emails", () => {
+  test("member.added, member.role_changed, member.removed → Viewers, Editors and ProjectManagers see no one else's email (their own only); an OrganizationAdmin sees every one", async ({ request }) => {
+    const run = randomUUID().slice(0, 8);
+    const org = await cli<{ id: string }>("org", "create", "--name", `Audit emails ${run}`);
+    const { id: projectId } = await cli<{ id: string }>("project", "create", "--org", org.id, "--name", "Audit emails");
+    const adminEmail = `audit-emails-admin-${run}@example.com`;
+    await cli("user", "create", "--email", adminEmail);
+    await cli("member", "add", "--user", adminEmail, "--org", org.id, "--role", "OrganizationAdmin");
+    const admin = { email: adminEmail, token: (await cli<{ token: string }>("token", "create", "--user", adminEmail)).token };
+    const readers = {
+      Viewer: await createProjectMember(projectId, "Viewer", "Audit emails viewer"),
+      Editor: await createProjectMember(projectId, "Editor", "Audit emails editor"),
+      ProjectManager: await createProjectMember(projectId, "ProjectManager", "Audit emails manager"),
+    };
+    const invitee = `audit-emails-invitee-${run}@example.com`;
+
+    // The admin adds a member to the project, changes their role and removes them; and changes the Viewer's role and back.
+    const members = `/api/organizations/${org.id}/members`;
+    const added = await request.post(members, { headers: bearer(admin.token), data: { email: invitee, role: "Editor", projectId } });
+    expect(added.status(), await added.text()).toBe(201);
+    const membershipOf = async (email: string) => {
+      const listed = await request.get(members, { headers: bearer(admin.token) });
+      expect(listed.status()).toBe(200);
+      return ((await listed.json()) as { items: { id: string; email: string }[] }).items.find((item) => item.email === email)!.id;
+    };
+    const inviteeMembership = await membershipOf(invitee);
+    const viewerMembership = await membershipOf(readers.Viewer.email);
+    for (const [membership, role] of [[inviteeMembership, "Viewer"], [viewerMembership, "Editor"], [viewerMembership, "Viewer"]] as const) {
+      const changed = await request.patch(`${members}/${membership}`, { headers: bearer(admin.token), data: { role } });
+      expect(changed.status(), await changed.text()).toBe(200);
+    }
+    const removed = await request.delete(`${members}/${inviteeMembership}`, { headers: bearer(admin.token) });
+    expect(removed.status(), await removed.text()).toBe(204);
+
+    const read = async (token: string) => {
+      const response = await request.get(`/api/Projects/${projectId}/audit-events`, { headers: bearer(token) });
+      expect(response.status(), await response.text()).toBe(200);
+      const text = await response.text();
+      return { items: (JSON.parse(text) as AuditPage).items, text };
+    };
+    const actions = ["member.removed", "member.role_changed", "member.role_changed", "member.role_changed", "member.added"];
+    const asAdmin = await read(admin.token);
+    expect(asAdmin.items.map((event) => event.action)).toEqual(actions);
+    expect(asAdmin.items.map((event) => event.data!.email)).toEqual([invitee, readers.Viewer.email, readers.Viewer.email, invitee, invitee]);
+    expect(asAdmin.items.every((event) => event.actor!.email === admin.email)).toBe(true);
+
+    for (const [role, reader] of Object.entries(readers)) {
+      const shown = await read(reader.token);
+      expect(shown.items.map((event) => event.action), role).toEqual(actions);
+      const others = [admin.email, invitee, ...Object.values(readers).map((member) => member.email)].filter((email) => email !== reader.email);
+      for (const email of others) expect(shown.text, `${role} reads ${email}`).not.toContain(email);
+      const aboutViewer = role === "Viewer" ? readers.Viewer.email : "a project member";
+      expect(shown.items.map((event) => event.data!.email), role).toEqual(["a project member", aboutViewer, aboutViewer, "a project member", "a project member"]);
+      expect(shown.items.every((event) => event.actor!.email === "a project member"), role).toBe(true);
+    }
+  });
+});
+
+test.describe("POST /api/Projects/:id/campaigns/:id/recipients – CSV syntax errors", () => {
+  test("a stray quote inside a field (a\"b), alone or after 4,500 good rows (two batches committed) → 422 naming the line; no recipient stored, the import failed with the line", async ({ request }) => {
+    const setup = await setUpShare(request, "Stray quote", lightsUpload);
+    const created = await request.post(`/api/Projects/${setup.projectId}/campaigns`, { headers: bearer(setup.token), data: { name: "Stray quote", channel: "DEV" } });
+    expect(created.status(), await created.text()).toBe(201);
+    const campaign = `/api/Projects/${setup.projectId}/campaigns/${((await created.json()) as { id: string }).id}`;
+    const good = Array.from({ length: 4500 }, (_, i) => `r-${i},note ${i}`);
+    const message = 'a field has a quote inside it without being quoted (quote the whole field and write the quote twice: "a""b")';
+
+    for (const [csv, line] of [
+      ['id,note\nr-1,plain\nr-2,a"b\nr-3,plain\n', 3],
+      [`id,note\n${good.join("\n")}\nr-bad,a"b\nr-last,plain\n`, good.length + 2],
+    ] as const) {
+      const response = await request.post(`${campaign}/recipients`, { headers: { ...bearer(setup.token), "Content-Type": "text/csv" }, data: Buffer.from(csv) });
+      expect(response.status(), await response.text()).toBe(422);
+      expect(response.headers()["content-type"]).toBe("application/problem+json");
+      expect(await response.json()).toMatchObject({ status: 422, detail: `The CSV cannot be read at line ${line}: ${message}.`, errors: [{ path: `line ${line}`, message }] });
+
+      const recipients = await request.get(`${campaign}/recipients`, { headers: bearer(setup.token) });
+      expect(recipients.status()).toBe(200);
+      expect(((await recipients.json()) as { items: unknown[] }).items).toEqual([]);
+      const detail = await request.get(campaign, { headers: bearer(setup.token) });
+      const imports = ((await detail.json()) as { imports: { status: string; rowsImported: number; error: string | null }[] }).imports;
+      expect(imports[0]).toMatchObject({ status: "failed", rowsImported: 0, error: `The CSV cannot be read at line ${line}: ${message}.` });
+    }
   });
 });

@@ -1,16 +1,22 @@
+import { randomUUID } from "node:crypto";
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type APIRequestContext } from "@playwright/test";
+import { signIn } from "./console-helpers";
+import { lightsUpload, setUpShare } from "./embed-helpers";
+import { cli } from "./owned-project";
 
 // A path whose percent-encoding does not decode (a truncated escape, an overlong UTF-8
 // sequence) must never be a 500: API and ingest routes answer 400 problem+json, everything
 // else the 404 page. Every route of the app/ folder is tried, so a route added later is too.
+// And a console page about something the signed-in user may not see (another tenant's project,
+// an unknown template…) is the 404 page with a 404 status, for every console route.
 
 /** Escapes decodeURIComponent rejects: a truncated three-byte sequence, an overlong "/". */
 const malformedSegments = ["%E0%A4%A", "%C0%AF"];
 
-/** URL patterns of every page.tsx and route.ts under app/, as segments ("[slug]" for a dynamic one). */
-function routePatterns(): string[][] {
+/** URL patterns of every page.tsx and route.ts under `root` (app/), as segments ("[slug]" for a dynamic one). */
+function routePatterns(root = "app", files = /^(page\.tsx|route\.ts)$/): string[][] {
   const patterns: string[][] = [];
   const visit = (directory: string, segments: string[]) => {
     for (const entry of readdirSync(directory, { withFileTypes: true })) {
@@ -19,12 +25,12 @@ function routePatterns(): string[][] {
         if (entry.name.startsWith("_")) continue;
         const isGroup = entry.name.startsWith("(") && entry.name.endsWith(")");
         visit(path.join(directory, entry.name), isGroup ? segments : [...segments, entry.name]);
-      } else if (/^(page\.tsx|route\.ts)$/.test(entry.name)) {
+      } else if (files.test(entry.name)) {
         patterns.push(segments);
       }
     }
   };
-  visit("app", []);
+  visit(root, []);
   return patterns;
 }
 
@@ -105,5 +111,102 @@ test.describe("malformed percent-encoding in the path", () => {
     const response = await request.get("/api/Projects/%41/templates");
     expect(response.status()).toBe(401);
     expect(response.headers()["content-type"]).toContain("application/problem+json");
+  });
+});
+
+test.describe("console pages for what the signed-in user may not see", () => {
+  test.describe.configure({ timeout: 300_000 });
+
+  type Tenant = { projectId: string; organizationId: string; templateId: string; campaignId: string };
+  const user = { email: `console-404-${randomUUID()}@example.com`, password: `pw-${randomUUID()}` };
+  let own: Tenant;
+  let foreign: Tenant;
+
+  /** A project (its organization's own) with a template, a DEV share and a campaign on it. */
+  async function tenant(request: APIRequestContext, label: string): Promise<Tenant> {
+    const setup = await setUpShare(request, label, lightsUpload);
+    const auth = { Authorization: `Bearer ${setup.token}` };
+    const me = (await (await request.get("/api/me", { headers: auth })).json()) as { projects: { id: string; organizationId: string }[] };
+    const templates = (await (await request.get(`/api/Projects/${setup.projectId}/templates`, { headers: auth })).json()) as { items: { id: string }[] };
+    const campaign = await request.post(`/api/Projects/${setup.projectId}/campaigns`, { headers: auth, data: { name: label, channel: "DEV" } });
+    expect(campaign.status(), await campaign.text()).toBe(201);
+    return {
+      projectId: setup.projectId,
+      organizationId: me.projects.find((project) => project.id === setup.projectId)!.organizationId,
+      templateId: templates.items[0]!.id,
+      campaignId: ((await campaign.json()) as { id: string }).id,
+    };
+  }
+
+  test.beforeAll(async ({ request }) => {
+    test.setTimeout(240_000);
+    [own, foreign] = await Promise.all([tenant(request, "Console 404 own"), tenant(request, "Console 404 foreign")]);
+    await cli("user", "create", "--email", user.email, "--password", user.password);
+    await cli("member", "add", "--user", user.email, "--org", own.organizationId, "--role", "OrganizationAdmin");
+  });
+
+  /** Every page of the console route group, as URL segments. */
+  const consolePages = routePatterns("app/(site)/(console)", /^page\.tsx$/);
+
+  /** Each dynamic segment's value for the user's own tenant, and values the user may not see. */
+  const segmentValues = (segment: string): { own: string; others: string[] } => {
+    const ids = (key: keyof Tenant) => ({ own: own[key], others: [foreign[key], randomUUID(), "not-an-id"] });
+    switch (segment) {
+      case "[projectId]":
+        return ids("projectId");
+      case "[orgId]":
+        return ids("organizationId");
+      case "[templateId]":
+        return ids("templateId");
+      case "[campaignId]":
+        return ids("campaignId");
+      case "[channel]":
+        return { own: "DEV", others: ["QA", "dev"] };
+      default:
+        throw new Error(`No values for the segment ${segment}: add them to this spec`);
+    }
+  };
+
+  test("the console's route table – has the pages this test expects, each dynamic segment known", () => {
+    const urls = consolePages.map((segments) => `/${segments.join("/")}`);
+    expect(urls).toEqual(
+      expect.arrayContaining(["/projects", "/projects/[projectId]", "/projects/[projectId]/templates/[templateId]", "/projects/[projectId]/campaigns/[campaignId]", "/projects/[projectId]/shares/[channel]", "/organizations/[orgId]/members"]),
+    );
+    for (const segments of consolePages) for (const segment of segments.filter((s) => s.startsWith("["))) expect(() => segmentValues(segment)).not.toThrow();
+  });
+
+  test("GET of every console page, signed in – its own ids → 200 (or the overview's redirect); another tenant's, an unknown or a malformed id in any segment, or an unknown path below → 404 with the not-found page", async ({ page }) => {
+    await signIn(page, user);
+    const urlOf = (segments: string[]) => `/${segments.join("/")}`;
+    const expected: [string, number][] = [];
+    for (const pattern of consolePages) {
+      const ownSegments = pattern.map((segment) => (segment.startsWith("[") ? segmentValues(segment).own : segment));
+      expected.push([urlOf(ownSegments), ownSegments.length === 2 && ownSegments[0] === "projects" ? 307 : 200]);
+      pattern.forEach((segment, index) => {
+        if (!segment.startsWith("[")) return;
+        for (const other of segmentValues(segment).others) expected.push([urlOf(ownSegments.map((value, i) => (i === index ? other : value))), 404]);
+      });
+      // Everything of the other tenant at once, and a path no page answers.
+      if (pattern.some((segment) => segment.startsWith("["))) {
+        expected.push([urlOf(pattern.map((segment) => (segment.startsWith("[") ? (segmentValues(segment).others[0] ?? segment) : segment))), 404]);
+      }
+      expected.push([`${urlOf(ownSegments)}/no-such-page`, 404]);
+    }
+
+    const wrong: string[] = [];
+    for (const [url, status] of expected) {
+      const response = await page.request.get(url, { maxRedirects: 0, timeout: 60_000 });
+      const body = await response.text();
+      const problem =
+        response.status() !== status
+          ? `${response.status()}`
+          : status === 404 && !(response.headers()["content-type"] ?? "").startsWith("text/html")
+            ? response.headers()["content-type"]
+            : status === 404 && !body.includes("Page not found")
+              ? "not the not-found page"
+              : null;
+      if (problem) wrong.push(`GET ${url} → ${problem} (expected ${status})`);
+    }
+    expect(wrong).toEqual([]);
   });
 });

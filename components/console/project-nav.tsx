@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { LinkPending } from "./link-pending";
 
 const sections = [
   { path: "templates", label: "Templates" },
@@ -26,9 +27,10 @@ export function ProjectNav({ projectId }: { projectId: string }) {
             key={section.path}
             href={href}
             aria-current={current ? "page" : undefined}
-            className={`whitespace-nowrap border-b-2 px-3 py-2 text-sm font-medium focus-visible:outline-2 focus-visible:outline-indigo-600 ${current ? "border-indigo-600 text-indigo-700" : "border-transparent text-slate-600 hover:border-slate-300 hover:text-slate-900"}`}
+            className={`relative whitespace-nowrap border-b-2 px-3 py-2 text-sm font-medium focus-visible:outline-2 focus-visible:outline-indigo-600 ${current ? "border-indigo-600 text-indigo-700" : "border-transparent text-slate-600 hover:border-slate-300 hover:text-slate-900"}`}
           >
             {section.label}
+            <LinkPending />
           </Link>
         );
       })}

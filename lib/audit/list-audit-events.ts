@@ -17,8 +17,8 @@ function decodeCursor(cursor: string): number {
   return Number(match[1]);
 }
 
-/** Who reads the trail: what an event shows depends on their role (redactAuditEvent). */
-export type AuditReader = { userId: string; role: Role };
+/** Who reads the trail: what an event shows depends on their role and who they are (redactAuditEvent). */
+export type AuditReader = { userId: string; email: string; role: Role };
 
 /** Stands in for another member's email when the reader may not see who else is on the project. */
 export const otherMemberLabel = "a project member";
@@ -35,24 +35,39 @@ type AuditEventRow = {
 };
 
 /**
+ * Keys of an event's data that hold a person's email: `email` (member.added, member.role_changed,
+ * member.removed name the member) and any later `…Email`.
+ */
+const emailKey = /^email$|Email$/;
+
+/**
  * An event as `reader` may see it. The trail records everything; what it shows follows the role
- * table: a credential's apiKey needs credential.read (ProjectManager), another member's email
- * needs member.read (ProjectManager); below that the email is "a project member" (the actor's id
- * stays, so one actor's changes still group) while the reader's own email stays.
+ * table: a credential's apiKey needs credential.read (ProjectManager); another person's email —
+ * the actor's, or the member an event is about — needs member.read (OrganizationAdmin, who
+ * manages members anyway). Below that the email is "a project member" (the actor's id stays, so
+ * one actor's changes still group) while the reader's own email stays.
  */
 export function redactAuditEvent({ actorId, actorEmail, data, ...event }: AuditEventRow, reader: AuditReader) {
   const email = actorId && actorEmail ? memberEmailFor(reader, actorId, actorEmail) : null;
   let shownData = data;
-  if (data && "apiKey" in data && !can(reader.role, "credential.read")) {
-    const { apiKey: _apiKey, ...rest } = data;
-    shownData = rest;
+  if (data) {
+    shownData = Object.fromEntries(
+      Object.entries(data)
+        .filter(([key]) => key !== "apiKey" || can(reader.role, "credential.read"))
+        .map(([key, value]) => [key, emailKey.test(key) && typeof value === "string" ? emailFor(reader, value) : value]),
+    );
   }
   return { ...event, actor: actorId && email ? { id: actorId, email } : null, data: shownData };
 }
 
 /** A member's email as `reader` may see it: their own always, another's with member.read, else a label. */
-export function memberEmailFor(reader: AuditReader, userId: string, email: string): string {
+export function memberEmailFor(reader: Pick<AuditReader, "userId" | "role">, userId: string, email: string): string {
   return userId === reader.userId || can(reader.role, "member.read") ? email : otherMemberLabel;
+}
+
+/** An email an event's data names, as `reader` may see it (their own is recognised by the address; case does not matter). */
+function emailFor(reader: AuditReader, email: string): string {
+  return email.toLowerCase() === reader.email.toLowerCase() || can(reader.role, "member.read") ? email : otherMemberLabel;
 }
 
 /** The project's audit trail, newest first, in pages that stay stable while new events arrive. */

@@ -26,13 +26,15 @@ export const auditEventSchema = z.object({
   actor: z
     .object({
       id: z.uuid(),
-      email: z.string().describe('The actor\'s email; "a project member" for another member when the caller is below ProjectManager'),
+      email: z.string().describe('The actor\'s email; "a project member" for another member when the caller is below OrganizationAdmin'),
     })
     .nullable(),
   data: z
     .record(z.string(), z.unknown())
     .nullable()
-    .describe("What changed; a credential's apiKey only for callers who may read credentials (ProjectManager and up)"),
+    .describe(
+      'What changed; a credential\'s apiKey only for callers who may read credentials (ProjectManager and up); another person\'s email (member events\' `email`) only for OrganizationAdmins, else "a project member"',
+    ),
   createdAt: z.iso.datetime(),
 });
 

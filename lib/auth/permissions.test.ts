@@ -30,7 +30,7 @@ describe("can – role matrix", () => {
     { role: "ProjectManager", action: "template.delete", allowed: true },
     { role: "ProjectManager", action: "credential.read", allowed: true },
     { role: "ProjectManager", action: "credential.write", allowed: true },
-    { role: "ProjectManager", action: "member.read", allowed: true },
+    { role: "ProjectManager", action: "member.read", allowed: false },
     { role: "ProjectManager", action: "member.manage", allowed: false },
     { role: "ProjectManager", action: "project.manage", allowed: false },
   ] satisfies { role: Role; action: Action; allowed: boolean }[])("can – $role, $action → $allowed", ({ role, action, allowed }) => {

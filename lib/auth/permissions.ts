@@ -24,8 +24,8 @@ export const minimumRole = {
   /** Webhook endpoints, deliveries (their payloads) and the signing secret: integration secrets like credentials. */
   "webhook.read": "ProjectManager",
   "webhook.write": "ProjectManager",
-  /** Who else works on the project: other members' emails (in the audit log, for one). */
-  "member.read": "ProjectManager",
+  /** Who else works on the project: other people's emails (the audit log's actors and members, who changed a share). */
+  "member.read": "OrganizationAdmin",
   "project.manage": "OrganizationAdmin",
   "member.manage": "OrganizationAdmin",
 } as const satisfies Record<string, Role>;

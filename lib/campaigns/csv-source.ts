@@ -4,7 +4,7 @@ import { mkdtemp, open, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { once } from "node:events";
-import { parse, type CsvError } from "csv-parse";
+import { parse, type CsvErrorCode } from "csv-parse";
 import { PayloadTooLargeError, ValidationError } from "@/lib/api/errors";
 
 // An uploaded CSV: received onto disk first (hashed and checked as UTF-8 on the way, so the
@@ -103,24 +103,68 @@ export class CsvSyntaxError extends ValidationError {
   }
 }
 
-/** csv-parse's errors carry a code starting CSV_ (told apart by code, never instanceof). */
-function isCsvError(error: unknown): error is CsvError {
+/**
+ * What each csv-parse error code says about the file, by code (never by class or message); null
+ * for the codes only a wrong option of ours can raise (a bug: a 500). Typed against csv-parse's
+ * own list, so a code a new version adds fails the typecheck until it is placed here. Not every
+ * data code can occur with readCsvRows' options (relax_column_count, no `columns`), but a file
+ * never makes a 500 if the options change.
+ */
+const csvProblems: Record<CsvErrorCode, string | null> = {
+  // csv-parse 7 spells this one without the CSV_ prefix.
+  INVALID_OPENING_QUOTE: "a field has a quote inside it without being quoted (quote the whole field and write the quote twice: \"a\"\"b\")",
+  CSV_QUOTE_NOT_CLOSED: "a quoted field opens here and is never closed",
+  CSV_INVALID_CLOSING_QUOTE: "a quoted field has text after its closing quote (write a quote inside a quoted field as two quotes)",
+  CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE: "a quoted field has text after its closing quote (write a quote inside a quoted field as two quotes)",
+  CSV_MAX_RECORD_SIZE: `a record is longer than ${maxRecordBytes / 1024} KB (a quoted field that is never closed?)`,
+  CSV_RECORD_INCONSISTENT_FIELDS_LENGTH: "a record has another number of fields than the first line",
+  CSV_RECORD_INCONSISTENT_COLUMNS: "a record has another number of fields than the first line names columns",
+  CSV_INVALID_COLUMN_MAPPING: "a column name cannot be used",
+  CSV_UNKNOWN_ERROR: "the file cannot be read as CSV",
+  CSV_INVALID_ARGUMENT: null,
+  CSV_INVALID_COLUMN_DEFINITION: null,
+  CSV_INVALID_OPTION_BOM: null,
+  CSV_INVALID_OPTION_CAST: null,
+  CSV_INVALID_OPTION_CAST_DATE: null,
+  CSV_INVALID_OPTION_COLUMNS: null,
+  CSV_INVALID_OPTION_COMMENT: null,
+  CSV_INVALID_OPTION_DELIMITER: null,
+  CSV_INVALID_OPTION_GROUP_COLUMNS_BY_NAME: null,
+  CSV_INVALID_OPTION_ON_RECORD: null,
+  CSV_OPTION_COLUMNS_MISSING_NAME: null,
+};
+
+/** What a csv-parse error says about the file, or null when it is not the file's fault (nor csv-parse's). */
+export function describeCsvError(error: unknown): string | null {
   const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === "string" && code.startsWith("CSV_");
+  if (typeof code !== "string" || !Object.hasOwn(csvProblems, code)) return null;
+  return csvProblems[code as CsvErrorCode];
 }
 
-function describeCsvError(error: CsvError): string {
-  switch (error.code) {
-    case "CSV_QUOTE_NOT_CLOSED":
-      return "a quoted field opens here and is never closed";
-    case "CSV_MAX_RECORD_SIZE":
-      return `a record is longer than ${maxRecordBytes / 1024} KB (a quoted field that is never closed?)`;
-    case "CSV_INVALID_CLOSING_QUOTE":
-    case "CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE":
-      return "a quoted field has text after its closing quote (write a quote inside a quoted field as two quotes)";
-    default:
-      return error.message;
+/** The file's records as csv-parse reads them (`to`: stop after that many), blank lines included as [""]. */
+function parseRecords(file: string, delimiter: "," | ";", to?: number) {
+  return createReadStream(file, { highWaterMark: 256 * 1024 }).pipe(
+    parse({ bom: true, delimiter, relax_column_count: true, max_record_size: maxRecordBytes, skip_empty_lines: false, ...(to ? { to } : {}) }),
+  );
+}
+
+/** The line after `record`, which begins on `line`: a quoted field may span lines. */
+function lineAfter(line: number, record: string[]): number {
+  let next = line + 1;
+  for (const value of record) if (value.includes("\n")) next += countNewlinesIn(value);
+  return next;
+}
+
+/** The line the record after the first `records` begins on (a second pass over the file's start). */
+async function lineAfterRecords(file: string, delimiter: "," | ";", records: number): Promise<number> {
+  let line = 1;
+  const parser = parseRecords(file, delimiter, records);
+  try {
+    for await (const record of parser as AsyncIterable<string[]>) line = lineAfter(line, record);
+  } finally {
+    parser.destroy();
   }
+  return line;
 }
 
 /**
@@ -129,21 +173,25 @@ function describeCsvError(error: CsvError): string {
  */
 export async function* readCsvRows(file: string): AsyncGenerator<CsvRow> {
   const delimiter = await detectDelimiter(file);
-  const parser = createReadStream(file, { highWaterMark: 256 * 1024 }).pipe(
-    parse({ bom: true, delimiter, relax_column_count: true, max_record_size: maxRecordBytes, skip_empty_lines: false }),
-  );
+  const parser = parseRecords(file, delimiter);
   let line = 1;
+  let taken = 0;
   try {
     for await (const record of parser as AsyncIterable<string[]>) {
       const start = line;
-      line++;
-      for (const value of record) if (value.includes("\n")) line += countNewlinesIn(value);
+      line = lineAfter(line, record);
+      taken++;
       if (record.length === 1 && record[0] === "") continue;
       yield { values: record, line: start };
     }
   } catch (error) {
-    if (isCsvError(error)) throw new CsvSyntaxError(line, describeCsvError(error));
-    throw error;
+    const problem = describeCsvError(error);
+    if (!problem) throw error;
+    // The parser reads ahead of a slow caller and drops the records it had buffered when it
+    // fails: their lines are counted again, up to the record it failed in (`records` of its error).
+    const parsed = (error as { records?: unknown }).records;
+    const at = typeof parsed === "number" && parsed > taken ? await lineAfterRecords(file, delimiter, parsed).catch(() => line) : line;
+    throw new CsvSyntaxError(at, problem);
   } finally {
     parser.destroy();
   }

@@ -1,5 +1,5 @@
 import { and, desc, eq } from "drizzle-orm";
-import { NotFoundError } from "@/lib/api/errors";
+import { NotFoundError, ValidationError } from "@/lib/api/errors";
 import type { Actor } from "@/lib/auth/authenticate";
 import { isUuid, type ProjectAccess } from "@/lib/auth/project-access";
 import { schema, type Db } from "@/lib/db";
@@ -7,6 +7,7 @@ import { applyBindings } from "@/lib/templates/bindings";
 import { loadLottie } from "@/lib/templates/load-lottie";
 import type { BindingManifest } from "@/lib/templates/manifest";
 import { getTemplateFiles, getTemplateRowOrThrow } from "@/lib/templates/templates";
+import { checkWebhookUrl } from "@/lib/webhooks/url-safety";
 import { signRenderDownload, type RenderPurpose } from "./download-url";
 import { enqueueRenders } from "./queue";
 import type { CreateRenderBody, RenderFormat, RenderStatus } from "./schema";
@@ -53,9 +54,17 @@ async function dataWarnings(db: Db, projectId: string, templateId: string, data:
   return bound.warnings.filter((warning) => warning.startsWith("unknown key"));
 }
 
-/** Queues a render of the template with the data: 202 {id, status: "queued", warnings}. */
+/**
+ * Queues a render of the template with the data: 202 {id, status: "queued", warnings}. Its
+ * webhookUrl is checked now as an endpoint's URL is when saved (a public address unless
+ * WEBHOOK_ALLOW_PRIVATE=1), and again by the delivery worker on the addresses it connects to.
+ */
 export async function createRender(db: Db, access: ProjectAccess, actor: Actor, templateId: string, body: CreateRenderBody) {
   const projectId = access.project.id;
+  if (body.webhookUrl !== undefined) {
+    const check = await checkWebhookUrl(body.webhookUrl);
+    if (!check.ok) throw new ValidationError([{ path: "webhookUrl", message: check.reason }]);
+  }
   const warnings = await dataWarnings(db, projectId, templateId, body.data);
   const [row] = await db
     .insert(schema.renders)

@@ -13,8 +13,8 @@ const maxMetadataChars = 4096;
 
 /**
  * POST …/templates/{templateId}/renders. `data` is the preview's (string values, keys that match
- * no field are warnings); `webhookUrl` must be http(s) (whether it may point at a private address
- * is decided when it is delivered to, lib/webhooks).
+ * no field are warnings); `webhookUrl` must be http(s); whether its host is public is checked apart
+ * (lib/webhooks/url-safety.ts), when the render is queued and when it is delivered to.
  */
 export const createRenderBody = z.strictObject({
   data: previewBodySchema.shape.data.default({}),

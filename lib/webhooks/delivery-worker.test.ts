@@ -134,14 +134,23 @@ describe("runDueDeliveries", () => {
 
   it.each([
     { name: "a literal loopback address", url: () => receiverUrl, error: /^Refused: the URL must not point at a private network: 127\.0\.0\.1 is a loopback address\.$/ },
+    {
+      name: "an IPv4-compatible IPv6 loopback ([::127.0.0.1], saved before ::/96 was refused)",
+      url: () => receiverUrl.replace("127.0.0.1", "[::127.0.0.1]"),
+      error: /^Refused: the URL must not point at a private network: ::7f00:1 is an IPv4-compatible IPv6 address \(::\/96, deprecated\)\.$/,
+    },
     { name: "a name resolving to loopback (localhost)", url: () => receiverUrl.replace("127.0.0.1", "localhost"), error: /^Refused: the URL must not point at a private network: localhost resolves to .* loopback address\.$/ },
     { name: "not a URL at all (a render's webhookUrl stored unchecked)", url: () => "not a url", error: /^Refused: the URL is not an absolute URL\.$/ },
-  ])("runDueDeliveries – private addresses not allowed, $name → nothing sent, the refusal logged and retried", async ({ url, error }) => {
+  ])("runDueDeliveries – private addresses not allowed, $name → nothing sent, failed at once with the reason, never retried", async ({ url, error }) => {
     const delivery = await queue(url());
-    await run({ allowPrivate: false });
+    expect(await run({ allowPrivate: false })).toBe(1);
     const refused = await reload(delivery.id);
-    expect(refused).toMatchObject({ status: "pending", attempts: 1, lastStatusCode: null });
+    expect(refused).toMatchObject({ status: "failed", attempts: 1, lastStatusCode: null, deliveredAt: null });
     expect(refused.lastError).toMatch(error);
+    expect(refused.attemptLog).toEqual([expect.objectContaining({ statusCode: null, error: refused.lastError })]);
+    expect(refused.attemptLog).toEqual([expect.not.objectContaining({ refused: expect.anything() })]);
+    await makeDue(delivery.id);
+    expect(await run({ allowPrivate: false })).toBe(0);
     expect(received).toHaveLength(0);
   });
 

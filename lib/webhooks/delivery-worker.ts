@@ -70,7 +70,7 @@ export async function attemptDelivery(db: Db, row: DeliveryRow, { allowPrivate, 
   } catch (error) {
     // The database failing is the run's failure; anything else about this delivery is its attempt's.
     if (isAppError(toAppError(error), "service_unavailable")) throw error;
-    outcome = { statusCode: null, error: (error as Error).message ?? String(error), durationMs: 0, response: null };
+    outcome = { statusCode: null, error: (error as Error).message ?? String(error), durationMs: 0, response: null, refused: false };
   }
   // Shutting down: not counted; the lease runs out and a process tries it again (no database
   // write here, so the shutdown stays bounded whatever state the database is in).
@@ -79,13 +79,18 @@ export async function attemptDelivery(db: Db, row: DeliveryRow, { allowPrivate, 
   return outcome;
 }
 
+/**
+ * Records the attempt: delivered; failed for good when the URL itself was refused (its address
+ * is not public: the same answer on every try) or the 24 h window is over; else retried later.
+ */
 async function recordAttempt(db: Db, row: DeliveryRow, startedAt: Date, outcome: AttemptOutcome, random: number) {
   const attempts = row.attempts + 1;
   const retryUntil = row.retryUntil ?? new Date(startedAt.getTime() + retryWindowMs);
   const finishedAt = new Date(startedAt.getTime() + outcome.durationMs);
   const ok = succeeded(outcome);
-  const next = ok ? null : nextAttemptAt(attempts, finishedAt, retryUntil, random);
-  const entry: AttemptLogEntry = { at: startedAt.toISOString(), ...outcome };
+  const next = ok || outcome.refused ? null : nextAttemptAt(attempts, finishedAt, retryUntil, random);
+  const { statusCode, error, durationMs, response } = outcome;
+  const entry: AttemptLogEntry = { at: startedAt.toISOString(), statusCode, error, durationMs, response };
   await db
     .update(deliveries)
     .set({

@@ -19,6 +19,8 @@ export type AttemptOutcome = {
   durationMs: number;
   /** The start of the receiver's answer (text), for the delivery log. */
   response: string | null;
+  /** The URL itself was refused (not http(s), or a non-public address): trying again cannot help. */
+  refused: boolean;
 };
 
 export const succeeded = (outcome: AttemptOutcome) => outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
@@ -28,7 +30,7 @@ type PostOptions = { url: string; headers: Record<string, string>; body: string;
 export async function postWebhook({ url, headers, body, allowPrivate, signal }: PostOptions): Promise<AttemptOutcome> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  const refuse = (reason: string) => ({ statusCode: null, error: `Refused: the URL ${reason}.`, durationMs: elapsed(), response: null });
+  const refuse = (reason: string): AttemptOutcome => ({ statusCode: null, error: `Refused: the URL ${reason}.`, durationMs: elapsed(), response: null, refused: true });
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -46,7 +48,7 @@ export async function postWebhook({ url, headers, body, allowPrivate, signal }: 
   const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
   const payload = Buffer.from(body, "utf8");
   return new Promise<AttemptOutcome>((resolve) => {
-    const finish = (outcome: Omit<AttemptOutcome, "durationMs">) => resolve({ ...outcome, durationMs: elapsed() });
+    const finish = (outcome: Omit<AttemptOutcome, "durationMs" | "refused">, refused = false) => resolve({ ...outcome, durationMs: elapsed(), refused });
     const client = parsed.protocol === "https:" ? https : http;
     const request = client.request(parsed, {
       method: "POST",
@@ -77,7 +79,7 @@ export async function postWebhook({ url, headers, body, allowPrivate, signal }: 
     request.on("error", (error: NodeJS.ErrnoException) => {
       if (timeout.aborted) return finish({ statusCode: null, error: `No answer within ${attemptTimeoutMs / 1000} s.`, response: null });
       if (signal?.aborted) return finish({ statusCode: null, error: "Interrupted: the server was shutting down.", response: null });
-      finish({ statusCode: null, error: describeNetworkError(error), response: null });
+      finish({ statusCode: null, error: describeNetworkError(error), response: null }, error.code === "EWEBHOOKADDRESS");
     });
     request.end(payload);
   });

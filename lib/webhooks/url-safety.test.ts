@@ -26,11 +26,42 @@ describe("refusedAddressReason", () => {
     ["::ffff:10.0.0.1", "private"],
     ["::ffff:7f00:1", "loopback"],
     ["64:ff9b::a00:1", "special-purpose"],
+    ["64:ff9b:1::a9fe:a9fe", "special-purpose"],
+    // IPv4-compatible IPv6 (::/96): whatever IPv4 it embeds, public ones included.
+    ["::a9fe:a9fe", "IPv4-compatible"],
+    ["::7f00:1", "IPv4-compatible"],
+    ["::a00:1", "IPv4-compatible"],
+    ["::127.0.0.1", "IPv4-compatible"],
+    ["::169.254.169.254", "IPv4-compatible"],
+    ["::10.0.0.1", "IPv4-compatible"],
+    ["::8.8.8.8", "IPv4-compatible"],
+    ["::808:808", "IPv4-compatible"],
+    ["0:0:0:0:0:0:a9fe:a9fe", "IPv4-compatible"],
+    // The rest of IPv6 outside 2000::/3, and special ranges inside it.
+    ["::ffff:0:7f00:1", "special-purpose"],
+    ["100::1", "special-purpose"],
+    ["fec0::1", "special-purpose"],
+    ["4000::1", "outside IPv6's global unicast space"],
+    ["1::1", "outside IPv6's global unicast space"],
+    ["::1:0:0:0", "outside IPv6's global unicast space"],
+    ["2001:db8::1", "reserved"],
+    ["2002:7f00:1::", "special-purpose (6to4)"],
+    ["2001:0:4136:e378:8000:63bf:3fff:fdd2", "special-purpose (teredo)"],
+    ["5f00::1", "special-purpose"],
+    // IPv4 special-purpose ranges beyond RFC 1918.
+    ["192.0.0.1", "reserved"],
+    ["192.0.2.1", "reserved"],
+    ["198.18.0.1", "reserved"],
+    ["240.0.0.1", "reserved"],
+    ["::ffff:169.254.169.254", "link-local"],
+    ["::ffff:a9fe:a9fe", "link-local"],
+    ["fe80::1%eth0", "not an IP address"],
+    ["example.com", "not an IP address"],
   ])("refusedAddressReason – %s → refused as %s", (address, range) => {
     expect(refusedAddressReason(address)).toContain(range);
   });
 
-  it.each(["93.184.216.34", "8.8.8.8", "2606:4700:4700::1111", "::ffff:93.184.216.34"])("refusedAddressReason – %s → allowed", (address) => {
+  it.each(["93.184.216.34", "8.8.8.8", "2606:4700:4700::1111", "2a00:1450:4001:82b::200e", "::ffff:93.184.216.34", "::ffff:5db8:d822"])("refusedAddressReason – %s → allowed", (address) => {
     expect(refusedAddressReason(address)).toBeNull();
   });
 });
@@ -50,6 +81,12 @@ describe("checkWebhookUrl", () => {
     ["http://localhost:3000/hook", "localhost resolves to"],
     ["http://LOCALHOST./hook", "localhost."],
     ["http://api.localhost/hook", "api.localhost is this machine"],
+    ["http://[::169.254.169.254]/latest/meta-data", "::a9fe:a9fe is an IPv4-compatible IPv6 address"],
+    ["http://[::127.0.0.1]:8080/hook", "::7f00:1 is an IPv4-compatible IPv6 address"],
+    ["http://[::10.0.0.1]/hook", "::a00:1 is an IPv4-compatible IPv6 address"],
+    ["http://[::a9fe:a9fe]/hook", "::a9fe:a9fe is an IPv4-compatible IPv6 address"],
+    ["http://[::ffff:0:127.0.0.1]/hook", "special-purpose"],
+    ["http://[0:0:0:0:0:ffff:a9fe:a9fe]/hook", "link-local"],
   ])("checkWebhookUrl – %s → refused (%s)", async (url, reason) => {
     const check = await checkWebhookUrl(url, { allowPrivate: false });
     expect(check.ok).toBe(false);

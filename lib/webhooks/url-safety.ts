@@ -14,16 +14,43 @@ type CheckOptions = { allowPrivate?: boolean };
 
 const allowPrivateByDefault = () => getConfig().webhookAllowPrivate;
 
+/** IPv6 outside the global unicast space (RFC 4291 §2.4) is never a webhook receiver on the internet. */
+const globalUnicast = ipaddr.IPv6.parseCIDR("2000::/3");
+/** IPv4-compatible IPv6 (`::a.b.c.d`, RFC 4291 §2.5.5.1, deprecated), which ipaddr.js calls unicast. */
+const ipv4Compatible = ipaddr.IPv6.parseCIDR("::/96");
+
+/**
+ * The address as ipaddr.js should see it. IPv6 text is first written out by the WHATWG URL
+ * parser: ipaddr.js reads the deprecated `::a.b.c.d` as if it were `::ffff:a.b.c.d`, and
+ * resolvers print IPv4-compatible answers in that form. An IPv4-mapped address becomes its IPv4.
+ */
+function parseAddress(address: string): ipaddr.IPv4 | ipaddr.IPv6 {
+  const canonical = address.includes(":") ? new URL(`http://[${address}]/`).hostname.slice(1, -1) : address;
+  const parsed = ipaddr.parse(canonical);
+  return parsed instanceof ipaddr.IPv6 && parsed.isIPv4MappedAddress() ? parsed.toIPv4Address() : parsed;
+}
+
+/** A literal IP address (IPv4 dotted, IPv6 without brackets), as the URL parser and resolvers write them. */
+function isIpAddress(value: string): boolean {
+  return ipaddr.isValid(value) && (!value.includes(":") || URL.canParse(`http://[${value}]/`));
+}
+
 /**
  * Why an address may not receive webhooks, or null when it may: anything but ipaddr.js's
  * "unicast" range (private, loopback, link-local, unique-local, multicast, unspecified, CGNAT,
- * reserved, documentation, 6to4, Teredo…). An IPv4-mapped IPv6 address is judged as its IPv4.
+ * reserved, documentation, 6to4, Teredo, NAT64…), and for IPv6 anything outside 2000::/3, the
+ * IPv4-compatible ::/96 included. An IPv4-mapped IPv6 address is judged as its IPv4.
  */
 export function refusedAddressReason(address: string): string | null {
-  if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
-  const parsed = ipaddr.process(address);
+  if (!isIpAddress(address)) return `${address} is not an IP address`;
+  const parsed = parseAddress(address);
   const range = parsed.range();
-  return range === "unicast" ? null : `${address} is a ${describeRange(range)} address`;
+  if (range !== "unicast") return `${address} is a ${describeRange(range)} address`;
+  if (parsed instanceof ipaddr.IPv6) {
+    if (parsed.match(ipv4Compatible)) return `${address} is an IPv4-compatible IPv6 address (::/96, deprecated)`;
+    if (!parsed.match(globalUnicast)) return `${address} is outside IPv6's global unicast space (2000::/3)`;
+  }
+  return null;
 }
 
 const rangeNames: Record<string, string> = {

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { ConsoleProviders } from "@/components/console/query-provider";
+import { LinkPending } from "@/components/console/link-pending";
 import { SignOutButton } from "@/components/sign-out-button";
 import { requireConsoleActor } from "@/lib/console/page-access";
 
@@ -17,11 +18,13 @@ export default async function ConsoleLayout({ children }: { children: React.Reac
             <Link href="/projects" className="text-lg font-semibold text-slate-900">
               Reelbind
             </Link>
-            <Link href="/projects" className="text-slate-600 hover:text-slate-900">
+            <Link href="/projects" className="relative pr-3 text-slate-600 hover:text-slate-900">
               Projects
+              <LinkPending />
             </Link>
-            <Link href="/account/tokens" className="text-slate-600 hover:text-slate-900">
+            <Link href="/account/tokens" className="relative pr-3 text-slate-600 hover:text-slate-900">
               Access tokens
+              <LinkPending />
             </Link>
           </nav>
           <div className="flex min-w-0 items-center gap-3 text-sm text-slate-600">

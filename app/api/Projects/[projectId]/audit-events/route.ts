@@ -7,5 +7,5 @@ import { listAuditEventsQuery } from "@/lib/audit/schema";
 // GET /api/Projects/{projectId}/audit-events?limit=&cursor=&actor=&action= – who did what, newest first
 export const GET = withProjectRole("audit.read", async ({ req, db, access, actor }) => {
   const query = parseInput(listAuditEventsQuery, searchParamsObject(req));
-  return json(await listAuditEvents(db, access, query, { userId: actor.userId, role: access.role }));
+  return json(await listAuditEvents(db, access, query, { userId: actor.userId, email: actor.email, role: access.role }));
 });

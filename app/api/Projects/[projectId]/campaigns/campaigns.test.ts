@@ -200,13 +200,35 @@ describe("POST …/recipients (CSV)", () => {
     ["an unclosed quote", 'firstName\nAna\n"Bo\nCy\n', "line 3", "a quoted field opens here and is never closed"],
     ["text after a closing quote", 'firstName\nAna\n"Bo"x\n', "line 3", "a quoted field has text after its closing quote (write a quote inside a quoted field as two quotes)"],
     ["an empty file", "", "line 1", "the file is empty: its first line names the columns"],
+    ["a stray quote inside a field (a\"b)", 'firstName\nAna\na"b\nCy\n', "line 3", 'a field has a quote inside it without being quoted (quote the whole field and write the quote twice: "a""b")'],
+    ["a stray quote in the header", 'first"Name\nAna\n', "line 1", 'a field has a quote inside it without being quoted (quote the whole field and write the quote twice: "a""b")'],
+    ["a stray quote after a field spanning lines", 'firstName,planName\n"Ana\nMaria",Gold\nBo,Go"ld\n', "line 4", 'a field has a quote inside it without being quoted (quote the whole field and write the quote twice: "a""b")'],
+    ["a stray quote after a `;` delimiter", 'firstName;planName\nAna;G"old\n', "line 2", 'a field has a quote inside it without being quoted (quote the whole field and write the quote twice: "a""b")'],
+    ["text after a closing quote, then a space", 'firstName\nAna\n"Bo" \n', "line 3", "a quoted field has text after its closing quote (write a quote inside a quoted field as two quotes)"],
   ])("%s → 422 with the line, and no recipient stays", async (_, csv, path, message) => {
     const campaign = await newCampaign();
     const problem = await expectJson<Problem>(await postCsv(campaign.id, csv), 422);
     expect(problem.errors).toEqual([{ path, message }]);
     expect((await page(campaign.id)).items).toEqual([]);
     const [failed] = (await detail(campaign.id)).imports;
-    expect(failed).toMatchObject({ status: "failed", rowsImported: 0 });
+    expect(failed).toMatchObject({ status: "failed", rowsImported: 0, error: expect.stringContaining(`${path}: ${message}`) });
+  });
+
+  it.each([
+    ["a stray quote", (i: number) => `Na"me${i}`, 'a field has a quote inside it without being quoted (quote the whole field and write the quote twice: "a""b")'],
+    ["an unclosed quote", (i: number) => `"Name${i}`, "a quoted field opens here and is never closed"],
+  ])(`%s after ${2 * importBatchRows + 500} good rows (batches committed) → 422 naming its exact line; every row taken back`, async (_, badValue, message) => {
+    const campaign = await newCampaign();
+    const good = Array.from({ length: 2 * importBatchRows + 500 }, (_, i) => `Name${i}`);
+    const badLine = good.length + 2;
+    const problem = await expectJson<Problem>(await postCsv(campaign.id, `firstName\n${good.join("\n")}\n${badValue(badLine)}\nLast\n`), 422);
+    expect(problem.errors).toEqual([{ path: `line ${badLine}`, message }]);
+    expect(problem.detail).toBe(`The CSV cannot be read at line ${badLine}: ${message}.`);
+    expect((await page(campaign.id)).items).toEqual([]);
+    const db = await getDb();
+    expect(await db.select({ id: campaignRecipients.id }).from(campaignRecipients).where(eq(campaignRecipients.campaignId, campaign.id))).toEqual([]);
+    const [failed] = (await detail(campaign.id)).imports;
+    expect(failed).toMatchObject({ status: "failed", rowsImported: 0, rowsDone: 0, error: `The CSV cannot be read at line ${badLine}: ${message}.` });
   });
 
   it("a NUL in a column name is a warning naming it with U+FFFD; a NUL in a value refuses the row", async () => {

@@ -107,12 +107,12 @@ describe("POST …/templates/{templateId}/renders", () => {
   });
 
   it("a render.completed webhook event is queued with the render, to the request's webhookUrl", async () => {
-    const created = await okJson<{ id: string }>(await create({ data: {}, format: "png", webhookUrl: "http://127.0.0.1:9/hook", metadata: { order: "A-1" } }), 202);
+    const created = await okJson<{ id: string }>(await create({ data: {}, format: "png", webhookUrl: "https://93.184.216.34/hook", metadata: { order: "A-1" } }), 202);
     await waitForFinish(created.id);
     const db = await getDb();
     const deliveries = await db.select().from(schema.webhookDeliveries).where(eq(schema.webhookDeliveries.projectId, projectId));
     const delivery = deliveries.find((d) => (d.payload as { data: { renderId: string } }).data.renderId === created.id);
-    expect(delivery).toMatchObject({ url: "http://127.0.0.1:9/hook", eventType: "render.completed", endpointId: null });
+    expect(delivery).toMatchObject({ url: "https://93.184.216.34/hook", eventType: "render.completed", endpointId: null });
     expect((delivery!.payload as { data: unknown }).data).toMatchObject({
       renderId: created.id,
       templateId: template.id,
@@ -128,12 +128,18 @@ describe("POST …/templates/{templateId}/renders", () => {
     expect(created.warnings).toEqual(['unknown key "nope"']);
   });
 
-  it("422 for a bad format, a non-string value, a non-http webhookUrl, unknown fields; 415 for a non-JSON body", async () => {
+  it("422 for a bad format, a non-string value, a non-http or non-public webhookUrl (nothing queued), unknown fields; 415 for a non-JSON body", async () => {
     expect(errorPaths(await problemOf(await create({ data: {}, format: "avi" }), 422))).toEqual(["format"]);
     expect(errorPaths(await problemOf(await create({ data: { title: 1 }, format: "mp4" }), 422))).toEqual(["data.title"]);
     expect(errorPaths(await problemOf(await create({ format: "mp4", webhookUrl: "ftp://example.com/x" }), 422))).toEqual(["webhookUrl"]);
     expect(errorPaths(await problemOf(await create({ format: "mp4", webhookUrl: "javascript:alert(1)" }), 422))).toEqual(["webhookUrl"]);
     expect(errorPaths(await problemOf(await create({ format: "mp4", webhookUrl: "https://user:pw@example.com/hook" }), 422))).toEqual(["webhookUrl"]);
+    for (const webhookUrl of ["http://127.0.0.1:9/hook", "http://2130706433/hook", "http://[::ffff:127.0.0.1]/hook", "http://[::169.254.169.254]/", "http://localhost/hook"]) {
+      const problem = await problemOf(await create({ format: "mp4", webhookUrl }), 422);
+      expect(problem.errors, webhookUrl).toEqual([{ path: "webhookUrl", message: expect.stringMatching(/^must not point at a private network: /) }]);
+    }
+    const db = await getDb();
+    expect(await db.select().from(schema.renders).where(eq(schema.renders.webhookUrl, "http://2130706433/hook"))).toEqual([]);
     expect(errorPaths(await problemOf(await create({ format: "mp4", metadata: { note: "x".repeat(5000) } }), 422))).toEqual(["metadata"]);
     expect(errorPaths(await problemOf(await create({ format: "mp4", metadata: ["not", "an", "object"] }), 422))).toEqual(["metadata"]);
     expect(errorPaths(await problemOf(await create({ format: "mp4", status: "done" }), 422))).toEqual(["status"]);
@@ -190,12 +196,12 @@ describe("ffmpeg missing", () => {
     const ffmpegPath = config.ffmpegPath;
     config.ffmpegPath = "/nonexistent/ffmpeg";
     try {
-      const created = await okJson<{ id: string }>(await create({ data: {}, format: "mp4", webhookUrl: "http://127.0.0.1:9/no-ffmpeg" }), 202);
+      const created = await okJson<{ id: string }>(await create({ data: {}, format: "mp4", webhookUrl: "https://93.184.216.34/no-ffmpeg" }), 202);
       const render = await waitForFinish(created.id);
       expect(render).toMatchObject({ status: "failed", attempts: 1, error: expect.stringContaining("FFMPEG_PATH") });
       expect(render.downloadUrl).toBeUndefined();
       const db = await getDb();
-      const [delivery] = await db.select().from(schema.webhookDeliveries).where(eq(schema.webhookDeliveries.url, "http://127.0.0.1:9/no-ffmpeg"));
+      const [delivery] = await db.select().from(schema.webhookDeliveries).where(eq(schema.webhookDeliveries.url, "https://93.184.216.34/no-ffmpeg"));
       expect(delivery).toMatchObject({ eventType: "render.failed" });
       expect((delivery!.payload as { data: unknown }).data).toMatchObject({ renderId: created.id, status: "failed", error: expect.stringContaining("ffmpeg") });
     } finally {

@@ -108,6 +108,12 @@ describe("POST /api/Projects/:id/webhooks", () => {
     { name: "a loopback address", body: { url: "http://127.0.0.1:8080/hook" }, path: "url", message: "must not point at a private network: 127.0.0.1 is a loopback address" },
     { name: "an IPv4-mapped IPv6 private address", body: { url: "http://[::ffff:10.0.0.7]/hook" }, path: "url", message: "must not point at a private network: ::ffff:a00:7 is a private address" },
     { name: "the cloud metadata address", body: { url: "http://169.254.169.254/latest" }, path: "url", message: "must not point at a private network: 169.254.169.254 is a link-local address" },
+    {
+      name: "the cloud metadata address as IPv4-compatible IPv6",
+      body: { url: "http://[::169.254.169.254]/latest" },
+      path: "url",
+      message: "must not point at a private network: ::a9fe:a9fe is an IPv4-compatible IPv6 address (::/96, deprecated)",
+    },
     { name: "localhost", body: { url: "http://localhost:3000/hook" }, path: "url", message: "must not point at a private network: localhost resolves to 127.0.0.1 is a loopback address" },
     { name: "a host that does not resolve", body: { url: "https://no-such-host.invalid/hook" }, path: "url", message: "the host no-such-host.invalid could not be resolved" },
     { name: "ftp", body: { url: "ftp://93.184.216.34/hook" }, path: "url", message: "must be an absolute http:// or https:// URL" },

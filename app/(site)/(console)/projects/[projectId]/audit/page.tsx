@@ -10,7 +10,7 @@ export const metadata: Metadata = { title: "Audit log" };
 export default async function AuditPage({ params }: { params: Promise<{ projectId: string }> }) {
   const { projectId } = await params;
   const { actor, db, access } = await requireProjectPage(projectId);
-  const firstPage = await loadPageData(() => listAuditEvents(db, access, { limit: 25 }, { userId: actor.userId, role: access.role }));
+  const firstPage = await loadPageData(() => listAuditEvents(db, access, { limit: 25 }, { userId: actor.userId, email: actor.email, role: access.role }));
   return (
     <section className="space-y-4">
       <h1 className="text-2xl font-semibold">Audit log</h1>

@@ -1,5 +1,0 @@
-import { LoadingState } from "@/components/console/states";
-
-export default function ConsoleLoading() {
-  return <LoadingState />;
-}
