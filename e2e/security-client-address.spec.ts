@@ -134,9 +134,9 @@ test.describe("no proxy trusted (the default): a client's X-Forwarded-For is ign
     expect(statuses.slice(addressLimit)).toEqual([429, 429, 429, 429, 429]);
   });
 
-  test("GET unknown share slugs from one client rotating X-Forwarded-For (and a forged X-Reelbind-Client-Address) → 404 up to SHARE_MISS_RATE, then 429 on every lookup", async () => {
+  test("GET unknown share slugs from one client rotating X-Forwarded-For (and a forged X-Reelbind-Peer-Address) → 404 up to SHARE_MISS_RATE, then 429 on every lookup", async () => {
     const base = onIpv4(direct!);
-    const headersOf = (i: number) => ({ ...forged(i), "X-Reelbind-Client-Address": `198.51.100.${i}` });
+    const headersOf = (i: number) => ({ ...forged(i), "X-Reelbind-Peer-Address": `198.51.100.${i}` });
     const statuses = await missSlugs("127.0.0.22", base, missBurst + lookups.length, headersOf);
     expect(statuses).toEqual([...Array(missBurst).fill(404), ...Array(lookups.length).fill(429)]);
     // Another client is unaffected.

@@ -157,18 +157,25 @@ describe("addressKey", () => {
 });
 
 describe("clientAddress", () => {
-  const serverHeaderKey = Symbol.for("reelbind.client-address-header");
+  const peerHeaderKey = Symbol.for("reelbind.peer-address-header");
   const published = globalThis as { [key: symbol]: unknown };
   afterEach(() => {
-    delete published[serverHeaderKey];
+    delete published[peerHeaderKey];
+    vi.restoreAllMocks();
   });
 
-  it("under scripts/serve.mjs → the header the server wrote, whatever X-Forwarded-For says", () => {
-    published[serverHeaderKey] = "x-reelbind-client-address";
-    const headers = new Headers({ "x-reelbind-client-address": "203.0.113.9", "x-forwarded-for": "198.51.100.1" });
-    expect(clientAddress(headers)).toBe("203.0.113.9");
-    expect(clientAddress((name) => headers.get(name))).toBe("203.0.113.9");
-    expect(clientAddress(new Headers())).toBe("unknown");
+  // The suite's configuration trusts no proxy (lib/testing/setup.ts sets no TRUSTED_PROXIES).
+  it.each([
+    { name: "the peer alone", headers: { "x-reelbind-peer-address": "::ffff:203.0.113.9" }, address: "203.0.113.9" },
+    { name: "a forged X-Forwarded-For: ignored", headers: { "x-reelbind-peer-address": "203.0.113.9", "x-forwarded-for": "198.51.100.1, 10.0.0.1" }, address: "203.0.113.9" },
+    { name: "X-Forwarded-For that Next filled with the peer", headers: { "x-reelbind-peer-address": "203.0.113.9", "x-forwarded-for": "203.0.113.9" }, address: "203.0.113.9" },
+    { name: "no peer (a socket already closed)", headers: { "x-forwarded-for": "198.51.100.1" }, address: "unknown" },
+  ])("under scripts/serve.mjs → the trust model on the peer it wrote: $name → $address", ({ headers, address }) => {
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    published[peerHeaderKey] = "x-reelbind-peer-address";
+    const request = new Headers(headers as Record<string, string>);
+    expect(clientAddress(request)).toBe(address);
+    expect(clientAddress((name) => request.get(name))).toBe(address);
   });
 
   it.each([
@@ -177,7 +184,7 @@ describe("clientAddress", () => {
     { forwardedFor: "::ffff:127.0.0.1", address: "127.0.0.1" },
     { forwardedFor: null, address: "unknown" },
   ])("without it (next dev) → the rightmost X-Forwarded-For entry: $forwardedFor → $address", ({ forwardedFor, address }) => {
-    const headers = new Headers(forwardedFor ? { "x-forwarded-for": forwardedFor, "x-reelbind-client-address": "192.0.2.1" } : {});
+    const headers = new Headers(forwardedFor ? { "x-forwarded-for": forwardedFor, "x-reelbind-peer-address": "192.0.2.1" } : {});
     expect(clientAddress(headers)).toBe(address);
   });
 });

@@ -2,14 +2,15 @@ import type { IncomingHttpHeaders } from "node:http";
 import ipaddr from "ipaddr.js";
 import proxyaddr from "proxy-addr";
 import { getConfig, type Config } from "@/lib/config";
+import { processWide } from "@/lib/process-wide";
 
 // Client addresses: the trust model (docs/security.md). The per-address limits (sign-in, unknown
 // share links, ingest) key on the address the nearest untrusted hop reported: the socket's peer
 // unless TRUSTED_PROXIES trusts it, then the rightmost X-Forwarded-For entry not trusted either
 // (proxy-addr, as Express reads it). A client cannot forge it: whatever it writes into the header
-// is left of what the proxies it passed appended. The servers that own a socket work it out
-// (scripts/serve.mjs through the function the app publishes, scripts/ingest-server.ts directly);
-// the app's routes only read what the server wrote.
+// is left of what the proxies it passed appended. The peer is what only the server owning the
+// socket knows: scripts/serve.mjs hands it to the app in a header of its own (written over
+// whatever the client sent there), scripts/ingest-server.ts reads its own socket.
 
 /** A request's headers, or a function reading one of them. */
 type HeaderSource = { get(name: string): string | null } | ((name: string) => string | null);
@@ -17,8 +18,8 @@ type HeaderSource = { get(name: string): string | null } | ((name: string) => st
 /** What the address is worked out from: a node:http request's headers and its socket's peer. */
 export type PeerRequest = { headers: IncomingHttpHeaders; socket: { remoteAddress?: string } };
 
-/** Under this Symbol.for name scripts/serve.mjs publishes the header it writes each request's address in. */
-const serverHeaderKey = Symbol.for("reelbind.client-address-header");
+/** Under this Symbol.for name scripts/serve.mjs publishes the header it writes each request's peer in. */
+const peerHeaderKey = Symbol.for("reelbind.peer-address-header");
 
 /** Longest key a value that is not an IP address (a misconfigured proxy's) is cut to. */
 const maxKeyLength = 64;
@@ -37,19 +38,33 @@ export function addressKey(address: string): string {
   return `${new ipaddr.IPv6(network).toString()}/64`;
 }
 
+/** The process's resolver (one, so that its log line is printed once per process). */
+const appResolver = () => processWide("client-address-resolver", () => clientAddressResolver(getConfig()));
+
 /**
- * The client's address (addressKey's form) for the limits on what a stranger can repeat. Under
- * scripts/serve.mjs, what the server wrote into its header, over whatever the client sent there.
- * Without it (next dev; route handlers called in tests) the rightmost X-Forwarded-For entry:
- * Next writes the socket's peer there when the request has none. A client reaching such a
- * server directly can set it: production runs under scripts/serve.mjs (npm start).
+ * The client's address (addressKey's form) for the limits on what a stranger can repeat, read
+ * off a request's headers. Under scripts/serve.mjs, the trust model applied to the peer the
+ * server wrote and the proxies' headers. Without it (next dev; route handlers called in tests)
+ * the rightmost X-Forwarded-For entry: Next writes the socket's peer there when the request has
+ * none. A client reaching such a server directly can set it: production runs under
+ * scripts/serve.mjs (npm start).
  */
 export function clientAddress(headers: HeaderSource): string {
   const read = typeof headers === "function" ? headers : (name: string) => headers.get(name);
-  const serverHeader = (globalThis as { [key: symbol]: unknown })[serverHeaderKey];
-  if (typeof serverHeader === "string") return read(serverHeader) || "unknown";
-  const last = read("x-forwarded-for")?.split(",").at(-1)?.trim();
-  return last ? addressKey(last) : "unknown";
+  const peerHeader = (globalThis as { [key: symbol]: unknown })[peerHeaderKey];
+  if (typeof peerHeader !== "string") {
+    const last = read("x-forwarded-for")?.split(",").at(-1)?.trim();
+    return last ? addressKey(last) : "unknown";
+  }
+  const peer = read(peerHeader) ?? undefined;
+  // Next writes the peer into X-Forwarded-For when the request has none: that is no proxy's word.
+  const forwardedFor = read("x-forwarded-for") ?? undefined;
+  const ipHeader = getConfig().clientIpHeader?.toLowerCase();
+  const request: PeerRequest = {
+    headers: { "x-forwarded-for": forwardedFor === peer ? undefined : forwardedFor, ...(ipHeader ? { [ipHeader]: read(ipHeader) ?? undefined } : {}) },
+    socket: { remoteAddress: peer },
+  };
+  return appResolver()(request);
 }
 
 /** Whom TRUSTED_PROXIES trusts, as proxy-addr asks it: the address of hop `i` (0, the socket's peer; then X-Forwarded-For from the right). */

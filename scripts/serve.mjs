@@ -9,9 +9,9 @@
 //   accepting, answer the requests in flight (cutting off bodies still arriving), then let the
 //   app drain the ingest writer and close its pools (the hook lib/server/start-up.ts
 //   publishes), all within a bound;
-// - each request's client address, for the per-address limits, is worked out here where the
-//   socket is (TRUSTED_PROXIES: the function lib/server/start-up.ts publishes) and handed to
-//   the app in clientAddressHeader, written over whatever the client sent in it.
+// - the app learns each request's peer, the one thing about a client only the socket knows
+//   (the per-address limits start from it: lib/client-address.ts), in peerAddressHeader,
+//   written over whatever the client sent in it.
 import { AsyncLocalStorage } from "node:async_hooks";
 import http from "node:http";
 import net from "node:net";
@@ -43,17 +43,15 @@ globalThis[Symbol.for("reelbind.request-context")] = requestContext;
 const appShutdownKey = Symbol.for("reelbind.app-shutdown");
 const responseHeadersKey = Symbol.for("reelbind.response-headers");
 /**
- * Set on every request before the app sees it, so the app may believe it (lib/client-address.ts
- * reads it only because this server says here that it writes it; next dev does not).
+ * Set on every request before the app sees it, so the app may believe it: lib/client-address.ts
+ * reads it only because this server says here that it writes it (next dev does not).
  */
-const clientAddressHeader = "x-reelbind-client-address";
-globalThis[Symbol.for("reelbind.client-address-header")] = clientAddressHeader;
+const peerAddressHeader = "x-reelbind-peer-address";
+globalThis[Symbol.for("reelbind.peer-address-header")] = peerAddressHeader;
 
 const app = next({ dev: false, dir: root, hostname: "localhost", port });
 const handle = app.getRequestHandler();
 await app.prepare(); // runs instrumentation.ts: migrations, admin channel, bootstrap banner
-const clientAddressOf = globalThis[Symbol.for("reelbind.client-address-of")];
-if (typeof clientAddressOf !== "function") throw new Error("The app published no client-address function (lib/server/start-up.ts).");
 
 /** Requests not yet answered, each with its handler's promise. */
 const inFlight = new Map();
@@ -114,7 +112,8 @@ const waitsForItsClient = (req) => !req.complete && !req.destroyed && req.readab
 const server = http.createServer((req, res) => {
   const context = { serviceUnavailable: false };
   lastRequestAt = Date.now();
-  req.headers[clientAddressHeader] = clientAddressOf(req);
+  if (req.socket.remoteAddress) req.headers[peerAddressHeader] = req.socket.remoteAddress;
+  else delete req.headers[peerAddressHeader];
   res.once("close", () => {
     inFlight.delete(res);
     lastRequestAt = Date.now();

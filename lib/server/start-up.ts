@@ -2,7 +2,6 @@ import { startPartitionMaintenance } from "@/lib/analytics/partitions";
 import { startRollupJob } from "@/lib/analytics/rollups/refresh";
 import { bootstrapDemo, formatBootstrapBanner } from "@/lib/bootstrap/bootstrap";
 import { publishAdminChannel } from "@/lib/cli/admin-channel";
-import { clientAddressResolver } from "@/lib/client-address";
 import { getConfig, startUpWarnings } from "@/lib/config";
 import { closeDb, getDb } from "@/lib/db";
 import { drainIngestWriter } from "@/lib/ingest/handle-ingest";
@@ -33,9 +32,8 @@ async function shutDownApp(): Promise<void> {
 /**
  * Migrates the database (taking the DATA_DIR lock on PGlite), starts the analytics partition
  * maintenance, the rollup job, the webhook delivery worker, the render worker and the upload-session sweep, then bootstraps the demo data and prints it. Publishes for the server
- * (scripts/serve.mjs) what to do on shutdown, the headers it puts on every response (static
- * files and Next's own answers included) and how it works out each request's client address
- * (TRUSTED_PROXIES; lib/client-address.ts).
+ * (scripts/serve.mjs) what to do on shutdown and the headers it puts on every response (static
+ * files and Next's own answers included).
  */
 export async function startServer(): Promise<void> {
   const config = getConfig();
@@ -44,7 +42,6 @@ export async function startServer(): Promise<void> {
   const published = globalThis as { [key: symbol]: unknown };
   published[Symbol.for("reelbind.app-shutdown")] = shutDownApp;
   published[Symbol.for("reelbind.response-headers")] = transportSecurityHeaders(config.publicBaseUrl);
-  published[Symbol.for("reelbind.client-address-of")] = clientAddressResolver(config);
   // On PostgreSQL too: the CLI connects directly there, but tests seed through the channel
   // instead of a process per command. The file is 0600 in the server's own DATA_DIR: whoever
   // reads it is the server's user, who can read its environment and DATABASE_URL anyway.
