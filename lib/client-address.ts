@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import ipaddr from "ipaddr.js";
 import proxyaddr from "proxy-addr";
-import { getConfig, type Config } from "@/lib/config";
+import { getConfig, trustsNoProxy, type Config } from "@/lib/config";
 import { processWide } from "@/lib/process-wide";
 
 // Client addresses: the trust model (docs/security.md). The per-address limits (sign-in, unknown
@@ -95,14 +95,13 @@ export function resolveClientAddress(req: PeerRequest, settings: ResolverSetting
 }
 
 /**
- * resolveClientAddress with the process's configuration, for a server that owns the socket. The
- * first X-Forwarded-For it ignores while no proxy is trusted is logged once: behind a proxy left
- * out of TRUSTED_PROXIES, every client would share the proxy's address.
+ * resolveClientAddress with one configuration (the process's by default), its trust compiled
+ * once. The first X-Forwarded-For it ignores while no proxy is trusted is logged: behind a proxy
+ * left out of TRUSTED_PROXIES, every client would share the proxy's address.
  */
 export function clientAddressResolver(config: ResolverSettings = getConfig()): (req: PeerRequest) => string {
   const trust = compileTrust(config.trustedProxies);
-  const trustsNone = config.trustedProxies === 0 || (Array.isArray(config.trustedProxies) && config.trustedProxies.length === 0);
-  let warned = !trustsNone;
+  let warned = !trustsNoProxy(config);
   const warnOnce = (peer: string) => {
     if (warned) return;
     warned = true;

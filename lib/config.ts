@@ -291,6 +291,10 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   };
 }
 
+/** TRUSTED_PROXIES trusts nothing: unset, empty or 0 hops. */
+export const trustsNoProxy = ({ trustedProxies }: Pick<Config, "trustedProxies">) =>
+  trustedProxies === 0 || (Array.isArray(trustedProxies) && trustedProxies.length === 0);
+
 /**
  * What a server prints at start about its configuration. Secrets generated into one DATA_DIR
  * belong to that process (and those sharing the directory): with a PostgreSQL database several
@@ -305,7 +309,7 @@ export function startUpWarnings(config: Config): string[] {
       `Warning: TOKEN_SECRETS and AUTH_SECRET are generated in ${config.dataDir}. Every process that shares this database must use the same ones: set both (docs/operations.md).`,
     );
   }
-  const trustsNone = config.trustedProxies === 0 || (Array.isArray(config.trustedProxies) && config.trustedProxies.length === 0);
+  const trustsNone = trustsNoProxy(config);
   if (trustsNone && config.clientIpHeader) {
     warnings.push(`Warning: CLIENT_IP_HEADER (${config.clientIpHeader}) is ignored while TRUSTED_PROXIES trusts no proxy: it is read only from a trusted one (docs/operations.md).`);
   } else if (trustsNone && config.publicBaseUrl.startsWith("https:")) {
