@@ -2,6 +2,7 @@ import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startApp } from "../lib/testing/start-app";
+import { applyTrustedProxies } from "./own-instance";
 
 /** What the tests read from the environment besides E2E_BASE_URL; an external app must provide them all. */
 const externalVariables = ["E2E_DATA_DIR", "E2E_ADMIN_EMAIL", "E2E_ADMIN_PASSWORD", "E2E_API_TOKEN", "E2E_PROJECT_ID", "E2E_SHARE_URL"];
@@ -34,6 +35,7 @@ export default async function globalSetup() {
   if (process.env.E2E_DATABASE_URL) env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   // Webhook specs receive deliveries on loopback, which the product refuses by default.
   env.WEBHOOK_ALLOW_PRIVATE = "1";
+  applyTrustedProxies(env);
   const app = await startApp(env);
   // What the app prints, for specs that read its log (the reliability suite looks for uncaught errors).
   const appLog = path.join(dataDir, "app.log");

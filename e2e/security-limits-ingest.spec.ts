@@ -9,7 +9,9 @@ import { ctaClick, type Manifest } from "./wire-events";
 // per-token limit alone would reset at will: the project and the client address have limits of
 // their own. A second app instance with tiny limits (one event every 1,000 s, a burst of one
 // full batch of 500), on a fresh DATA_DIR (and its own database when the suite runs on
-// PostgreSQL), so nothing refills while the test runs.
+// PostgreSQL), so nothing refills while the test runs. It trusts loopback (TRUSTED_PROXIES), so
+// the test's X-Forwarded-For addresses are the clients' (e2e/security-client-address.spec.ts
+// shows that one that does not ignores them).
 
 const fullBatch = 500;
 let instance: OwnInstance | undefined;
@@ -17,7 +19,7 @@ let app: StartedApp | undefined;
 
 test.beforeAll(async () => {
   test.setTimeout(300_000);
-  instance = await startOwnInstance("limits", { INGEST_PROJECT_RATE: "0.001", INGEST_ADDRESS_RATE: "0.001" });
+  instance = await startOwnInstance("limits", { INGEST_PROJECT_RATE: "0.001", INGEST_ADDRESS_RATE: "0.001", TRUSTED_PROXIES: "loopback" });
   app = instance.app;
 });
 

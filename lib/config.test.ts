@@ -54,7 +54,8 @@ describe("parseConfig – defaults", () => {
       ingestAddressRate: 5_000,
       shareMissRate: 60,
       geoHeader: "CloudFront-Viewer-Country",
-      clientIpHeader: "X-Forwarded-For",
+      trustedProxies: [],
+      clientIpHeader: undefined,
       authSecret: secrets.AUTH_SECRET,
       generatedSecrets: false,
       bootstrapOnStart: true,
@@ -140,6 +141,25 @@ describe("parseConfig – defaults", () => {
     expect([config.ingestProjectRate, config.ingestAddressRate]).toEqual([250_000, 0.001]);
   });
 
+  it.each([
+    { value: "loopback", trusted: ["loopback"] },
+    { value: " 10.0.0.0/8 , loopback,fd00::/8 ", trusted: ["10.0.0.0/8", "loopback", "fd00::/8"] },
+    { value: "192.0.2.7, 198.51.100.0/255.255.255.0", trusted: ["192.0.2.7", "198.51.100.0/255.255.255.0"] },
+    { value: "linklocal,uniquelocal", trusted: ["linklocal", "uniquelocal"] },
+    { value: "1", trusted: 1 },
+    { value: "0", trusted: 0 },
+  ])("parseConfig – TRUSTED_PROXIES=$value → $trusted", ({ value, trusted }) => {
+    expect(parseConfig(env({ TRUSTED_PROXIES: value })).trustedProxies).toEqual(trusted);
+  });
+
+  it.each([
+    { value: "CF-Connecting-IP", header: "CF-Connecting-IP" },
+    { value: "x-forwarded-for", header: undefined },
+    { value: "X-Forwarded-For", header: undefined },
+  ])("parseConfig – CLIENT_IP_HEADER=$value → $header (X-Forwarded-For is read as a chain anyway)", ({ value, header }) => {
+    expect(parseConfig(env({ CLIENT_IP_HEADER: value })).clientIpHeader).toBe(header);
+  });
+
   it("parseConfig – SHARE_MISS_RATE=5 → passed through", () => {
     expect(parseConfig(env({ SHARE_MISS_RATE: "5" })).shareMissRate).toBe(5);
   });
@@ -196,6 +216,13 @@ describe("parseConfig – invalid variables", () => {
     { variable: "INGEST_ADDRESS_RATE", value: "1e10" },
     { variable: "SHARE_MISS_RATE", value: "0" },
     { variable: "SHARE_MISS_RATE", value: "many" },
+    { variable: "TRUSTED_PROXIES", value: "10.0.0.300" },
+    { variable: "TRUSTED_PROXIES", value: "0.0.0.0/0" },
+    { variable: "TRUSTED_PROXIES", value: "10.0.0.0/33" },
+    { variable: "TRUSTED_PROXIES", value: "true" },
+    { variable: "TRUSTED_PROXIES", value: "-1" },
+    { variable: "TRUSTED_PROXIES", value: "loopback 10.0.0.1" },
+    { variable: "CLIENT_IP_HEADER", value: "CF Connecting IP" },
     { variable: "AUTH_SECRET", value: "too-short" },
     { variable: "NODE_ENV", value: "staging" },
     { variable: "ALLOW_GENERATED_SECRETS", value: "true" },
@@ -320,6 +347,19 @@ describe("startUpWarnings", () => {
     const warnings = startUpWarnings(parseConfig(input));
     expect(warnings).toHaveLength(warned ? 1 : 0);
     if (warned) expect(warnings[0]).toMatch(/TOKEN_SECRETS and AUTH_SECRET .* same ones/);
+  });
+
+  it.each([
+    { name: "CLIENT_IP_HEADER, no trusted proxy", vars: { CLIENT_IP_HEADER: "CF-Connecting-IP" }, warning: /CLIENT_IP_HEADER \(CF-Connecting-IP\) is ignored/ },
+    { name: "CLIENT_IP_HEADER, a trusted proxy", vars: { CLIENT_IP_HEADER: "CF-Connecting-IP", TRUSTED_PROXIES: "10.0.0.0/8" }, warning: null },
+    { name: "an https PUBLIC_BASE_URL, no trusted proxy", vars: { PUBLIC_BASE_URL: "https://videos.example.com" }, warning: /PUBLIC_BASE_URL is https.*TRUSTED_PROXIES trusts none/ },
+    { name: "an https PUBLIC_BASE_URL, TRUSTED_PROXIES=0", vars: { PUBLIC_BASE_URL: "https://videos.example.com", TRUSTED_PROXIES: "0" }, warning: /TRUSTED_PROXIES trusts none/ },
+    { name: "an https PUBLIC_BASE_URL, one hop trusted", vars: { PUBLIC_BASE_URL: "https://videos.example.com", TRUSTED_PROXIES: "1" }, warning: null },
+    { name: "an http PUBLIC_BASE_URL, no trusted proxy", vars: { PUBLIC_BASE_URL: "http://videos.example.com" }, warning: null },
+  ])("startUpWarnings – $name → $warning", ({ vars, warning }) => {
+    const warnings = startUpWarnings(parseConfig(env(vars)));
+    if (warning) expect(warnings).toEqual([expect.stringMatching(warning)]);
+    else expect(warnings).toEqual([]);
   });
 });
 

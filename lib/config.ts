@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import ms from "ms";
+import proxyaddr from "proxy-addr";
 import { z } from "zod";
 
 // Environment is validated once, at first use, and fails with every problem listed.
@@ -27,6 +28,26 @@ const eventRateSchema = (fallback: number) =>
 
 const maxRetentionDays = 36_500;
 const retentionDaysMessage = `must be a whole number of days from 0 (keep every event) to ${maxRetentionDays}`;
+
+const trustedProxiesMessage =
+  "must be a number of proxy hops, or a comma-separated list of IP addresses, CIDR ranges and the names loopback, linklocal, uniquelocal";
+
+/** TRUSTED_PROXIES: a hop count, or entries proxy-addr compiles (lib/client-address.ts); none trusted by default. */
+const trustedProxiesSchema = z
+  .string()
+  .default("")
+  .transform((value, ctx): number | string[] => {
+    const text = value.trim();
+    if (/^\d+$/.test(text)) return Number(text);
+    const entries = text.split(",").map((entry) => entry.trim()).filter(Boolean);
+    try {
+      if (entries.length > 0) proxyaddr.compile(entries);
+    } catch (error) {
+      ctx.addIssue({ code: "custom", message: `${trustedProxiesMessage} (${(error as Error).message})` });
+      return z.NEVER;
+    }
+    return entries;
+  });
 
 const tokenSecretsSchema = z
   .string()
@@ -69,7 +90,11 @@ const envSchema = z.object({
   INGEST_ADDRESS_RATE: eventRateSchema(5_000),
   SHARE_MISS_RATE: z.coerce.number({ error: "must be a number of unknown share links a minute" }).positive("must be more than 0").max(1e9).default(60),
   GEO_HEADER: z.string().min(1).default("CloudFront-Viewer-Country"),
-  CLIENT_IP_HEADER: z.string().min(1).default("X-Forwarded-For"),
+  TRUSTED_PROXIES: trustedProxiesSchema,
+  CLIENT_IP_HEADER: z
+    .string()
+    .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "must be an HTTP header name")
+    .optional(),
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   ALLOW_GENERATED_SECRETS: z.enum(["0", "1"]).default("0"),
   REELBIND_BOOTSTRAP: z.enum(["0", "1"]).default("1"),
@@ -127,13 +152,18 @@ export type Config = {
   ingestTokenTtlSeconds: number;
   /** Events a second one project may send, whatever tokens and addresses they come with (lib/ingest/rate-limit.ts). */
   ingestProjectRate: number;
-  /** Events a second one client address (clientIpHeader) may send, whatever tokens and projects. */
+  /** Events a second one client address (lib/client-address.ts) may send, whatever tokens and projects. */
   ingestAddressRate: number;
   /** Unknown share slugs one client address may look up a minute (lib/shares/share-lookup-limit.ts). */
   shareMissRate: number;
   geoHeader: string;
-  /** The header the proxy in front of the app puts the client's address in (lib/client-address.ts). */
-  clientIpHeader: string;
+  /**
+   * The proxies whose X-Forwarded-For the app believes (lib/client-address.ts): that many hops in
+   * front of it, or these addresses, CIDR ranges and proxy-addr names; none by default.
+   */
+  trustedProxies: number | string[];
+  /** A header holding one client address that a trusted proxy sets (CF-Connecting-IP…), read before X-Forwarded-For; none by default. */
+  clientIpHeader: string | undefined;
   authSecret: string;
   /** TOKEN_SECRETS or AUTH_SECRET came from DATA_DIR/secrets.json, not the environment. */
   generatedSecrets: boolean;
@@ -243,7 +273,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     ingestAddressRate: e.INGEST_ADDRESS_RATE,
     shareMissRate: e.SHARE_MISS_RATE,
     geoHeader: e.GEO_HEADER,
-    clientIpHeader: e.CLIENT_IP_HEADER,
+    trustedProxies: e.TRUSTED_PROXIES,
+    // X-Forwarded-For is read anyway, as a chain of hops: naming it changes nothing.
+    clientIpHeader: e.CLIENT_IP_HEADER?.toLowerCase() === "x-forwarded-for" ? undefined : e.CLIENT_IP_HEADER,
     authSecret: e.AUTH_SECRET ?? generated!.authSecret,
     generatedSecrets: needsGenerated,
     bootstrapOnStart: e.REELBIND_BOOTSTRAP === "1",
@@ -259,16 +291,33 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   };
 }
 
+/** TRUSTED_PROXIES trusts nothing: unset, empty or 0 hops. */
+export const trustsNoProxy = ({ trustedProxies }: Pick<Config, "trustedProxies">) =>
+  trustedProxies === 0 || (Array.isArray(trustedProxies) && trustedProxies.length === 0);
+
 /**
  * What a server prints at start about its configuration. Secrets generated into one DATA_DIR
  * belong to that process (and those sharing the directory): with a PostgreSQL database several
  * processes may share, the tokens, signed URLs and console sessions one signs fail on the others.
+ * A proxy in front of the app that TRUSTED_PROXIES leaves out makes every client the proxy's
+ * address: an https PUBLIC_BASE_URL says there is one (the app itself speaks plain HTTP).
  */
 export function startUpWarnings(config: Config): string[] {
-  if (!config.databaseUrl || !config.generatedSecrets) return [];
-  return [
-    `Warning: TOKEN_SECRETS and AUTH_SECRET are generated in ${config.dataDir}. Every process that shares this database must use the same ones: set both (docs/operations.md).`,
-  ];
+  const warnings: string[] = [];
+  if (config.databaseUrl && config.generatedSecrets) {
+    warnings.push(
+      `Warning: TOKEN_SECRETS and AUTH_SECRET are generated in ${config.dataDir}. Every process that shares this database must use the same ones: set both (docs/operations.md).`,
+    );
+  }
+  const trustsNone = trustsNoProxy(config);
+  if (trustsNone && config.clientIpHeader) {
+    warnings.push(`Warning: CLIENT_IP_HEADER (${config.clientIpHeader}) is ignored while TRUSTED_PROXIES trusts no proxy: it is read only from a trusted one (docs/operations.md).`);
+  } else if (trustsNone && config.publicBaseUrl.startsWith("https:")) {
+    warnings.push(
+      "Warning: PUBLIC_BASE_URL is https, so a proxy is in front of the app, but TRUSTED_PROXIES trusts none: every client counts as the proxy's address for the per-address limits. Set TRUSTED_PROXIES (docs/operations.md).",
+    );
+  }
+  return warnings;
 }
 
 const configKey = Symbol.for("reelbind.config");

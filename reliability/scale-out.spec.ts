@@ -159,6 +159,8 @@ async function runE2eSpec(spec: string): Promise<{ code: number | null; stats: E
     E2E_API_TOKEN: first.token,
     E2E_PROJECT_ID: first.projectId,
     E2E_SHARE_URL: first.shareUrl,
+    // The front's apps trust loopback (lib/testing/scale-out-cluster.ts): the specs' own addresses count.
+    E2E_TRUSTED_PROXIES: "loopback",
     PLAYWRIGHT_JSON_OUTPUT_NAME: reportFile,
   };
   // Its report is read here: it must not join the suite's own in CI.

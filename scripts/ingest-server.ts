@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { startPartitionMaintenance } from "@/lib/analytics/partitions";
 import { AppError, NotFoundError, problemOf } from "@/lib/api/errors";
 import { readBodyWithLimit } from "@/lib/api/request";
+import { clientAddressResolver, type PeerRequest } from "@/lib/client-address";
 import { getConfig, startUpWarnings } from "@/lib/config";
 import { closeDb, getDb } from "@/lib/db";
 import {
@@ -23,13 +24,16 @@ const routes: Record<string, (req: IngestRequest) => Promise<IngestAnswer>> = {
   "/analytics/v1/consent": ingestConsentBeacon,
 };
 
-function toIngestRequest(req: http.IncomingMessage): IngestRequest {
+type AddressOf = (req: PeerRequest) => string;
+
+function toIngestRequest(req: http.IncomingMessage, addressOf: AddressOf): IngestRequest {
   return {
     header: (name) => {
       const value = req.headers[name.toLowerCase()];
       return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
     },
     text: (limit) => readBodyWithLimit(req, req.headers["content-length"] ?? null, limit),
+    clientAddress: () => addressOf(req),
   };
 }
 
@@ -37,19 +41,21 @@ function problemAnswer(error: AppError): IngestAnswer {
   return { status: error.status, ...problemOf(error) };
 }
 
-function answer(req: http.IncomingMessage): Promise<IngestAnswer> {
+function answer(req: http.IncomingMessage, addressOf: AddressOf): Promise<IngestAnswer> {
   const handler = routes[(req.url ?? "").split("?")[0]!];
   if (!handler) return Promise.resolve(problemAnswer(new NotFoundError("No ingest endpoint here: POST /analytics/v1/events or /analytics/v1/consent.")));
-  if (req.method === "OPTIONS") return Promise.resolve(preflightAnswer(toIngestRequest(req)));
-  if (req.method === "POST") return handler(toIngestRequest(req));
+  if (req.method === "OPTIONS") return Promise.resolve(preflightAnswer(toIngestRequest(req, addressOf)));
+  if (req.method === "POST") return handler(toIngestRequest(req, addressOf));
   return Promise.resolve(problemAnswer(new AppError(405, "method_not_allowed", "Method not allowed", "Use POST.", undefined, { Allow: "POST, OPTIONS" })));
 }
 
 export function createIngestServer(): http.Server {
   // What the app's routes get from next.config.ts, and HSTS when the ingest URL is https.
   const securityHeaders = { ...dataResponseHeaders, ...transportSecurityHeaders(getConfig().ingestBaseUrl) };
+  // The client address from the socket and TRUSTED_PROXIES, as scripts/serve.mjs works it out for the app.
+  const addressOf = clientAddressResolver();
   return http.createServer((req, res) => {
-    answer(req)
+    answer(req, addressOf)
       .then(({ status, headers, body }) => {
         // An answer given before the whole body was read (401, 403, 413…) leaves the rest of it in
         // the socket: close the connection, or the client's next request on it would hang.

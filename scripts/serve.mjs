@@ -8,7 +8,10 @@
 // - SIGTERM/SIGINT stop the server in order, whatever happened to the database before: stop
 //   accepting, answer the requests in flight (cutting off bodies still arriving), then let the
 //   app drain the ingest writer and close its pools (the hook lib/server/start-up.ts
-//   publishes), all within a bound.
+//   publishes), all within a bound;
+// - the app learns each request's peer, the one thing about a client only the socket knows
+//   (the per-address limits start from it: lib/client-address.ts), in peerAddressHeader,
+//   written over whatever the client sent in it.
 import { AsyncLocalStorage } from "node:async_hooks";
 import http from "node:http";
 import net from "node:net";
@@ -42,6 +45,12 @@ const requestContext = new AsyncLocalStorage();
 globalThis[Symbol.for("reelbind.request-context")] = requestContext;
 const appShutdownKey = Symbol.for("reelbind.app-shutdown");
 const responseHeadersKey = Symbol.for("reelbind.response-headers");
+/**
+ * Set on every request before the app sees it, so the app may believe it: lib/client-address.ts
+ * reads it only because this server says here that it writes it (next dev does not).
+ */
+const peerAddressHeader = "x-reelbind-peer-address";
+globalThis[Symbol.for("reelbind.peer-address-header")] = peerAddressHeader;
 
 const app = next({ dev: false, dir: root, hostname: "localhost", port });
 const handle = app.getRequestHandler();
@@ -113,6 +122,8 @@ const waitsForItsClient = (req) => !req.complete && !req.destroyed && req.readab
 const server = http.createServer((req, res) => {
   const context = { serviceUnavailable: false };
   noteActivity();
+  if (req.socket.remoteAddress) req.headers[peerAddressHeader] = req.socket.remoteAddress;
+  else delete req.headers[peerAddressHeader];
   res.once("close", () => {
     inFlight.delete(res);
     noteActivity();

@@ -35,6 +35,8 @@ export type IngestRequest = {
   header(name: string): string | null;
   /** The body as text, refused with 413 past limit bytes. */
   text(limit: number): Promise<string>;
+  /** The client's address for the per-address limit (lib/client-address.ts). */
+  clientAddress(): string;
 };
 
 /** What they answer: a JSON body (the 202 result or problem+json), none for a preflight. */
@@ -78,7 +80,7 @@ function requireWithinLimits(req: IngestRequest, token: string, claims: IngestTo
       // A token's signature identifies it; the whole token would be a longer key for the same thing.
       { name: "token", limiter: limiters.token, key: token.slice(token.lastIndexOf(".") + 1) },
       { name: "project", limiter: limiters.project, key: claims.projectId },
-      { name: "address", limiter: limiters.address, key: clientAddress(req.header) },
+      { name: "address", limiter: limiters.address, key: req.clientAddress() },
     ] as const,
     cost,
   );
@@ -227,6 +229,7 @@ function fromWebRequest(req: Request): IngestRequest {
   return {
     header: (name) => req.headers.get(name),
     text: (limit) => readTextWithLimit(req, limit),
+    clientAddress: () => clientAddress(req.headers),
   };
 }
 

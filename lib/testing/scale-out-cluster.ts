@@ -12,6 +12,9 @@ import { startApp, startAppInstance, startIngestServer, type ServerProcess, type
 // its own, sharing one fresh PostgreSQL database, one S3 bucket (s3rver on loopback) and the
 // secrets, behind a round-robin front that sends /analytics/ to the ingest processes and
 // everything else to the apps. The first app bootstraps the demo data and prints its banner.
+// The processes trust the front as deployments trust their proxy (TRUSTED_PROXIES=loopback, where
+// it runs): a client's address is what the front appended to X-Forwarded-For — or, the clients
+// being on loopback too, what they put there themselves.
 
 export type ScaleOutCluster = {
   /** The front: PUBLIC_BASE_URL and INGEST_BASE_URL of every process. */
@@ -61,6 +64,7 @@ export async function startScaleOutCluster(options: { serverUrl: string; apps?: 
       ...process.env,
       ...clusterSecrets,
       ...s3.env,
+      TRUSTED_PROXIES: "loopback",
       ...options.extraEnv,
       DATABASE_URL: database.url,
       PUBLIC_BASE_URL: frontUrl,
