@@ -27,6 +27,9 @@ export const minimumRole = {
   /** Who else works on the project: other members' emails (in the audit log, for one). */
   "member.read": "ProjectManager",
   "project.manage": "OrganizationAdmin",
+  /** The organization's member list and its pending invitations. */
+  "member.list": "OrganizationAdmin",
+  /** Invite, change a role, remove a member, revoke an invitation. */
   "member.manage": "OrganizationAdmin",
 } as const satisfies Record<string, Role>;
 
