@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { connect } from "node:net";
 import { expect, test } from "@playwright/test";
 import { operations, type Operation } from "@/lib/api/openapi";
-import { highestRole, roleRank } from "@/lib/auth/permissions";
+import { highestRole, roleRank, roles } from "@/lib/auth/permissions";
 import type { Role } from "@/lib/db/schema";
 import { env } from "../e2e/owned-project";
 import { appLogReader, send, wrongAnswer, type SentRequest } from "./server-watch";
@@ -37,9 +37,9 @@ import {
 type Tenant = "own" | "foreign project" | "foreign organization";
 const tenantNames: Tenant[] = ["own", "foreign project", "foreign organization"];
 
-/** Who calls: a member of organization A (on the organization or on its own project), or no valid credentials. */
+/** Who calls: a member of organization A (on the organization or on its own project; readOnly: with a token of scope read only), or no valid credentials. */
 type Caller =
-  | { label: string; kind: "member"; member: Member }
+  | { label: string; kind: "member"; member: Member; readOnly?: true }
   | { label: string; kind: "credential"; credential: Credential }
   | { label: string; kind: "none"; headers: Record<string, string> };
 
@@ -50,14 +50,37 @@ let signedUrls: Map<Tenant, { fileId: string; fileName: string; fileQuery: strin
 /** Per tenant, resources a refused call may point at: they exist, so a 404 is about access, not absence. */
 let victims: Map<
   Tenant,
-  { credentialId: string; membershipId: string; tokenId: string; endpointId: string; deliveryId: string; campaignId: string; renderId: string; uploadId: string; partUrl: string }
+  {
+    credentialId: string;
+    membershipId: string;
+    invitationId: string;
+    tokenId: string;
+    endpointId: string;
+    deliveryId: string;
+    campaignId: string;
+    renderId: string;
+    uploadId: string;
+    partUrl: string;
+  }
 >;
 
 const projectOf = (tenant: Tenant): Project =>
   tenant === "own" ? tenants.own : tenant === "foreign project" ? tenants.foreignProject : tenants.foreignOrg;
 
-/** The statuses the route table and the role rules allow for this call. */
+/**
+ * The statuses the route table, the role rules and the token's scopes allow for this call: a
+ * read-only token gets 403 for every unsafe method (before any lookup), and for a read whose
+ * route table scope is a write scope when its role would have passed.
+ */
 function expectedStatuses(op: Operation, caller: Caller, tenant: Tenant): number[] {
+  const byRole = expectedByRole(op, caller, tenant);
+  if (caller.kind !== "member" || !caller.readOnly || (op.role !== "user" && !(roles as readonly string[]).includes(op.role))) return byRole;
+  if (op.method !== "get") return [403];
+  return op.scope !== "read" && byRole.some((status) => status < 300) ? [403] : byRole;
+}
+
+/** The statuses the route table and the role rules allow for this call. */
+function expectedByRole(op: Operation, caller: Caller, tenant: Tenant): number[] {
   const success = Object.keys(op.responses).map(Number).filter((status) => status < 300);
   if (op.role === "public") return success;
   if (op.role === "admin-channel") return [401];
@@ -95,6 +118,7 @@ async function requestFor(op: Operation, caller: Caller, tenant: Tenant, succeed
     if (name === "templateId") return uploadTemplate(project.projectId, project.adminToken);
     if (name === "uploadId") return (await createUploadVictim(project.projectId, project.adminToken, true)).uploadId;
     if (name === "endpointId" || name === "deliveryId") return (await createWebhookVictim(project.projectId, project.adminToken))[name];
+    if (name === "invitationId") return (await inviteVictim(project)).id;
     if (name === "membershipId") {
       const member = await addMember(project, "Viewer", "project");
       const { items } = await callOk<{ items: { id: string; userId: string }[] }>("GET", `/api/organizations/${project.orgId}/members`, admin);
@@ -172,9 +196,15 @@ async function requestFor(op: Operation, caller: Caller, tenant: Tenant, succeed
 /**
  * The matrix's operations: all of the route table but next-auth's and UploadThing's own routes
  * (protocols not ours to define; /api/uploadthing answers 404 without UPLOADTHING_TOKEN and has
- * its own test, lib/uploadthing/uploadthing.test.ts).
+ * its own test, lib/uploadthing/uploadthing.test.ts), and accepting an invitation, whose
+ * authorization is the invitation's secret and the invited address's console session, not a
+ * role (app/api/organizations/[orgId]/invitations/invitations.test.ts, e2e/security-invitations.spec.ts).
  */
-const matrixOperations = () => operations.filter((op) => !op.path.startsWith("/api/auth/") && op.path !== "/api/uploadthing");
+const matrixOperations = () => operations.filter((op) => !op.path.startsWith("/api/auth/") && op.path !== "/api/uploadthing" && !op.path.startsWith("/api/invitations/"));
+
+/** An open invitation of the project's organization, to a new address. */
+const inviteVictim = (project: Project) =>
+  callOk<{ id: string }>("POST", `/api/organizations/${project.orgId}/members`, bearer(project.adminToken), { email: `matrix-victim-${randomUUID()}@example.com`, role: "Viewer" }, 201);
 
 test.beforeAll(async () => {
   test.setTimeout(300_000);
@@ -191,6 +221,14 @@ test.beforeAll(async () => {
     { label: "a revoked credential (pk_/sk_)", kind: "none", headers: basic(revokedCredential) },
     { label: "the own project's credential (pk_/sk_)", kind: "credential", credential: tenants.own.credential },
     ...tenants.members.map((member): Caller => ({ label: `${member.role} on the ${member.scope}`, kind: "member", member })),
+    ...(await Promise.all(
+      tenants.members
+        .filter((member) => (member.role === "OrganizationAdmin" && member.scope === "organization") || (member.role === "Editor" && member.scope === "project"))
+        .map(async (member): Promise<Caller> => {
+          const { token } = await callOk<{ token: string }>("POST", "/api/me/tokens", bearer(member.token), { name: "read-only", scopes: ["read"] }, 201);
+          return { label: `${member.role} on the ${member.scope}, read-only token`, kind: "member", member: { ...member, token }, readOnly: true };
+        }),
+    )),
   ];
 
   const entries = await inParallel(tenantNames, 3, async (tenant) => {
@@ -210,7 +248,7 @@ test.beforeAll(async () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
       rendered = await callOk("GET", renderUrl, admin);
     }
-    const [credential, member, token, webhook, campaign, upload] = await Promise.all([
+    const [credential, member, token, webhook, campaign, upload, invitation] = await Promise.all([
       createCredential(project.projectId, project.adminToken),
       addMember(project, "Viewer", "project"),
       callOk<{ id: string }>("POST", "/api/me/tokens", admin, { name: "victim" }, 201),
@@ -218,12 +256,22 @@ test.beforeAll(async () => {
       // DEV: the share that serves the tenant's template, so the campaign's thumbnails can be rendered.
       callOk<{ id: string }>("POST", `/api/Projects/${project.projectId}/campaigns`, admin, { name: "Victim", channel: "DEV" }, 201),
       createUploadVictim(project.projectId, project.adminToken, false),
+      inviteVictim(project),
     ]);
     const { items } = await callOk<{ items: { id: string; userId: string }[] }>("GET", `/api/organizations/${project.orgId}/members`, admin);
     return {
       tenant,
       signed: { fileId: fileId!, fileName: fileName!, fileQuery: file.search.slice(1), previewFile: preview.pathname.split("/").pop()!, previewQuery: preview.search.slice(1), renderQuery: new URL(rendered.downloadUrl!).search.slice(1) },
-      victim: { credentialId: credential.id, membershipId: items.find((item) => item.userId === member.userId)!.id, tokenId: token.id, ...webhook, campaignId: campaign.id, renderId: render.id, ...upload },
+      victim: {
+        credentialId: credential.id,
+        membershipId: items.find((item) => item.userId === member.userId)!.id,
+        invitationId: invitation.id,
+        tokenId: token.id,
+        ...webhook,
+        campaignId: campaign.id,
+        renderId: render.id,
+        ...upload,
+      },
     };
   });
   signedUrls = new Map(entries.map(({ tenant, signed }) => [tenant, signed]));
