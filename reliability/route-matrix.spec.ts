@@ -3,6 +3,7 @@ import { connect } from "node:net";
 import { expect, test } from "@playwright/test";
 import { operations, type Operation } from "@/lib/api/openapi";
 import { highestRole, roleRank, roles } from "@/lib/auth/permissions";
+import { tokenScopes, type TokenScope } from "@/lib/auth/token-scopes";
 import type { Role } from "@/lib/db/schema";
 import { env } from "../e2e/owned-project";
 import { appLogReader, send, wrongAnswer, type SentRequest } from "./server-watch";
@@ -37,9 +38,9 @@ import {
 type Tenant = "own" | "foreign project" | "foreign organization";
 const tenantNames: Tenant[] = ["own", "foreign project", "foreign organization"];
 
-/** Who calls: a member of organization A (on the organization or on its own project; readOnly: with a token of scope read only), or no valid credentials. */
+/** Who calls: a member of organization A (on the organization or on its own project; `scopes`: with a token of those scopes only), or no valid credentials. */
 type Caller =
-  | { label: string; kind: "member"; member: Member; readOnly?: true }
+  | { label: string; kind: "member"; member: Member; scopes?: TokenScope[] }
   | { label: string; kind: "credential"; credential: Credential }
   | { label: string; kind: "none"; headers: Record<string, string> };
 
@@ -68,15 +69,18 @@ const projectOf = (tenant: Tenant): Project =>
   tenant === "own" ? tenants.own : tenant === "foreign project" ? tenants.foreignProject : tenants.foreignOrg;
 
 /**
- * The statuses the route table, the role rules and the token's scopes allow for this call: a
- * read-only token gets 403 for every unsafe method (before any lookup), and for a read whose
- * route table scope is a write scope when its role would have passed.
+ * The statuses the route table, the role rules and the token's scopes allow for this call. A
+ * token with `read` alone gets 403 for every unsafe method, before any lookup (withActor); one
+ * whose scopes lack the operation's scope (the route table's) gets 403 where its role would have
+ * passed, and on the account routes, which check the scope first.
  */
 function expectedStatuses(op: Operation, caller: Caller, tenant: Tenant): number[] {
   const byRole = expectedByRole(op, caller, tenant);
-  if (caller.kind !== "member" || !caller.readOnly || (op.role !== "user" && !(roles as readonly string[]).includes(op.role))) return byRole;
-  if (op.method !== "get") return [403];
-  return op.scope !== "read" && byRole.some((status) => status < 300) ? [403] : byRole;
+  if (caller.kind !== "member" || !caller.scopes || (op.role !== "user" && !(roles as readonly string[]).includes(op.role))) return byRole;
+  if (!caller.scopes.some((scope) => scope !== "read") && op.method !== "get") return [403];
+  if (!op.scope || caller.scopes.includes(op.scope)) return byRole;
+  if (op.role === "user") return [403];
+  return byRole.some((status) => status < 300) ? [403] : byRole;
 }
 
 /** The statuses the route table and the role rules allow for this call. */
@@ -206,6 +210,25 @@ const matrixOperations = () => operations.filter((op) => !op.path.startsWith("/a
 const inviteVictim = (project: Project) =>
   callOk<{ id: string }>("POST", `/api/organizations/${project.orgId}/members`, bearer(project.adminToken), { email: `matrix-victim-${randomUUID()}@example.com`, role: "Viewer" }, 201);
 
+/**
+ * Members calling with tokens of fewer scopes: read-only tokens of an OrganizationAdmin and of a
+ * project's Editor, and one token per write scope (with read) of the OrganizationAdmin, so that
+ * every route's scope in the route table is checked against the handler, both ways.
+ */
+function scopedCallers(): Promise<Caller>[] {
+  const admin = tenants.members.find((member) => member.role === "OrganizationAdmin" && member.scope === "organization")!;
+  const editor = tenants.members.find((member) => member.role === "Editor" && member.scope === "project")!;
+  const wanted: [Member, TokenScope[]][] = [
+    [admin, ["read"]],
+    [editor, ["read"]],
+    ...tokenScopes.filter((scope) => scope !== "read").map((scope): [Member, TokenScope[]] => [admin, ["read", scope]]),
+  ];
+  return wanted.map(async ([member, scopes]): Promise<Caller> => {
+    const { token } = await callOk<{ token: string }>("POST", "/api/me/tokens", bearer(member.token), { name: scopes.join(" "), scopes }, 201);
+    return { label: `${member.role} on the ${member.scope}, token scoped ${scopes.join(", ")}`, kind: "member", member: { ...member, token }, scopes };
+  });
+}
+
 test.beforeAll(async () => {
   test.setTimeout(300_000);
   tenants = await setUpTenants("Route matrix", { withMembers: true });
@@ -221,14 +244,7 @@ test.beforeAll(async () => {
     { label: "a revoked credential (pk_/sk_)", kind: "none", headers: basic(revokedCredential) },
     { label: "the own project's credential (pk_/sk_)", kind: "credential", credential: tenants.own.credential },
     ...tenants.members.map((member): Caller => ({ label: `${member.role} on the ${member.scope}`, kind: "member", member })),
-    ...(await Promise.all(
-      tenants.members
-        .filter((member) => (member.role === "OrganizationAdmin" && member.scope === "organization") || (member.role === "Editor" && member.scope === "project"))
-        .map(async (member): Promise<Caller> => {
-          const { token } = await callOk<{ token: string }>("POST", "/api/me/tokens", bearer(member.token), { name: "read-only", scopes: ["read"] }, 201);
-          return { label: `${member.role} on the ${member.scope}, read-only token`, kind: "member", member: { ...member, token }, readOnly: true };
-        }),
-    )),
+    ...(await Promise.all(scopedCallers())),
   ];
 
   const entries = await inParallel(tenantNames, 3, async (tenant) => {
