@@ -12,6 +12,7 @@ import { once } from "node:events";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { sessionActor } from "@/lib/auth/authenticate";
 
 export type ImportBenchOptions = {
   /** A PostgreSQL database (empty or not: the bench makes a tenant of its own). */
@@ -67,7 +68,7 @@ export async function runImportBench({ databaseUrl, rows = 1_000_000 }: ImportBe
     const db = await getDb();
     const demo = await bootstrapDemo(db, { adminEmail: `bench-${Date.now()}@demo.reelbind.local` });
     const [admin] = await db.select().from(users).where(eq(users.email, demo.admin.email));
-    const actor = { userId: admin!.id, email: admin!.email, via: "token" as const };
+    const actor = sessionActor(admin!);
     const access = await authorizeProject(db, actor, demo.project.id, "campaign.write");
     const campaign = await createCampaign(db, actor, access, { name: "Benchmark", channel: "PROD" });
     const row = await getCampaignRowOrThrow(db, access, campaign.id);

@@ -1,23 +1,14 @@
 "use client";
 
-import { getCsrfToken } from "next-auth/react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { signInWithPassword } from "@/lib/console/password-sign-in";
 
 type Props = {
   /** Where to go after signing in: a same-origin path, already checked by the login page. */
   callbackPath: string;
 };
 
-function waitText(retryAfterSeconds: number): string {
-  const minutes = Math.ceil(retryAfterSeconds / 60);
-  return retryAfterSeconds < 60 ? `${retryAfterSeconds} seconds` : `${minutes} minute${minutes === 1 ? "" : "s"}`;
-}
-
-/**
- * Posts to next-auth's credentials callback itself rather than through signIn(), which cannot
- * tell a refused password from a 429 (it reads only the JSON body, never the status or Retry-After).
- */
 export function SignInForm({ callbackPath }: Props) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
@@ -28,33 +19,11 @@ export function SignInForm({ callbackPath }: Props) {
     const form = new FormData(event.currentTarget);
     setPending(true);
     setError(null);
-    try {
-      const response = await fetch("/api/auth/callback/credentials", {
-        method: "POST",
-        headers: { "Content-Type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({
-          email: String(form.get("email")),
-          password: String(form.get("password")),
-          csrfToken: (await getCsrfToken()) ?? "",
-          callbackUrl: callbackPath,
-          json: "true",
-        }),
-      });
-      if (response.status === 429) {
-        const retryAfter = Number(response.headers.get("Retry-After"));
-        setError(`Too many sign-in attempts. Try again in ${waitText(Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : 60)}.`);
-        return;
-      }
-      const { url } = (await response.json().catch(() => ({}))) as { url?: string };
-      if (!response.ok || !url || new URL(url, window.location.href).searchParams.has("error")) {
-        setError("Email or password is incorrect.");
-        return;
-      }
-    } catch {
-      setError("Could not reach the server. Try again.");
+    const outcome = await signInWithPassword({ email: String(form.get("email")), password: String(form.get("password")), callbackPath });
+    setPending(false);
+    if (!outcome.ok) {
+      setError(outcome.message);
       return;
-    } finally {
-      setPending(false);
     }
     router.replace(callbackPath);
     router.refresh();

@@ -16,6 +16,7 @@ test.describe.configure({ mode: "serial" });
 
 const run = randomUUID().slice(0, 8);
 const admin = { email: `org-admin-${run}@example.com`, password: `pw-${randomUUID()}` };
+const viewerPassword = `pw-${randomUUID()}`;
 let orgId: string;
 
 test.beforeAll(async () => {
@@ -24,7 +25,7 @@ test.beforeAll(async () => {
   await cli("member", "add", "--user", user.id, "--org", orgId, "--role", "OrganizationAdmin");
 });
 
-test("an OrganizationAdmin creates a project, invites a Viewer who signs in with the one-time password, changes the role; the last admin stays", async ({ page, browser }) => {
+test("an OrganizationAdmin creates a project, invites a Viewer who accepts by choosing a password, changes the role; the last admin stays", async ({ page, browser }) => {
   await signIn(page, admin);
   await expect(page.getByRole("heading", { name: `Acme ${run}` })).toBeVisible();
   await expect(page.getByText("No projects yet")).toBeVisible();
@@ -40,7 +41,7 @@ test("an OrganizationAdmin creates a project, invites a Viewer who signs in with
   await expect(page.getByRole("status")).toContainText("Project Spring campaign created.");
   await screenshots(page, "projects");
 
-  // Invite a new Viewer on that project.
+  // Invite a new Viewer on that project: a pending invitation and its accept link, shown once.
   await page.getByRole("link", { name: "Members" }).click();
   await expect(page.getByRole("heading", { name: "Members" })).toBeVisible();
   await expectAccessible(page);
@@ -51,15 +52,27 @@ test("an OrganizationAdmin creates a project, invites a Viewer who signs in with
   await dialog.getByLabel("Role").selectOption("Viewer");
   await dialog.getByLabel("On").selectOption({ label: "Project: Spring campaign" });
   await dialog.getByRole("button", { name: "Invite" }).click();
-  const password = (await dialog.getByTestId("one-time-password").textContent())!;
-  expect(password.length).toBeGreaterThanOrEqual(12);
+  const acceptUrl = (await dialog.getByTestId("accept-url").textContent())!;
+  expect(acceptUrl).toMatch(/\/invitations\/rbi_/);
   await screenshots(page, "members-invited");
   await dialog.getByRole("button", { name: "Done" }).click();
-  await expect(page.getByTestId("one-time-password")).toHaveCount(0);
-  const viewerRow = page.getByRole("listitem").filter({ hasText: viewerEmail });
-  await expect(viewerRow).toContainText("Project: Spring campaign");
+  await expect(page.getByTestId("accept-url")).toHaveCount(0);
+  await expect(page.getByRole("list", { name: "Pending invitations" })).toContainText(viewerEmail);
 
-  // Inviting the same email on the same scope again is refused with the server's message.
+  // The Viewer accepts by choosing a password, and lands on the project, without admin controls.
+  const viewerContext = await browser.newContext();
+  const viewerPage = await viewerContext.newPage();
+  await viewerPage.goto(acceptUrl);
+  await viewerPage.getByLabel("Password", { exact: true }).fill(viewerPassword);
+  await viewerPage.getByLabel("Password again").fill(viewerPassword);
+  await viewerPage.getByRole("button", { name: "Create account and accept" }).click();
+  await expect(viewerPage).toHaveURL(/\/projects$/);
+  await page.reload();
+  const viewerRow = page.getByRole("list", { name: "Members" }).getByRole("listitem").filter({ hasText: viewerEmail });
+  await expect(viewerRow).toContainText("Project: Spring campaign");
+  await expect(page.getByRole("list", { name: "Pending invitations" })).toHaveCount(0);
+
+  // Inviting a member on the same scope again is refused with the server's message.
   await page.getByRole("button", { name: "Invite member" }).click();
   await dialog.getByLabel("Email").fill(viewerEmail);
   await dialog.getByLabel("On").selectOption({ label: "Project: Spring campaign" });
@@ -77,10 +90,7 @@ test("an OrganizationAdmin creates a project, invites a Viewer who signs in with
   expect(refused.status()).toBe(409);
   await screenshots(page, "members");
 
-  // The Viewer signs in with the one-time password and sees the project, without admin controls.
-  const viewerContext = await browser.newContext();
-  const viewerPage = await viewerContext.newPage();
-  await signIn(viewerPage, { email: viewerEmail, password });
+  // The Viewer sees the project, without admin controls.
   await expect(viewerPage.getByRole("link", { name: /Spring campaign/ })).toContainText("Viewer");
   await expect(viewerPage.getByRole("button", { name: "New project" })).toHaveCount(0);
   await expect(viewerPage.getByRole("link", { name: "Members" })).toHaveCount(0);
@@ -110,7 +120,22 @@ test("a personal access token made in the console calls the API until it is revo
   await page.getByRole("button", { name: "I have copied it" }).click();
   await expect(page.getByText(token)).toHaveCount(0);
 
+  await expect(page.getByRole("listitem").filter({ hasText: "CI deploys" })).toContainText("Scopes: All scopes");
+
+  // A read-only token: every scope unticked but read; the list says so, and the API refuses it a write.
+  await page.getByRole("button", { name: "New token" }).click();
+  await page.getByRole("dialog").getByLabel("Name").fill("Dashboards");
+  for (const box of await page.getByRole("dialog").getByRole("checkbox").all()) {
+    if ((await box.locator("xpath=..").textContent()) !== "read") await box.uncheck();
+  }
+  await page.getByRole("dialog").getByRole("button", { name: "Create token" }).click();
+  const readOnlyToken = (await page.getByTestId("new-token").textContent())!;
+  await page.getByRole("button", { name: "I have copied it" }).click();
+  await expect(page.getByRole("listitem").filter({ hasText: "Dashboards" }).getByText(/^Scopes:/)).toHaveText("Scopes: read");
+
   const api = await playwright.request.newContext({ baseURL: env("E2E_BASE_URL") });
+  expect((await api.get("/api/me", { headers: { Authorization: `Bearer ${readOnlyToken}` } })).status()).toBe(200);
+  expect((await api.post(`/api/organizations/${orgId}/projects`, { headers: { Authorization: `Bearer ${readOnlyToken}` }, data: { name: "No" } })).status()).toBe(403);
   const me = await api.get("/api/me", { headers: { Authorization: `Bearer ${token}` } });
   expect(me.status()).toBe(200);
   expect(((await me.json()) as { user: { email: string } }).user.email).toBe(admin.email);
@@ -132,12 +157,13 @@ test("the audit log lists the project's events and filters by action and actor",
   await expect(page.getByRole("heading", { name: "Audit log" })).toBeVisible();
   const events = page.getByRole("list", { name: "Audit events" }).getByRole("listitem");
   await expect(events.filter({ hasText: "Project created" })).toHaveCount(1);
-  await expect(events.filter({ hasText: "Member added" })).toHaveCount(1);
+  await expect(events.filter({ hasText: "Member invited" })).toHaveCount(1);
+  await expect(events.filter({ hasText: "Invitation accepted" })).toHaveCount(1);
   await expect(events.filter({ hasText: "Member role changed" })).toHaveCount(1);
   await expectAccessible(page);
   await screenshots(page, "audit");
 
-  await page.getByLabel("Action").selectOption({ label: "Member added" });
+  await page.getByLabel("Action").selectOption({ label: "Member invited" });
   await expect(events).toHaveCount(1);
   await expect(events.first()).toContainText(admin.email);
   await page.getByLabel("Action").selectOption({ label: "All actions" });

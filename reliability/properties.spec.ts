@@ -36,6 +36,8 @@ let appLog: ReturnType<typeof appLogReader>;
 /** Path parameters of the own project that exist, per endpoint (a template of its own for deploy, archive, delete…). */
 let validParams: (op: Operation) => Record<string, string>;
 let manifest: Manifest;
+/** An open invitation to a new address: the accept routes' token. */
+let invitation: { token: string };
 
 const eventSchema = JSON.parse(readFileSync("lib/ingest/event-schema-v1.json", "utf8")) as JsonSchema;
 const jsonSchemaOf = (schema: z.ZodType) => z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as JsonSchema;
@@ -134,6 +136,9 @@ function validBody(op: Operation): Record<string, unknown> {
     "post /api/organizations/{orgId}/projects": { name: "fuzzed" },
     "post /api/organizations/{orgId}/members": { email: "fuzzed-member@example.com", role: "Viewer", projectId: own.projectId },
     "patch /api/organizations/{orgId}/members/{membershipId}": { role: "Editor" },
+    // A bearer token never accepts (403); the first valid account creation uses the invitation up (410 after).
+    "post /api/invitations/accept": { token: invitation.token },
+    "post /api/invitations/create-account": { token: invitation.token, password: "fuzzed password", name: "Fuzzed" },
     "post /api/embed-sessions": { channel: "DEV", personalizationData: { firstName: "Ana" }, allowedOrigins: ["https://example.com"], ttlSeconds: 600 },
     "post /api/Projects/{projectId}/webhooks": { url: "https://example.com/hooks", description: "fuzzed", eventTypes: ["render.completed"], enabled: true },
     "patch /api/Projects/{projectId}/webhooks/{endpointId}": { url: "https://example.com/hooks/2", description: "fuzzed", eventTypes: [], enabled: true },
@@ -231,8 +236,8 @@ function pathAndJunkCases(op: Operation): fc.Arbitrary<Case> {
 /** The op's cases and how many at BAD_INPUT_SCALE=1: with the upload (1,500) and the ingest (1,800), 17,250 in all. */
 function endpointPlan(op: Operation): { runs: number; cases: fc.Arbitrary<Case> } {
   if (op.body) {
-    // A valid preview renders a frame and a valid invitation hashes a password: fewer of those.
-    const runs = op.path.endsWith("/preview") ? 300 : op.path.endsWith("/members") ? 350 : 550;
+    // A valid preview renders a frame and a valid account creation hashes a password: fewer of those.
+    const runs = op.path.endsWith("/preview") ? 300 : op.path.endsWith("/create-account") ? 350 : 550;
     return { runs, cases: jsonBodyCases(op) };
   }
   if (op.query) return { runs: op.path.endsWith("/analytics") ? 350 : 300, cases: queryStringCases(op) };
@@ -250,7 +255,9 @@ test.beforeAll(async () => {
   ({ own } = await setUpTenants("Bad inputs", { withMembers: false }));
   const token = own.adminToken;
   // Victims: what deploy, archive, delete and the revocations may use up, apart from what the other cases need.
-  const [deployTemplate, archiveTemplate, deleteTemplate, credential, ownToken, member, webhook, deleteWebhook] = await Promise.all([
+  const invite = (label: string) =>
+    callOk<{ id: string; acceptUrl: string }>("POST", `/api/organizations/${own.orgId}/members`, bearer(token), { email: `${label}-${Date.now()}@example.com`, role: "Viewer" }, 201);
+  const [deployTemplate, archiveTemplate, deleteTemplate, credential, ownToken, member, webhook, deleteWebhook, acceptVictim, revokeVictim] = await Promise.all([
     uploadTemplate(own.projectId, token),
     uploadTemplate(own.projectId, token),
     uploadTemplate(own.projectId, token),
@@ -259,7 +266,10 @@ test.beforeAll(async () => {
     addMember(own, "Viewer", "project"),
     createWebhookVictim(own.projectId, token),
     createWebhookVictim(own.projectId, token),
+    invite("fuzzed-accept"),
+    invite("fuzzed-revoke"),
   ]);
+  invitation = { token: new URL(acceptVictim.acceptUrl).pathname.split("/").pop()! };
   // Upload sessions: one whose part is sent (completed by the first valid case, replayed after), one to cancel.
   const [uploadVictim, cancelVictim] = await Promise.all([createUploadVictim(own.projectId, token, true), createUploadVictim(own.projectId, token, false)]);
   const [, , , sessionId, , fileIndex, , partNumber] = new URL(uploadVictim.partUrl, "http://victim").pathname.split("/");
@@ -284,6 +294,7 @@ test.beforeAll(async () => {
     channel: "STAGING",
     id: op.path.startsWith("/api/me/") ? ownToken.id : credential.id,
     membershipId: membership.id,
+    invitationId: revokeVictim.id,
     endpointId: op.method === "delete" ? deleteWebhook.endpointId : webhook.endpointId,
     deliveryId: webhook.deliveryId,
     slug: own.share.slug,

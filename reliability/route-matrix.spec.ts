@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import { connect } from "node:net";
 import { expect, test } from "@playwright/test";
 import { operations, type Operation } from "@/lib/api/openapi";
-import { highestRole, roleRank } from "@/lib/auth/permissions";
+import { highestRole, roleRank, roles } from "@/lib/auth/permissions";
+import { tokenScopes, type TokenScope } from "@/lib/auth/token-scopes";
 import type { Role } from "@/lib/db/schema";
 import { env } from "../e2e/owned-project";
 import { appLogReader, send, wrongAnswer, type SentRequest } from "./server-watch";
@@ -37,9 +38,9 @@ import {
 type Tenant = "own" | "foreign project" | "foreign organization";
 const tenantNames: Tenant[] = ["own", "foreign project", "foreign organization"];
 
-/** Who calls: a member of organization A (on the organization or on its own project), or no valid credentials. */
+/** Who calls: a member of organization A (on the organization or on its own project; `scopes`: with a token of those scopes only), or no valid credentials. */
 type Caller =
-  | { label: string; kind: "member"; member: Member }
+  | { label: string; kind: "member"; member: Member; scopes?: TokenScope[] }
   | { label: string; kind: "credential"; credential: Credential }
   | { label: string; kind: "none"; headers: Record<string, string> };
 
@@ -50,14 +51,40 @@ let signedUrls: Map<Tenant, { fileId: string; fileName: string; fileQuery: strin
 /** Per tenant, resources a refused call may point at: they exist, so a 404 is about access, not absence. */
 let victims: Map<
   Tenant,
-  { credentialId: string; membershipId: string; tokenId: string; endpointId: string; deliveryId: string; campaignId: string; renderId: string; uploadId: string; partUrl: string }
+  {
+    credentialId: string;
+    membershipId: string;
+    invitationId: string;
+    tokenId: string;
+    endpointId: string;
+    deliveryId: string;
+    campaignId: string;
+    renderId: string;
+    uploadId: string;
+    partUrl: string;
+  }
 >;
 
 const projectOf = (tenant: Tenant): Project =>
   tenant === "own" ? tenants.own : tenant === "foreign project" ? tenants.foreignProject : tenants.foreignOrg;
 
-/** The statuses the route table and the role rules allow for this call. */
+/**
+ * The statuses the route table, the role rules and the token's scopes allow for this call. A
+ * token with `read` alone gets 403 for every unsafe method, before any lookup (withActor); one
+ * whose scopes lack the operation's scope (the route table's) gets 403 where its role would have
+ * passed, and on the account routes, which check the scope first.
+ */
 function expectedStatuses(op: Operation, caller: Caller, tenant: Tenant): number[] {
+  const byRole = expectedByRole(op, caller, tenant);
+  if (caller.kind !== "member" || !caller.scopes || (op.role !== "user" && !(roles as readonly string[]).includes(op.role))) return byRole;
+  if (!caller.scopes.some((scope) => scope !== "read") && op.method !== "get") return [403];
+  if (!op.scope || caller.scopes.includes(op.scope)) return byRole;
+  if (op.role === "user") return [403];
+  return byRole.some((status) => status < 300) ? [403] : byRole;
+}
+
+/** The statuses the route table and the role rules allow for this call. */
+function expectedByRole(op: Operation, caller: Caller, tenant: Tenant): number[] {
   const success = Object.keys(op.responses).map(Number).filter((status) => status < 300);
   if (op.role === "public") return success;
   if (op.role === "admin-channel") return [401];
@@ -95,6 +122,7 @@ async function requestFor(op: Operation, caller: Caller, tenant: Tenant, succeed
     if (name === "templateId") return uploadTemplate(project.projectId, project.adminToken);
     if (name === "uploadId") return (await createUploadVictim(project.projectId, project.adminToken, true)).uploadId;
     if (name === "endpointId" || name === "deliveryId") return (await createWebhookVictim(project.projectId, project.adminToken))[name];
+    if (name === "invitationId") return (await inviteVictim(project)).id;
     if (name === "membershipId") {
       const member = await addMember(project, "Viewer", "project");
       const { items } = await callOk<{ items: { id: string; userId: string }[] }>("GET", `/api/organizations/${project.orgId}/members`, admin);
@@ -172,9 +200,34 @@ async function requestFor(op: Operation, caller: Caller, tenant: Tenant, succeed
 /**
  * The matrix's operations: all of the route table but next-auth's and UploadThing's own routes
  * (protocols not ours to define; /api/uploadthing answers 404 without UPLOADTHING_TOKEN and has
- * its own test, lib/uploadthing/uploadthing.test.ts).
+ * its own test, lib/uploadthing/uploadthing.test.ts), and accepting an invitation, whose
+ * authorization is the invitation's secret and the invited address's console session, not a
+ * role (app/api/organizations/[orgId]/invitations/invitations.test.ts, e2e/security-invitations.spec.ts).
  */
-const matrixOperations = () => operations.filter((op) => !op.path.startsWith("/api/auth/") && op.path !== "/api/uploadthing");
+const matrixOperations = () => operations.filter((op) => !op.path.startsWith("/api/auth/") && op.path !== "/api/uploadthing" && !op.path.startsWith("/api/invitations/"));
+
+/** An open invitation of the project's organization, to a new address. */
+const inviteVictim = (project: Project) =>
+  callOk<{ id: string }>("POST", `/api/organizations/${project.orgId}/members`, bearer(project.adminToken), { email: `matrix-victim-${randomUUID()}@example.com`, role: "Viewer" }, 201);
+
+/**
+ * Members calling with tokens of fewer scopes: read-only tokens of an OrganizationAdmin and of a
+ * project's Editor, and one token per write scope (with read) of the OrganizationAdmin, so that
+ * every route's scope in the route table is checked against the handler, both ways.
+ */
+function scopedCallers(): Promise<Caller>[] {
+  const admin = tenants.members.find((member) => member.role === "OrganizationAdmin" && member.scope === "organization")!;
+  const editor = tenants.members.find((member) => member.role === "Editor" && member.scope === "project")!;
+  const wanted: [Member, TokenScope[]][] = [
+    [admin, ["read"]],
+    [editor, ["read"]],
+    ...tokenScopes.filter((scope) => scope !== "read").map((scope): [Member, TokenScope[]] => [admin, ["read", scope]]),
+  ];
+  return wanted.map(async ([member, scopes]): Promise<Caller> => {
+    const { token } = await callOk<{ token: string }>("POST", "/api/me/tokens", bearer(member.token), { name: scopes.join(" "), scopes }, 201);
+    return { label: `${member.role} on the ${member.scope}, token scoped ${scopes.join(", ")}`, kind: "member", member: { ...member, token }, scopes };
+  });
+}
 
 test.beforeAll(async () => {
   test.setTimeout(300_000);
@@ -191,6 +244,7 @@ test.beforeAll(async () => {
     { label: "a revoked credential (pk_/sk_)", kind: "none", headers: basic(revokedCredential) },
     { label: "the own project's credential (pk_/sk_)", kind: "credential", credential: tenants.own.credential },
     ...tenants.members.map((member): Caller => ({ label: `${member.role} on the ${member.scope}`, kind: "member", member })),
+    ...(await Promise.all(scopedCallers())),
   ];
 
   const entries = await inParallel(tenantNames, 3, async (tenant) => {
@@ -210,7 +264,7 @@ test.beforeAll(async () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
       rendered = await callOk("GET", renderUrl, admin);
     }
-    const [credential, member, token, webhook, campaign, upload] = await Promise.all([
+    const [credential, member, token, webhook, campaign, upload, invitation] = await Promise.all([
       createCredential(project.projectId, project.adminToken),
       addMember(project, "Viewer", "project"),
       callOk<{ id: string }>("POST", "/api/me/tokens", admin, { name: "victim" }, 201),
@@ -218,12 +272,22 @@ test.beforeAll(async () => {
       // DEV: the share that serves the tenant's template, so the campaign's thumbnails can be rendered.
       callOk<{ id: string }>("POST", `/api/Projects/${project.projectId}/campaigns`, admin, { name: "Victim", channel: "DEV" }, 201),
       createUploadVictim(project.projectId, project.adminToken, false),
+      inviteVictim(project),
     ]);
     const { items } = await callOk<{ items: { id: string; userId: string }[] }>("GET", `/api/organizations/${project.orgId}/members`, admin);
     return {
       tenant,
       signed: { fileId: fileId!, fileName: fileName!, fileQuery: file.search.slice(1), previewFile: preview.pathname.split("/").pop()!, previewQuery: preview.search.slice(1), renderQuery: new URL(rendered.downloadUrl!).search.slice(1) },
-      victim: { credentialId: credential.id, membershipId: items.find((item) => item.userId === member.userId)!.id, tokenId: token.id, ...webhook, campaignId: campaign.id, renderId: render.id, ...upload },
+      victim: {
+        credentialId: credential.id,
+        membershipId: items.find((item) => item.userId === member.userId)!.id,
+        invitationId: invitation.id,
+        tokenId: token.id,
+        ...webhook,
+        campaignId: campaign.id,
+        renderId: render.id,
+        ...upload,
+      },
     };
   });
   signedUrls = new Map(entries.map(({ tenant, signed }) => [tenant, signed]));

@@ -122,6 +122,25 @@ test("POST /api/credentials/{id}/revoke on one app process – sessions it minte
   for (const app of [b!, a]) expect((await call(app.baseUrl, manifest)).status, app.baseUrl).toBe(401);
 });
 
+test("POST /api/me/tokens/{id}/revoke on one app process – the tokens it created stop at once on the other too", async () => {
+  const [a, b] = cluster.apps;
+  const create = async (app: { baseUrl: string }, token: string, name: string) => {
+    const created = await call(app.baseUrl, "/api/me/tokens", { method: "POST", headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: JSON.stringify({ name }) });
+    expect(created.status, created.body).toBe(201);
+    return JSON.parse(created.body) as { id: string; token: string };
+  };
+  const parent = await create(a, cluster.apps[0].token, "Scale-out parent");
+  const child = await create(b!, parent.token, "Scale-out child");
+  const grandchild = await create(a, child.token, "Scale-out grandchild");
+  const me = (app: { baseUrl: string }, token: string) => call(app.baseUrl, "/api/me", { headers: { Authorization: `Bearer ${token}` } });
+  // Both processes have now seen every token working.
+  for (const app of [a, b!]) for (const token of [parent, child, grandchild]) expect((await me(app, token.token)).status).toBe(200);
+
+  const revoked = await call(a.baseUrl, `/api/me/tokens/${parent.id}/revoke`, { method: "POST", headers: bearer() });
+  expect(revoked.status, revoked.body).toBe(200);
+  for (const app of [b!, a]) for (const token of [child, grandchild]) expect((await me(app, token.token)).status, app.baseUrl).toBe(401);
+});
+
 test("Idempotency-Key – an upload on one app process is replayed by the other, not stored twice", async () => {
   const [a, b] = cluster.apps;
   const dir = "lib/testing/fixtures/lottie/weather-card";

@@ -170,8 +170,14 @@ async function buildWorld(request: APIRequestContext, auth: Record<string, strin
     }),
     201,
   );
+  // The accept page of an invitation to the project: the organization's and the project's names.
+  const invitation = await ok<{ acceptUrl: string }>(
+    await request.post(`/api/organizations/${orgId}/members`, { headers: auth, data: { email: `xss-invited-${randomUUID()}@example.com`, role: "Viewer", projectId: project.id } }),
+    201,
+  );
   const p = `/projects/${project.id}`;
   const pages = [
+    new URL(invitation.acceptUrl).pathname,
     `/organizations/${orgId}/members`,
     `${p}/shares`,
     `${p}/shares/DEV`,

@@ -125,18 +125,20 @@ async function createProject(org: { orgId: string; adminToken: string }, name: s
   return { ...org, projectId, credential, templateId, share: { slug: share.slug } };
 }
 
-/** Invites a new user to the organization (or one of its projects) and gives them a token (CLI). */
+/** Invites a new user to the organization (or one of its projects), who accepts by choosing a password; gives them a token (CLI). */
 export async function addMember(project: Project, role: Role, scope: Member["scope"]): Promise<Member> {
   const email = `${scope}-${role.toLowerCase()}-${randomUUID()}@example.com`;
-  const invited = await callOk<{ member: { userId: string } }>(
+  const { acceptUrl } = await callOk<{ acceptUrl: string }>(
     "POST",
     `/api/organizations/${project.orgId}/members`,
     bearer(project.adminToken),
     { email, role, ...(scope === "project" ? { projectId: project.projectId } : {}) },
     201,
   );
-  const { token } = await cli<{ token: string }>("token", "create", "--user", email);
-  return { role, scope, userId: invited.member.userId, email, token };
+  const token = new URL(acceptUrl).pathname.split("/").pop();
+  const accepted = await callOk<{ userId: string }>("POST", "/api/invitations/create-account", {}, { token, password: `pw-${randomUUID()}` }, 201);
+  const created = await cli<{ token: string }>("token", "create", "--user", email);
+  return { role, scope, userId: accepted.userId, email, token: created.token };
 }
 
 /** Organizations A and B, their projects, and (withMembers) a member of A per role, on the organization and on its first project. */

@@ -4,6 +4,7 @@ import { parseInput } from "@/lib/api/request";
 import { revokeUserConsoleSessions } from "@/lib/auth/console-sessions";
 import { highestRole } from "@/lib/auth/permissions";
 import { generatePersonalAccessToken, hashPassword, sha256Hex } from "@/lib/auth/secrets";
+import { tokenScopes } from "@/lib/auth/token-scopes";
 import type { Db } from "@/lib/db";
 import { memberships, organizations, personalAccessTokens, projects, users } from "@/lib/db/schema";
 import {
@@ -129,17 +130,20 @@ export async function removeMember(db: Db, input: unknown) {
   });
 }
 
-/** Creates a personal access token; the plain token is returned once, only its SHA-256 is stored. */
+/**
+ * Creates a personal access token (every scope unless `scopes` says otherwise; `parentTokenId`:
+ * the token it is created with). The plain token is returned once, only its SHA-256 is stored.
+ */
 export async function createPersonalAccessToken(db: Db, input: unknown) {
-  const { userId, name } = parseInput(createTokenInput, input);
+  const { userId, name, scopes = tokenScopes, parentTokenId } = parseInput(createTokenInput, input);
   const [user] = await db.select({ id: users.id }).from(users).where(eq(users.id, userId));
   if (!user) throw new NotFoundError(`User ${userId} was not found.`);
   const token = generatePersonalAccessToken();
   const [row] = await db
     .insert(personalAccessTokens)
-    .values({ userId, name: name ?? null, tokenHash: sha256Hex(token) })
-    .returning({ id: personalAccessTokens.id, createdAt: personalAccessTokens.createdAt });
-  return { id: row!.id, token, name: name ?? null, createdAt: row!.createdAt };
+    .values({ userId, name: name ?? null, tokenHash: sha256Hex(token), scopes: [...scopes], parentTokenId: parentTokenId ?? null })
+    .returning({ id: personalAccessTokens.id, createdAt: personalAccessTokens.createdAt, scopes: personalAccessTokens.scopes, parentTokenId: personalAccessTokens.parentTokenId });
+  return { id: row!.id, token, name: name ?? null, scopes: row!.scopes, parentTokenId: row!.parentTokenId, createdAt: row!.createdAt };
 }
 
 export async function getOrganizationName(db: Db, organizationId: string): Promise<string> {

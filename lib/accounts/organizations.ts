@@ -1,11 +1,11 @@
-import { and, asc, eq, or, sql } from "drizzle-orm";
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "@/lib/api/errors";
+import { and, asc, eq, or } from "drizzle-orm";
+import { ConflictError, ForbiddenError, NotFoundError } from "@/lib/api/errors";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import type { Actor } from "@/lib/auth/authenticate";
 import { revokeUserConsoleSessions } from "@/lib/auth/console-sessions";
 import { can, minimumRole, type Action } from "@/lib/auth/permissions";
 import { isUuid } from "@/lib/auth/project-access";
-import { generatePassword, hashPassword } from "@/lib/auth/secrets";
+import { requireScope } from "@/lib/auth/token-scopes";
 import type { Db } from "@/lib/db";
 import { memberships, organizations, projects, users, type Role } from "@/lib/db/schema";
 import { listProjectsForUser } from "./accounts";
@@ -21,7 +21,8 @@ export type OrganizationAccess = { readonly organization: { id: string; name: st
 
 /**
  * 404 when the actor has no membership in the organization at all (organization-level or on one
- * of its projects: its existence is not revealed), 403 when the organization-level role is too low.
+ * of its projects: its existence is not revealed), 403 when the organization-level role is too
+ * low or the actor's token scopes do not cover the action.
  */
 export async function authorizeOrganization(db: Db, actor: Actor, organizationId: string, action: Action): Promise<OrganizationAccess> {
   const notFound = new NotFoundError(`Organization ${organizationId} was not found.`);
@@ -37,11 +38,13 @@ export async function authorizeOrganization(db: Db, actor: Actor, organizationId
   if (!can(role, action)) {
     throw new ForbiddenError(`This needs the ${minimumRole[action]} role on the organization; you have ${role ?? "no organization role"}.`);
   }
+  requireScope(actor, action);
   return { organization: { id: rows[0]!.id, name: rows[0]!.name }, role: role! } as OrganizationAccess;
 }
 
 /** GET /api/me: the user, the organizations they belong to (role null: only through a project) and their projects. */
 export async function describeMe(db: Db, actor: Actor) {
+  requireScope(actor, "account.read");
   const projectList = await listProjectsForUser(db, actor.userId);
   const orgRoles = await db
     .select({ id: organizations.id, name: organizations.name, role: memberships.role })
@@ -135,52 +138,6 @@ async function requireAnotherAdmin(tx: Db, organizationId: string, member: Membe
   if (admins.length <= 1) {
     throw new ConflictError(`${member.email} is the organization's last OrganizationAdmin; make someone else an admin before you ${change}.`);
   }
-}
-
-/**
- * Invites by email: a new user is created with a random one-time password (returned once, only
- * its hash stored); an existing one is added. A membership the user already has on that scope is
- * a 409 (change its role instead).
- */
-export async function inviteMember(db: Db, actor: Actor, access: OrganizationAccess, input: { email: string; role: Role; projectId?: string }) {
-  return db.transaction(async (tx) => {
-    if (input.projectId) {
-      const [project] = await tx
-        .select({ id: projects.id })
-        .from(projects)
-        .where(and(eq(projects.id, input.projectId), eq(projects.organizationId, access.organization.id)));
-      if (!project) throw new ValidationError([{ path: "projectId", message: "must be a project of this organization" }]);
-    }
-    let [user] = await tx.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${input.email}`);
-    let oneTimePassword: string | null = null;
-    if (!user) {
-      oneTimePassword = generatePassword();
-      [user] = await tx.insert(users).values({ email: input.email, passwordHash: await hashPassword(oneTimePassword) }).returning({ id: users.id });
-    }
-    const [membership] = await tx
-      .insert(memberships)
-      .values({
-        userId: user!.id,
-        organizationId: input.projectId ? null : access.organization.id,
-        projectId: input.projectId ?? null,
-        role: input.role,
-      })
-      .onConflictDoNothing()
-      .returning({ id: memberships.id });
-    if (!membership) {
-      throw new ConflictError(`${input.email} is already a member ${input.projectId ? "of that project" : "of the organization"}; change their role instead.`);
-    }
-    await recordAuditEvent(tx, {
-      organizationId: access.organization.id,
-      projectId: input.projectId ?? null,
-      actorUserId: actor.userId,
-      action: "member.added",
-      targetType: "membership",
-      targetId: membership.id,
-      data: { email: input.email, role: input.role, newUser: oneTimePassword !== null },
-    });
-    return { member: presentMember(await findMember(tx, access, membership.id)), oneTimePassword };
-  });
 }
 
 export async function changeMemberRole(db: Db, actor: Actor, access: OrganizationAccess, membershipId: string, { role }: { role: Role }) {

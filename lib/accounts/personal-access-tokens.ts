@@ -1,19 +1,24 @@
 import { and, desc, eq, sql } from "drizzle-orm";
-import { NotFoundError } from "@/lib/api/errors";
+import { ForbiddenError, NotFoundError } from "@/lib/api/errors";
 import type { Actor } from "@/lib/auth/authenticate";
 import { isUuid } from "@/lib/auth/project-access";
+import { maxTokenGenerations, revokeTokenDescendants, tokenAncestry } from "@/lib/auth/token-chain";
+import { requireScope, type TokenScope } from "@/lib/auth/token-scopes";
 import type { Db } from "@/lib/db";
 import { personalAccessTokens } from "@/lib/db/schema";
 import { createPersonalAccessToken } from "./accounts";
 
 // The signed-in user's own personal access tokens (/api/me/tokens): never another user's, and
-// never the token or its hash after the create response.
+// never the token or its hash after the create response. A token made with a token is its
+// child: it gets at most its parent's scopes and dies with it.
 
-type TokenRow = typeof personalAccessTokens.$inferSelect;
+type TokenRow = Pick<typeof personalAccessTokens.$inferSelect, "id" | "name" | "scopes" | "parentTokenId" | "createdAt" | "lastUsedAt" | "revokedAt">;
 
-const presentToken = (row: Pick<TokenRow, "id" | "name" | "createdAt" | "lastUsedAt" | "revokedAt">) => ({
+const presentToken = (row: TokenRow) => ({
   id: row.id,
   name: row.name,
+  scopes: row.scopes,
+  parentTokenId: row.parentTokenId,
   createdAt: row.createdAt,
   lastUsedAt: row.lastUsedAt,
   status: row.revokedAt ? ("Revoked" as const) : ("Active" as const),
@@ -23,30 +28,76 @@ const presentToken = (row: Pick<TokenRow, "id" | "name" | "createdAt" | "lastUse
 const tokenColumns = {
   id: personalAccessTokens.id,
   name: personalAccessTokens.name,
+  scopes: personalAccessTokens.scopes,
+  parentTokenId: personalAccessTokens.parentTokenId,
   createdAt: personalAccessTokens.createdAt,
   lastUsedAt: personalAccessTokens.lastUsedAt,
   revokedAt: personalAccessTokens.revokedAt,
 };
 
-export async function listOwnTokens(db: Db, actor: Actor) {
-  const rows = await db.select(tokenColumns).from(personalAccessTokens).where(eq(personalAccessTokens.userId, actor.userId)).orderBy(desc(personalAccessTokens.createdAt));
-  return rows.map(presentToken);
+/**
+ * When each token stopped working: its own revocation, or its nearest revoked ancestor's (a
+ * child created while its parent was being revoked keeps no revokedAt of its own, yet is refused).
+ */
+function effectiveRevocations(rows: TokenRow[]): Map<string, Date | null> {
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const revokedAt = new Map<string, Date | null>();
+  const resolve = (row: TokenRow, depth: number): Date | null => {
+    const known = revokedAt.get(row.id);
+    if (known !== undefined) return known;
+    const parent = row.parentTokenId ? byId.get(row.parentTokenId) : undefined;
+    const value = row.revokedAt ?? (parent && depth < maxTokenGenerations ? resolve(parent, depth + 1) : null);
+    revokedAt.set(row.id, value);
+    return value;
+  };
+  for (const row of rows) resolve(row, 0);
+  return revokedAt;
 }
 
-export async function createOwnToken(db: Db, actor: Actor, { name }: { name: string }) {
-  const created = await createPersonalAccessToken(db, { userId: actor.userId, name });
+export async function listOwnTokens(db: Db, actor: Actor) {
+  requireScope(actor, "account.read");
+  const rows = await db.select(tokenColumns).from(personalAccessTokens).where(eq(personalAccessTokens.userId, actor.userId)).orderBy(desc(personalAccessTokens.createdAt));
+  const revokedAt = effectiveRevocations(rows);
+  return rows.map((row) => presentToken({ ...row, revokedAt: revokedAt.get(row.id) ?? null }));
+}
+
+/**
+ * A new token for the caller. Made with a token, it is that token's child: `scopes` default to
+ * the parent's and may not go beyond them (403), and chains stop at maxTokenGenerations.
+ */
+export async function createOwnToken(db: Db, actor: Actor, { name, scopes }: { name: string; scopes?: TokenScope[] }) {
+  requireScope(actor, "token.write");
+  const wanted = scopes ?? [...actor.scopes];
+  const beyond = wanted.filter((scope) => !actor.scopes.includes(scope));
+  if (beyond.length > 0) {
+    throw new ForbiddenError(`A token cannot create a token wider than itself: this token lacks ${beyond.join(", ")} (it has ${actor.scopes.join(", ")}).`);
+  }
+  if (actor.tokenId) {
+    const { ancestors } = await tokenAncestry(db, actor.tokenId);
+    if (ancestors >= maxTokenGenerations) {
+      throw new ForbiddenError(`Tokens nest at most ${maxTokenGenerations} deep; create this one in the console or from a token nearer the first.`);
+    }
+  }
+  const created = await createPersonalAccessToken(db, { userId: actor.userId, name, scopes: wanted, parentTokenId: actor.tokenId ?? undefined });
   return { ...presentToken({ ...created, lastUsedAt: null, revokedAt: null }), token: created.token };
 }
 
-/** Revokes one of the user's tokens at once (idempotent: the first revokedAt stays); another user's is 404. */
+/**
+ * Revokes one of the user's tokens and every token created from it, transitively, in one
+ * transaction (idempotent: each first revokedAt stays); another user's is 404.
+ */
 export async function revokeOwnToken(db: Db, actor: Actor, tokenId: string) {
+  requireScope(actor, "token.write");
   const notFound = new NotFoundError(`Token ${tokenId} was not found.`);
   if (!isUuid(tokenId)) throw notFound;
-  const [row] = await db
-    .update(personalAccessTokens)
-    .set({ revokedAt: sql`coalesce(${personalAccessTokens.revokedAt}, now())` })
-    .where(and(eq(personalAccessTokens.id, tokenId), eq(personalAccessTokens.userId, actor.userId)))
-    .returning(tokenColumns);
-  if (!row) throw notFound;
-  return presentToken(row);
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(personalAccessTokens)
+      .set({ revokedAt: sql`coalesce(${personalAccessTokens.revokedAt}, now())` })
+      .where(and(eq(personalAccessTokens.id, tokenId), eq(personalAccessTokens.userId, actor.userId)))
+      .returning(tokenColumns);
+    if (!row) throw notFound;
+    await revokeTokenDescendants(tx, row.id);
+    return presentToken(row);
+  });
 }

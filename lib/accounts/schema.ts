@@ -1,5 +1,13 @@
 import { z } from "zod";
 import { roles } from "@/lib/auth/permissions";
+import { tokenScopes } from "@/lib/auth/token-scopes";
+
+/** A token's scopes as sent: known names, at least one; stored deduplicated in tokenScopes' order. */
+const tokenScopesField = z
+  .array(z.enum(tokenScopes, { error: `must be one of ${tokenScopes.join(", ")}` }))
+  .min(1, "must name at least one scope")
+  .max(tokenScopes.length * 2)
+  .transform((asked) => tokenScopes.filter((scope) => asked.includes(scope)));
 
 export const createOrganizationInput = z.strictObject({ name: z.string().trim().min(1).max(120) });
 export const createProjectInput = z.strictObject({
@@ -38,6 +46,8 @@ export const removeMemberInput = z
 export const createTokenInput = z.strictObject({
   userId: z.uuid({ error: "must be a user id (UUID)" }),
   name: z.string().trim().min(1).max(120).optional(),
+  scopes: tokenScopesField.optional(),
+  parentTokenId: z.uuid().optional(),
 });
 
 export type CreateUserInput = z.input<typeof createUserInput>;
@@ -51,7 +61,12 @@ export const inviteMemberBody = z.strictObject({
   projectId: z.uuid({ error: "must be a project id (UUID)" }).optional().describe("A project of the organization; omitted: the whole organization"),
 });
 export const changeMemberRoleBody = z.strictObject({ role: z.enum(roles, { error: `must be one of ${roles.join(", ")}` }) });
-export const createOwnTokenBody = z.strictObject({ name: z.string().trim().min(1, "must not be empty").max(120) });
+export const createOwnTokenBody = z.strictObject({
+  name: z.string().trim().min(1, "must not be empty").max(120),
+  scopes: tokenScopesField
+    .optional()
+    .describe(`Any of ${tokenScopes.join(", ")}; omitted: every scope of the caller (a console session has all, a token its own). A token cannot create one with a scope it lacks (403).`),
+});
 
 /** Response shapes, for the OpenAPI document and the console. */
 export const memberSchema = z.object({
@@ -65,9 +80,35 @@ export const memberSchema = z.object({
   projectName: z.string().nullable(),
   createdAt: z.iso.datetime(),
 });
-export const invitedMemberSchema = z.object({
-  member: memberSchema,
-  oneTimePassword: z.string().nullable().describe("Set when the invitation created the user: shown once, to hand to them"),
+export const invitationSchema = z.object({
+  id: z.uuid().describe("The invitation's id"),
+  email: z.string(),
+  role: z.enum(roles),
+  scope: z.enum(["organization", "project"]),
+  projectId: z.uuid().nullable(),
+  projectName: z.string().nullable(),
+  status: z.enum(["pending", "expired", "accepted", "revoked"]).describe("pending until accepted, revoked or past expiresAt; only an accepted invitation grants anything"),
+  createdAt: z.iso.datetime(),
+  expiresAt: z.iso.datetime(),
+});
+export const createdInvitationSchema = invitationSchema.extend({
+  acceptUrl: z.url().describe("The one address the invited person accepts at: shown only here, to hand to them"),
+});
+const invitationToken = z.string().regex(/^rbi_[A-Za-z0-9_-]{43}$/, { error: "must be the token at the end of an invitation's accept URL" });
+export const acceptInvitationBody = z.strictObject({ token: invitationToken });
+export const createAccountFromInvitationBody = z.strictObject({
+  token: invitationToken,
+  password: z.string().min(8, "must be at least 8 characters").max(256),
+  name: z.string().trim().min(1).max(120).optional(),
+});
+export const acceptedInvitationSchema = z.object({
+  membershipId: z.uuid(),
+  userId: z.uuid(),
+  email: z.string(),
+  organizationId: z.uuid(),
+  projectId: z.uuid().nullable(),
+  role: z.enum(roles),
+  scope: z.enum(["organization", "project"]),
 });
 export const meSchema = z.object({
   user: z.object({ id: z.uuid(), email: z.string() }),
@@ -77,6 +118,8 @@ export const meSchema = z.object({
 export const personalAccessTokenSchema = z.object({
   id: z.uuid(),
   name: z.string().nullable(),
+  scopes: z.array(z.enum(tokenScopes)).describe("What the token may be used for, beside its user's roles (docs/security.md, \"Token scopes\")"),
+  parentTokenId: z.uuid().nullable().describe("The token it was created with; null: made in the console or with the CLI. Revoking a token revokes every token it created, transitively"),
   createdAt: z.iso.datetime(),
   lastUsedAt: z.iso.datetime().nullable(),
   status: z.enum(["Active", "Revoked"]),

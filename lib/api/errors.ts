@@ -54,6 +54,13 @@ export class ConflictError extends AppError {
   }
 }
 
+/** The thing existed but is no more usable (an expired, revoked or used invitation). */
+export class GoneError extends AppError {
+  constructor(detail: string) {
+    super(410, "gone", "Gone", detail);
+  }
+}
+
 export class PayloadTooLargeError extends AppError {
   constructor(detail: string) {
     super(413, "payload_too_large", "Payload too large", detail);

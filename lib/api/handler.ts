@@ -1,9 +1,10 @@
 import { authenticate, type Actor } from "@/lib/auth/authenticate";
 import type { Action } from "@/lib/auth/permissions";
 import { authorizeProject, type ProjectAccess } from "@/lib/auth/project-access";
+import { allowsWrites } from "@/lib/auth/token-scopes";
 import { getDb, type Db } from "@/lib/db";
 import { authenticateCredential } from "@/lib/embed/embed-sessions";
-import { errorResponse, NotFoundError } from "./errors";
+import { errorResponse, ForbiddenError, NotFoundError } from "./errors";
 import { requireSameOrigin } from "./same-origin";
 
 // Every route handler has one of these shapes; none catches its own errors. Each wrapper
@@ -48,15 +49,23 @@ export function withCredential<P = Record<string, never>>(handler: (ctx: Credent
   });
 }
 
+const safeMethods = new Set(["GET", "HEAD", "OPTIONS"]);
+
 /**
  * Authenticates the caller (bearer token or console session). A session is a cookie the
  * browser sends on its own, so its unsafe calls must also come from the app's origin (CSRF).
+ * Each action's scope is checked where the action is authorized (requireRole,
+ * authorizeOrganization, the account verbs); a read-only token is also refused every unsafe
+ * method here, so a route that forgot its check still cannot change anything through one.
  */
 export function withActor<P = Record<string, never>>(handler: (ctx: ActorContext<P>) => Promise<Response>): Route<P> {
   return withPublic<P>(async (ctx) => {
     const db = await getDb();
     const actor = await authenticate(db, ctx.req);
     if (actor.via === "session") requireSameOrigin(ctx.req);
+    if (!safeMethods.has(ctx.req.method) && !allowsWrites(actor.scopes)) {
+      throw new ForbiddenError(`This token is read-only (scopes: ${actor.scopes.join(", ")}): a ${ctx.req.method} needs a write scope.`);
+    }
     return handler({ ...ctx, actor, db });
   });
 }

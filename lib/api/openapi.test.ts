@@ -49,4 +49,15 @@ describe("GET /api/openapi.json", () => {
     expect(paths.filter((path) => path.startsWith("/api/internal/") || path.startsWith("/api/auth/"))).toEqual([]);
     expect(document.paths["/api/embed/posters/{slug}"]!.get!.parameters).toEqual([{ name: "slug", in: "path", required: true, schema: { type: "string" } }]);
   });
+
+  it("describes token scopes: the scopes a new token may have, and the scope each operation needs", async () => {
+    const document = (await (await GET(openApiRequest)).json()) as Document & {
+      paths: Record<string, Record<string, { security?: Record<string, string[]>[] }>>;
+    };
+    const body = document.paths["/api/me/tokens"]!.post!.requestBody!.content["application/json"]!.schema as { properties: { scopes: { items: { enum: string[] } } } };
+    expect(body.properties.scopes.items.enum).toEqual(expect.arrayContaining(["read", "templates:write", "tokens:write"]));
+    expect(document.paths["/api/Projects/{projectId}/templates/{templateId}/deploy"]!.post!.security).toEqual([{ bearer: ["templates:write"] }]);
+    expect(document.paths["/api/Projects/{projectId}/templates"]!.get!.security).toEqual([{ bearer: ["read"] }]);
+    expect(document.paths["/api/invitations/create-account"]!.post!.security).toEqual([]);
+  });
 });

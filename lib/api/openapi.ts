@@ -7,10 +7,14 @@ import {
 } from "@/lib/credentials/schema";
 import {
   changeMemberRoleBody,
+  acceptedInvitationSchema,
+  acceptInvitationBody,
+  createAccountFromInvitationBody,
+  createdInvitationSchema,
   createdPersonalAccessTokenSchema,
   createOwnTokenBody,
   createProjectBody,
-  invitedMemberSchema,
+  invitationSchema,
   inviteMemberBody,
   memberSchema,
   meSchema,
@@ -34,6 +38,7 @@ import {
   recipientBatchBody,
   recipientPageSchema,
 } from "@/lib/campaigns/schema";
+import { tokenScopes, type TokenScope } from "@/lib/auth/token-scopes";
 import type { Role } from "@/lib/db/schema";
 import { embedSessionBody, embedSessionSchema, manifestQuery } from "@/lib/embed/schema";
 import { channelSchema, putShareBody, rotatedSlugSchema, shareSchema } from "@/lib/shares/schema";
@@ -81,6 +86,11 @@ export type Operation = {
    * authorization); "admin-channel": the CLI's secret from DATA_DIR.
    */
   role: Role | "user" | "credential" | "public" | "admin-channel";
+  /**
+   * For a role or "user": the scope a personal access token needs for it, beside the role
+   * (lib/auth/token-scopes.ts maps the actions the handlers authorize onto scopes).
+   */
+  scope?: TokenScope;
   /** Not in the OpenAPI document: the CLI's channel to the server, and next-auth's and UploadThing's own protocols. */
   internal?: true;
   query?: z.ZodObject;
@@ -110,6 +120,7 @@ export const operations: Operation[] = [
     path: templates,
     summary: "List the project's templates, newest first",
     role: "Viewer",
+    scope: "read",
     query: listTemplatesQuery,
     responses: { 200: { description: "The templates", schema: listOf(templateSchema) } },
   },
@@ -119,6 +130,7 @@ export const operations: Operation[] = [
     summary:
       "Upload a template: multipart/form-data with name, version?, kind and the files templateJson, manifestJson, overlayJson, videoFile, posterFile, assetFiles (repeatable); at most 250 MB; optional Idempotency-Key header",
     role: "Editor",
+    scope: "templates:write",
     upload: true,
     responses: {
       201: { description: "The template, status Testing (a replay carries Idempotent-Replayed: true)", schema: templateSchema },
@@ -133,6 +145,7 @@ export const operations: Operation[] = [
     summary:
       "Start a direct upload: declare the template's fields and files (role, name, size, type); answers where to PUT each part (presigned S3 URLs, the app's part route, or UploadThing); optional Idempotency-Key header",
     role: "Editor",
+    scope: "templates:write",
     body: createUploadSessionBody,
     responses: {
       201: { description: "The upload session, open (a replay carries Idempotent-Replayed: true)", schema: uploadSessionSchema },
@@ -145,6 +158,7 @@ export const operations: Operation[] = [
     path: `${templates}/uploads/{uploadId}`,
     summary: "An upload session, with fresh part URLs while it is open and the parts the app has received",
     role: "Editor",
+    scope: "templates:write",
     responses: { 200: { description: "The upload session", schema: uploadSessionSchema } },
   },
   {
@@ -152,6 +166,7 @@ export const operations: Operation[] = [
     path: `${templates}/uploads/{uploadId}`,
     summary: "Cancel an open upload session: multipart uploads aborted, staged parts removed",
     role: "Editor",
+    scope: "templates:write",
     responses: { 204: { description: "Cancelled (or already)" }, 409: { description: "The session has ended otherwise" } },
   },
   {
@@ -160,6 +175,7 @@ export const operations: Operation[] = [
     summary:
       "Complete an upload session: the stored files are read once and validated as an upload's, and the template is created; for S3 list each part's ETag",
     role: "Editor",
+    scope: "templates:write",
     body: completeUploadSessionBody,
     responses: {
       201: { description: "The template, status Testing (completing again replays it with Idempotent-Replayed: true)", schema: templateSchema },
@@ -179,6 +195,7 @@ export const operations: Operation[] = [
     path: `${templates}/{templateId}`,
     summary: "One template with its files and personalization fields",
     role: "Viewer",
+    scope: "read",
     responses: { 200: { description: "The template", schema: templateSchema } },
   },
   {
@@ -186,6 +203,7 @@ export const operations: Operation[] = [
     path: `${templates}/{templateId}`,
     summary: "Delete a template that was never Production (its unshared files too)",
     role: "ProjectManager",
+    scope: "templates:write",
     responses: { 204: { description: "Deleted" }, 409: { description: "The template was Production once" } },
   },
   {
@@ -193,6 +211,7 @@ export const operations: Operation[] = [
     path: `${templates}/{templateId}/deploy`,
     summary: "Testing → Production; the current Production template becomes Previous",
     role: "ProjectManager",
+    scope: "templates:write",
     responses: { 200: { description: "The deployed template", schema: templateSchema }, 409: { description: "Not a Testing template" } },
   },
   {
@@ -200,6 +219,7 @@ export const operations: Operation[] = [
     path: `${templates}/{templateId}/archive`,
     summary: "Testing or Previous → Archived (no-op when Archived)",
     role: "ProjectManager",
+    scope: "templates:write",
     responses: { 200: { description: "The template", schema: templateSchema }, 409: { description: "A Production template cannot be archived" } },
   },
   {
@@ -207,6 +227,7 @@ export const operations: Operation[] = [
     path: `${templates}/{templateId}/preview`,
     summary: "Render a PNG with the personalization data applied; returns a signed URL valid 15 minutes",
     role: "Editor",
+    scope: "templates:write",
     body: previewBodySchema,
     responses: { 200: { description: "The preview", schema: previewResultSchema } },
   },
@@ -216,6 +237,7 @@ export const operations: Operation[] = [
     summary:
       "Queue a render of the template with the data: an H.264 MP4, a GIF (at most 5 MB) or a PNG still; render.completed or render.failed goes to the project's webhooks and webhookUrl",
     role: "Editor",
+    scope: "renders:write",
     body: createRenderBody,
     responses: { 202: { description: "Queued; poll GET …/renders/{id}", schema: createdRenderSchema } },
   },
@@ -224,6 +246,7 @@ export const operations: Operation[] = [
     path: `${templates}/{templateId}/renders`,
     summary: "The template's renders, newest first",
     role: "Viewer",
+    scope: "read",
     query: listRendersQuery,
     responses: { 200: { description: "The renders", schema: listOf(renderSchema) } },
   },
@@ -232,6 +255,7 @@ export const operations: Operation[] = [
     path: `${templates}/{templateId}/renders/{renderId}`,
     summary: "A render: queued, rendering, done (with a signed download URL valid 24 hours) or failed (with its error)",
     role: "Viewer",
+    scope: "read",
     responses: { 200: { description: "The render", schema: renderSchema } },
   },
   {
@@ -239,6 +263,7 @@ export const operations: Operation[] = [
     path: shares,
     summary: "List the project's public video shares (at most one per channel)",
     role: "Viewer",
+    scope: "read",
     responses: { 200: { description: "The shares", schema: listOf(shareSchema) } },
   },
   {
@@ -246,6 +271,7 @@ export const operations: Operation[] = [
     path: `${shares}/{channel}`,
     summary: "Create or replace the channel's share (idempotent; omitted optional fields become null)",
     role: "ProjectManager",
+    scope: "shares:write",
     body: putShareBody,
     responses: {
       200: { description: "The share was replaced (or already had this configuration)", schema: shareSchema },
@@ -257,6 +283,7 @@ export const operations: Operation[] = [
     path: `${shares}/{channel}/disable`,
     summary: "Disable the share: its URL answers 404 (no-op when already disabled)",
     role: "ProjectManager",
+    scope: "shares:write",
     responses: { 200: { description: "The share", schema: shareSchema } },
   },
   {
@@ -264,6 +291,7 @@ export const operations: Operation[] = [
     path: `${shares}/{channel}/restore`,
     summary: "Restore a disabled share (no-op when already enabled)",
     role: "ProjectManager",
+    scope: "shares:write",
     responses: { 200: { description: "The share", schema: shareSchema } },
   },
   {
@@ -271,6 +299,7 @@ export const operations: Operation[] = [
     path: `${shares}/{channel}/rotate-slug`,
     summary: "Give the share a new slug; the previous URL answers 404 forever",
     role: "ProjectManager",
+    scope: "shares:write",
     responses: { 200: { description: "The previous slug, the new one and the share", schema: rotatedSlugSchema } },
   },
   {
@@ -279,6 +308,7 @@ export const operations: Operation[] = [
     summary:
       "Sessions, plays, viewers, quartile funnel, completion, CTA clicks, errors, the previous period, a time series, chapters, and breakdowns by day, channel, template version, device, browser, OS, referrer, country; bots left out",
     role: "Viewer",
+    scope: "read",
     query: analyticsQueryParams,
     responses: { 200: { description: "The project's analytics for the window", schema: projectAnalyticsSchema } },
   },
@@ -287,6 +317,7 @@ export const operations: Operation[] = [
     path: "/api/Projects/{projectId}/analytics/heatmap",
     summary: "Second by second, how many plays of one template watched, rewatched and left it (from the player's watched spans)",
     role: "Viewer",
+    scope: "read",
     query: heatmapQueryParams,
     responses: {
       200: { description: "The template's engagement heatmap for the window", schema: engagementHeatmapSchema },
@@ -298,6 +329,7 @@ export const operations: Operation[] = [
     path: "/api/Projects/{projectId}/analytics/quarantine",
     summary: "Events of the project's batches that the v1 event schema refused (422), by reason, with the newest samples",
     role: "Viewer",
+    scope: "read",
     query: quarantineQueryParams,
     responses: { 200: { description: "Refused events in the window", schema: quarantineReportSchema } },
   },
@@ -306,6 +338,7 @@ export const operations: Operation[] = [
     path: campaigns,
     summary: "List the project's campaigns, newest first, with their recipient counts",
     role: "Viewer",
+    scope: "read",
     responses: { 200: { description: "The campaigns", schema: listOf(campaignSchema) } },
   },
   {
@@ -313,6 +346,7 @@ export const operations: Operation[] = [
     path: campaigns,
     summary: "Create a campaign: personalized links to one channel's share, one per recipient",
     role: "Editor",
+    scope: "campaigns:write",
     body: createCampaignBody,
     responses: { 201: { description: "The campaign", schema: campaignSchema } },
   },
@@ -321,6 +355,7 @@ export const operations: Operation[] = [
     path: `${campaigns}/{campaignId}`,
     summary: "One campaign: the fields its rows fill, its imports (progress, problems with line numbers) and its funnel",
     role: "Viewer",
+    scope: "read",
     responses: { 200: { description: "The campaign", schema: campaignDetailSchema } },
   },
   {
@@ -329,6 +364,7 @@ export const operations: Operation[] = [
     summary:
       "Import recipients: a CSV body (text/csv, UTF-8, `,` or `;`, a header row, up to 1,000,000 rows and 256 MB) or a JSON batch (application/json, up to 10,000). The same content again adds nothing; an interrupted import resumes",
     role: "Editor",
+    scope: "campaigns:write",
     body: recipientBatchBody,
     responses: {
       200: { description: "The same content was imported before (Idempotent-Replayed: true), or its interrupted import was resumed", schema: campaignImportSchema },
@@ -343,6 +379,7 @@ export const operations: Operation[] = [
     path: `${campaigns}/{campaignId}/recipients`,
     summary: "The campaign's recipients by recipient id, each with its URL and reach (opened, furthest percent, completed, clicked); paginated by cursor",
     role: "Viewer",
+    scope: "read",
     query: listRecipientsQuery,
     responses: { 200: { description: "A page of recipients", schema: recipientPageSchema } },
   },
@@ -351,6 +388,7 @@ export const operations: Operation[] = [
     path: `${campaigns}/{campaignId}/export`,
     summary: "Every recipient as CSV (recipient_id,email,url), streamed",
     role: "Viewer",
+    scope: "read",
     responses: { 200: { description: "text/csv" } },
   },
   {
@@ -358,6 +396,7 @@ export const operations: Operation[] = [
     path: "/api/Projects/{projectId}/audit-events",
     summary: "The project's audit trail, newest first, paginated by cursor",
     role: "Viewer",
+    scope: "read",
     query: listAuditEventsQuery,
     responses: { 200: { description: "A page of audit events", schema: auditEventPageSchema } },
   },
@@ -366,6 +405,7 @@ export const operations: Operation[] = [
     path: webhooks,
     summary: "List the project's webhook endpoints",
     role: "ProjectManager",
+    scope: "read",
     responses: { 200: { description: "The endpoints", schema: listOf(endpointSchema) } },
   },
   {
@@ -374,6 +414,7 @@ export const operations: Operation[] = [
     summary:
       "Register a webhook endpoint for render.completed, render.failed and campaign.imported (eventTypes: a subset, empty = all); its URL must be http(s) and reach only public addresses",
     role: "ProjectManager",
+    scope: "webhooks:write",
     body: createEndpointBody,
     responses: { 201: { description: "The endpoint", schema: endpointSchema } },
   },
@@ -382,6 +423,7 @@ export const operations: Operation[] = [
     path: `${webhooks}/{endpointId}`,
     summary: "One webhook endpoint",
     role: "ProjectManager",
+    scope: "read",
     responses: { 200: { description: "The endpoint", schema: endpointSchema } },
   },
   {
@@ -389,6 +431,7 @@ export const operations: Operation[] = [
     path: `${webhooks}/{endpointId}`,
     summary: "Change an endpoint's url, description, eventTypes or enabled; pending deliveries follow a new URL, and fail when it is disabled",
     role: "ProjectManager",
+    scope: "webhooks:write",
     body: updateEndpointBody,
     responses: { 200: { description: "The endpoint", schema: endpointSchema } },
   },
@@ -397,6 +440,7 @@ export const operations: Operation[] = [
     path: `${webhooks}/{endpointId}`,
     summary: "Delete an endpoint and its deliveries",
     role: "ProjectManager",
+    scope: "webhooks:write",
     responses: { 204: { description: "Deleted" } },
   },
   {
@@ -404,6 +448,7 @@ export const operations: Operation[] = [
     path: `${webhooks}/{endpointId}/test`,
     summary: "Queue a signed webhook.test event for this endpoint",
     role: "ProjectManager",
+    scope: "webhooks:write",
     responses: { 202: { description: "The queued delivery", schema: deliverySchema } },
   },
   {
@@ -411,6 +456,7 @@ export const operations: Operation[] = [
     path: `${webhooks}/deliveries`,
     summary: "The delivery log, newest first, paginated by cursor: event, URL, status, attempts, last status code or error, the attempt log and the payload",
     role: "ProjectManager",
+    scope: "read",
     query: listDeliveriesQuery,
     responses: { 200: { description: "A page of deliveries", schema: deliveryPageSchema } },
   },
@@ -419,6 +465,7 @@ export const operations: Operation[] = [
     path: `${webhooks}/deliveries/{deliveryId}/resend`,
     summary: "Queue a delivered or failed delivery again: the same webhook-id, a fresh 24 h of attempts",
     role: "ProjectManager",
+    scope: "webhooks:write",
     responses: {
       202: { description: "The delivery, pending again", schema: deliverySchema },
       409: { description: "The delivery is still pending" },
@@ -429,6 +476,7 @@ export const operations: Operation[] = [
     path: `${webhooks}/signing-secret`,
     summary: "The project's Standard Webhooks signing secret (whsec_…), made on first need",
     role: "ProjectManager",
+    scope: "read",
     responses: { 200: { description: "The secret", schema: signingSecretSchema } },
   },
   {
@@ -436,6 +484,7 @@ export const operations: Operation[] = [
     path: `${webhooks}/signing-secret/rotate`,
     summary: "Replace the signing secret; for 24 h deliveries carry a signature made with the previous one too",
     role: "ProjectManager",
+    scope: "webhooks:write",
     responses: { 200: { description: "The new secret", schema: signingSecretSchema } },
   },
   {
@@ -443,6 +492,7 @@ export const operations: Operation[] = [
     path: "/api/credentials",
     summary: "List a project's API credentials (never the secret)",
     role: "ProjectManager",
+    scope: "read",
     query: listCredentialsQuery,
     responses: { 200: { description: "The credentials", schema: listOf(credentialSchema) } },
   },
@@ -451,6 +501,7 @@ export const operations: Operation[] = [
     path: "/api/credentials",
     summary: "Create an API credential; the secret is returned only here",
     role: "ProjectManager",
+    scope: "credentials:write",
     body: createCredentialBody,
     responses: { 201: { description: "The new credential with its secret", schema: createdCredentialSchema } },
   },
@@ -459,6 +510,7 @@ export const operations: Operation[] = [
     path: "/api/credentials/{id}/revoke",
     summary: "Revoke an API credential (idempotent)",
     role: "ProjectManager",
+    scope: "credentials:write",
     responses: { 200: { description: "The revoked credential", schema: credentialSchema } },
   },
   {
@@ -466,6 +518,7 @@ export const operations: Operation[] = [
     path: "/api/me",
     summary: "The caller: their organizations (role null when they belong only through a project) and their projects with the effective role",
     role: "user",
+    scope: "read",
     responses: { 200: { description: "The caller", schema: meSchema } },
   },
   {
@@ -473,6 +526,7 @@ export const operations: Operation[] = [
     path: "/api/me/tokens",
     summary: "The caller's personal access tokens (never the token itself)",
     role: "user",
+    scope: "read",
     responses: { 200: { description: "The tokens", schema: listOf(personalAccessTokenSchema) } },
   },
   {
@@ -480,6 +534,7 @@ export const operations: Operation[] = [
     path: "/api/me/tokens",
     summary: "Create a personal access token for the caller; the token is returned only here",
     role: "user",
+    scope: "tokens:write",
     body: createOwnTokenBody,
     responses: { 201: { description: "The new token", schema: createdPersonalAccessTokenSchema } },
   },
@@ -488,6 +543,7 @@ export const operations: Operation[] = [
     path: "/api/me/tokens/{id}/revoke",
     summary: "Revoke one of the caller's tokens (idempotent); it stops authenticating at once",
     role: "user",
+    scope: "tokens:write",
     responses: { 200: { description: "The revoked token", schema: personalAccessTokenSchema } },
   },
   {
@@ -495,6 +551,7 @@ export const operations: Operation[] = [
     path: "/api/organizations/{orgId}/projects",
     summary: "Create a project in the organization",
     role: "OrganizationAdmin",
+    scope: "projects:write",
     body: createProjectBody,
     responses: { 201: { description: "The new project" } },
   },
@@ -503,21 +560,59 @@ export const operations: Operation[] = [
     path: "/api/organizations/{orgId}/members",
     summary: "Memberships on the organization and on each of its projects",
     role: "OrganizationAdmin",
+    scope: "read",
     responses: { 200: { description: "The members", schema: listOf(memberSchema) } },
   },
   {
     method: "post",
     path: "/api/organizations/{orgId}/members",
-    summary: "Invite by email: adds an existing user, or creates one with a one-time password returned only here; 409 if already a member on that scope",
+    summary:
+      "Invite by email: a pending invitation (7 days) that grants nothing until the person accepts it at its accept URL, returned only here; the same answer whether the address has an account or not; an open invitation for the same address and scope is replaced; 409 if already a member on that scope",
     role: "OrganizationAdmin",
+    scope: "members:write",
     body: inviteMemberBody,
-    responses: { 201: { description: "The membership, and the new user's one-time password", schema: invitedMemberSchema } },
+    responses: { 201: { description: "The invitation, status pending, and its accept URL", schema: createdInvitationSchema } },
+  },
+  {
+    method: "get",
+    path: "/api/organizations/{orgId}/invitations",
+    summary: "The organization's invitations not yet accepted or revoked (pending, or expired), newest first",
+    role: "OrganizationAdmin",
+    scope: "read",
+    responses: { 200: { description: "The invitations", schema: listOf(invitationSchema) } },
+  },
+  {
+    method: "delete",
+    path: "/api/organizations/{orgId}/invitations/{invitationId}",
+    summary: "Revoke an invitation: its accept URL stops working (idempotent); 409 once accepted (remove the membership instead)",
+    role: "OrganizationAdmin",
+    scope: "members:write",
+    responses: { 204: { description: "Revoked" } },
+  },
+  {
+    method: "post",
+    path: "/api/invitations/accept",
+    summary:
+      "Accept an invitation as the signed-in console user, whose email must be the invited address (a bearer token cannot accept); 410 when revoked, expired or accepted already",
+    role: "user",
+    body: acceptInvitationBody,
+    responses: { 200: { description: "The membership made", schema: acceptedInvitationSchema } },
+  },
+  {
+    method: "post",
+    path: "/api/invitations/create-account",
+    summary:
+      "Accept an invitation to an address without an account by choosing its password: the account and the membership are made; 409 when the address has an account (sign in and accept instead); 410 when revoked, expired or accepted already",
+    role: "public",
+    body: createAccountFromInvitationBody,
+    responses: { 201: { description: "The membership made", schema: acceptedInvitationSchema } },
   },
   {
     method: "patch",
     path: "/api/organizations/{orgId}/members/{membershipId}",
     summary: "Change a membership's role; 409 for the organization's last OrganizationAdmin",
     role: "OrganizationAdmin",
+    scope: "members:write",
     body: changeMemberRoleBody,
     responses: { 200: { description: "The membership", schema: memberSchema } },
   },
@@ -526,6 +621,7 @@ export const operations: Operation[] = [
     path: "/api/organizations/{orgId}/members/{membershipId}",
     summary: "Remove a membership (the user's console sessions end); 409 for the organization's last OrganizationAdmin",
     role: "OrganizationAdmin",
+    scope: "members:write",
     responses: { 204: { description: "Removed" } },
   },
   {
@@ -571,6 +667,7 @@ export const operations: Operation[] = [
     summary:
       "Queue an email thumbnail per recipient: a 3 s GIF loop with a play button, of the template the campaign's share serves with the recipient's data; only recipients without one (or whose last one failed)",
     role: "Editor",
+    scope: "renders:write",
     responses: { 202: { description: "Queued", schema: queuedThumbnailsSchema }, 409: { description: "The campaign's channel has no share or no template" } },
   },
   {
@@ -578,6 +675,7 @@ export const operations: Operation[] = [
     path: "/api/Projects/{projectId}/campaigns/{campaignId}/thumbnails",
     summary: "The campaign's recipients with their thumbnail: status, signed URL (30 days), recipient URL and the HTML of a linked image for an email",
     role: "Viewer",
+    scope: "read",
     query: listThumbnailsQuery,
     responses: { 200: { description: "A page of recipients", schema: thumbnailPageSchema } },
   },
@@ -619,6 +717,7 @@ export const operations: Operation[] = [
           ? "UploadThing: the file routes' config, for the console's uploader"
           : "UploadThing: a presigned URL for one declared file of an upload session (?actionType=upload), or UploadThing's signed callback (uploadthing-hook header); 404 without UPLOADTHING_TOKEN",
       role: "user",
+      scope: method === "get" ? "read" : "templates:write",
       internal: true,
       responses: { 200: { description: "UploadThing's answer" } },
     }),
@@ -635,11 +734,13 @@ export const operations: Operation[] = [
   ),
 ];
 
-function describeAccess(role: Operation["role"]) {
+function describeAccess({ role, scope }: Operation) {
   if (role === "credential") return { description: "Authenticated with an API credential: HTTP Basic apiKey:apiSecret.", security: [{ apiCredential: [] }] };
   if (role === "public") return { description: "Public: no authentication.", security: [] };
-  if (role === "user") return { description: "Any authenticated user; about the caller only." };
-  return { description: `Minimum role: ${role}.` };
+  const who = role === "user" ? "Any authenticated user; about the caller only." : `Minimum role: ${role}.`;
+  if (!scope) return { description: who };
+  // OpenAPI 3.1 lets a non-OAuth scheme's requirement name the roles it needs: here the token scope.
+  return { description: `${who} A token needs the ${scope} scope.`, security: [{ bearer: [scope] }] };
 }
 
 const jsonSchema = (schema: z.ZodType, io: "input" | "output") =>
@@ -684,14 +785,16 @@ export function buildOpenApiDocument(serverUrl: string) {
     Object.assign(responses, {
       400: problemResponse("Malformed JSON"),
       ...(op.role === "public" ? {} : { 401: problemResponse(op.role === "credential" ? "Missing, wrong or revoked API credential" : "Missing or invalid bearer token") }),
-      ...(op.role === "public" || op.role === "credential" || op.role === "user" ? {} : { 403: problemResponse(`Role below ${op.role}`) }),
+      ...(op.role === "public" || op.role === "credential"
+        ? {}
+        : { 403: problemResponse(op.role === "user" ? "The token's scopes do not cover it" : `Role below ${op.role}, or the token's scopes do not cover it`) }),
       404: problemResponse("Not found, or no access to the project"),
       422: problemResponse("Validation failed; errors lists each path"),
     });
     paths[op.path] ??= {};
     paths[op.path]![op.method] = {
       summary: op.summary,
-      ...describeAccess(op.role),
+      ...describeAccess(op),
       parameters: [...pathParameters(op.path), ...queryParameters(op.query)],
       ...(op.body ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(op.body, "input") } } } } : {}),
       ...(op.upload ? { requestBody: { required: true, content: { "multipart/form-data": { schema: { type: "object" } } } } } : {}),
@@ -705,7 +808,11 @@ export function buildOpenApiDocument(serverUrl: string) {
     security: [{ bearer: [] }],
     components: {
       securitySchemes: {
-        bearer: { type: "http", scheme: "bearer", description: "Personal access token (rbk_…)" },
+        bearer: {
+          type: "http",
+          scheme: "bearer",
+          description: `Personal access token (rbk_…). A call needs the user's role and the token's scope; scopes: ${tokenScopes.join(", ")} (read covers every read, each write scope the changes to its resource).`,
+        },
         apiCredential: { type: "http", scheme: "basic", description: "API credential: apiKey (pk_…) as user name, apiSecret (sk_…) as password" },
       },
       schemas: { Problem: jsonSchema(problemSchema, "output") },

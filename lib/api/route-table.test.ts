@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { roles } from "@/lib/auth/permissions";
 import { operations } from "./openapi";
 
 // The route table (lib/api/openapi.ts) is what the OpenAPI document and the reliability
@@ -42,6 +43,12 @@ describe("the route table", () => {
   it("operations – no method and path twice", () => {
     const keys = operations.map((op) => `${op.method} ${op.path}`);
     expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it("operations – each one a role may call names the token scope it needs (the route matrix checks it against the app)", () => {
+    const withoutScope = operations.filter((op) => (roles as readonly string[]).includes(op.role) && !op.scope).map((op) => `${op.method} ${op.path}`);
+    expect(withoutScope).toEqual([]);
+    expect(operations.filter((op) => op.method === "get" && op.scope && op.scope !== "read" && !op.path.includes("/uploads/")).map((op) => op.path)).toEqual([]);
   });
 
   it("app/api/[...path] – answers every method, so no path under /api falls through to the HTML 404 page", () => {

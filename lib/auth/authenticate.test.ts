@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { encode } from "next-auth/jwt";
 import { beforeAll, describe, expect, it } from "vitest";
+import { createPersonalAccessToken } from "@/lib/accounts/accounts";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db";
 import { personalAccessTokens } from "@/lib/db/schema";
@@ -8,6 +9,7 @@ import { apiRequest, createTestMember, createTestProject } from "@/lib/testing/f
 import { authenticate } from "./authenticate";
 import { revokeConsoleSession, startConsoleSession } from "./console-sessions";
 import { sha256Hex } from "./secrets";
+import { tokenScopes } from "./token-scopes";
 
 let member: Awaited<ReturnType<typeof createTestMember>>;
 
@@ -27,12 +29,30 @@ describe("authenticate – personal access token", () => {
     const db = await getDb();
     expect(await lastUsedAt(member.token)).toBeNull();
     const actor = await authenticate(db, apiRequest("GET", "/api/x", { token: member.token }));
-    expect(actor).toEqual({ userId: member.user.id, email: member.user.email, via: "token" });
+    const [row] = await db.select().from(personalAccessTokens).where(eq(personalAccessTokens.tokenHash, sha256Hex(member.token)));
+    expect(actor).toEqual({ userId: member.user.id, email: member.user.email, via: "token", scopes: [...tokenScopes], tokenId: row!.id });
 
     const first = await lastUsedAt(member.token);
     expect(first).toBeInstanceOf(Date);
     await authenticate(db, apiRequest("GET", "/api/x", { token: member.token }));
     expect(await lastUsedAt(member.token)).toEqual(first);
+  });
+
+  it("a token's scopes as stored; its parent recorded in the actor's tokenId for the children it creates", async () => {
+    const db = await getDb();
+    const readOnly = await createPersonalAccessToken(db, { userId: member.user.id, scopes: ["read"] });
+    expect(await authenticate(db, apiRequest("GET", "/api/x", { token: readOnly.token }))).toMatchObject({ scopes: ["read"], tokenId: readOnly.id });
+  });
+
+  it("a token whose grandparent is revoked → 401, though its own row and its parent's are not", async () => {
+    const db = await getDb();
+    const grandparent = await createPersonalAccessToken(db, { userId: member.user.id });
+    const parent = await createPersonalAccessToken(db, { userId: member.user.id, parentTokenId: grandparent.id });
+    const child = await createPersonalAccessToken(db, { userId: member.user.id, parentTokenId: parent.id });
+    expect((await authenticate(db, apiRequest("GET", "/api/x", { token: child.token }))).userId).toBe(member.user.id);
+    await db.update(personalAccessTokens).set({ revokedAt: new Date() }).where(eq(personalAccessTokens.id, grandparent.id));
+    await expect(authenticate(db, apiRequest("GET", "/api/x", { token: child.token }))).rejects.toMatchObject({ status: 401 });
+    await expect(authenticate(db, apiRequest("GET", "/api/x", { token: parent.token }))).rejects.toMatchObject({ status: 401 });
   });
 
   it("lowercase 'bearer' scheme is accepted (schemes are case-insensitive)", async () => {
@@ -47,7 +67,7 @@ describe("authenticate – console session cookie", () => {
 
   it("a session cookie signed with AUTH_SECRET → the user, via session", async () => {
     const request = apiRequest("GET", "/api/x", { headers: { cookie: await sessionCookie(member.user.id) } });
-    expect(await authenticate(await getDb(), request)).toEqual({ userId: member.user.id, email: member.user.email, via: "session" });
+    expect(await authenticate(await getDb(), request)).toEqual({ userId: member.user.id, email: member.user.email, via: "session", scopes: [...tokenScopes], tokenId: null });
   });
 
   it.each([

@@ -6,17 +6,39 @@ import { lastUsedIsDue, lastUsedWasDue } from "@/lib/db/last-used";
 import { personalAccessTokens, users } from "@/lib/db/schema";
 import { consoleUserFromSessionToken, sessionCookieNames } from "./console-sessions";
 import { sha256Hex } from "./secrets";
+import { tokenAncestry } from "./token-chain";
+import { tokenScopes, type TokenScope } from "./token-scopes";
 
-export type Actor = { userId: string; email: string; via: "token" | "session" };
+/**
+ * Who is calling. `scopes` bound what a token may do beside its user's roles (a console session
+ * has them all); `tokenId` is the personal access token the call came with, if any.
+ */
+export type Actor = { userId: string; email: string; via: "token" | "session"; scopes: readonly TokenScope[]; tokenId: string | null };
+
+/** The signed-in console user (or the operator acting as a user): every scope. */
+export function sessionActor(user: { id: string; email: string }): Actor {
+  return { userId: user.id, email: user.email, via: "session", scopes: tokenScopes, tokenId: null };
+}
+
+const invalidToken = () => new UnauthorizedError("The bearer token is invalid or revoked.");
 
 async function actorFromBearer(db: Db, token: string): Promise<Actor> {
   const [row] = await db
-    .select({ tokenId: personalAccessTokens.id, lastUsedAt: personalAccessTokens.lastUsedAt, userId: users.id, email: users.email })
+    .select({
+      tokenId: personalAccessTokens.id,
+      parentTokenId: personalAccessTokens.parentTokenId,
+      scopes: personalAccessTokens.scopes,
+      lastUsedAt: personalAccessTokens.lastUsedAt,
+      userId: users.id,
+      email: users.email,
+    })
     .from(personalAccessTokens)
     .innerJoin(users, eq(users.id, personalAccessTokens.userId))
     .where(and(eq(personalAccessTokens.tokenHash, sha256Hex(token)), isNull(personalAccessTokens.revokedAt), isNull(users.disabledAt)))
     .limit(1);
-  if (!row) throw new UnauthorizedError("The bearer token is invalid or revoked.");
+  if (!row) throw invalidToken();
+  // A token dies with any token above it, even one whose own row the revocation did not reach.
+  if (row.parentTokenId && (await tokenAncestry(db, row.parentTokenId)).revoked > 0) throw invalidToken();
 
   const now = new Date();
   if (lastUsedWasDue(row.lastUsedAt, now)) {
@@ -25,14 +47,14 @@ async function actorFromBearer(db: Db, token: string): Promise<Actor> {
       .set({ lastUsedAt: now })
       .where(and(eq(personalAccessTokens.id, row.tokenId), lastUsedIsDue(personalAccessTokens.lastUsedAt, now)));
   }
-  return { userId: row.userId, email: row.email, via: "token" };
+  return { userId: row.userId, email: row.email, via: "token", scopes: row.scopes, tokenId: row.tokenId };
 }
 
 async function actorFromSessionCookie(db: Db, req: Request): Promise<Actor | null> {
   // From the headers alone: new NextRequest(req) would take over the body the handler still has to read.
   const cookies = new RequestCookies(req.headers);
   const user = await consoleUserFromSessionToken(db, sessionCookieNames.map((name) => cookies.get(name)?.value).find(Boolean));
-  return user ? { userId: user.id, email: user.email, via: "session" } : null;
+  return user ? sessionActor(user) : null;
 }
 
 /**

@@ -32,6 +32,7 @@ describe("can – role matrix", () => {
     { role: "ProjectManager", action: "credential.write", allowed: true },
     { role: "ProjectManager", action: "member.read", allowed: false },
     { role: "ProjectManager", action: "member.manage", allowed: false },
+    { role: "ProjectManager", action: "member.list", allowed: false },
     { role: "ProjectManager", action: "project.manage", allowed: false },
   ] satisfies { role: Role; action: Action; allowed: boolean }[])("can – $role, $action → $allowed", ({ role, action, allowed }) => {
     expect(can(role, action)).toBe(allowed);
@@ -54,6 +55,7 @@ describe("can – role matrix", () => {
         "campaign.write",
         "credential.read",
         "credential.write",
+        "member.list",
         "member.manage",
         "member.read",
         "project.manage",

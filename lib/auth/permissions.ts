@@ -27,6 +27,9 @@ export const minimumRole = {
   /** Who else works on the project: other people's emails (the audit log's actors and members, who changed a share). */
   "member.read": "OrganizationAdmin",
   "project.manage": "OrganizationAdmin",
+  /** The organization's member list and its pending invitations. */
+  "member.list": "OrganizationAdmin",
+  /** Invite, change a role, remove a member, revoke an invitation. */
   "member.manage": "OrganizationAdmin",
 } as const satisfies Record<string, Role>;
 

@@ -5,6 +5,7 @@ import type { Db } from "@/lib/db";
 import { memberships, projects, type Role } from "@/lib/db/schema";
 import type { Actor } from "./authenticate";
 import { can, highestRole, minimumRole, type Action } from "./permissions";
+import { requireScope, type TokenScope } from "./token-scopes";
 
 declare const authorized: unique symbol;
 
@@ -16,6 +17,8 @@ declare const authorized: unique symbol;
 export type ProjectAccess = {
   readonly project: { id: string; organizationId: string; name: string };
   readonly role: Role;
+  /** The actor's token scopes (every scope for a console session): requireRole checks them with the role. */
+  readonly scopes: readonly TokenScope[];
   readonly [authorized]: true;
 };
 
@@ -49,12 +52,13 @@ export async function findProjectAccess(db: Db, actor: Actor, projectId: string)
     .limit(1);
   const row = rows[0];
   const role = row ? highestRole([row.orgRole, row.projectRole]) : null;
-  return row && role ? ({ project: row.project, role } as ProjectAccess) : null;
+  return row && role ? ({ project: row.project, role, scopes: actor.scopes } as ProjectAccess) : null;
 }
 
 /**
  * 404 when the actor has no access to the project at all (its existence is not revealed),
- * 403 when it has access but its role is below what the action needs.
+ * 403 when it has access but its role is below what the action needs, or its token's scopes
+ * do not cover the action.
  */
 export async function authorizeProject(db: Db, actor: Actor, projectId: string, action: Action): Promise<ProjectAccess> {
   const access = await findProjectAccess(db, actor, projectId);
@@ -62,10 +66,14 @@ export async function authorizeProject(db: Db, actor: Actor, projectId: string, 
   return requireRole(access, action);
 }
 
-/** 403 unless the access's role is enough for the action. */
+/**
+ * 403 unless the access's role is enough for the action and its token's scopes cover it: every
+ * project-scoped action passes here, so no route can skip the scope check.
+ */
 export function requireRole(access: ProjectAccess, action: Action): ProjectAccess {
   if (!can(access.role, action)) {
     throw new ForbiddenError(`This needs the ${minimumRole[action]} role or higher on the project; you have ${access.role}.`);
   }
+  requireScope(access, action);
   return access;
 }

@@ -19,6 +19,11 @@ export function generatePersonalAccessToken(): string {
   return `rbk_${randomBytes(24).toString("base64url")}`;
 }
 
+/** A membership invitation's accept token: rbi_ + 256 random bits (the accept URL's last segment). */
+export function generateInvitationToken(): string {
+  return `rbi_${randomBytes(32).toString("base64url")}`;
+}
+
 /** A generated sign-in password: 96 random bits, base64url. */
 export function generatePassword(): string {
   return randomBytes(12).toString("base64url");

@@ -9,7 +9,7 @@ import {
   createUser,
   findUserByEmail,
 } from "@/lib/accounts/accounts";
-import type { Actor } from "@/lib/auth/authenticate";
+import { sessionActor, type Actor } from "@/lib/auth/authenticate";
 import { authorizeProject, type ProjectAccess } from "@/lib/auth/project-access";
 import { generatePassword, sha256Hex, verifyPassword } from "@/lib/auth/secrets";
 import { createCredential } from "@/lib/credentials/credentials";
@@ -152,7 +152,7 @@ export async function bootstrapDemo(db: Db, { adminEmail = demoAdminEmail } = {}
   if (existingCredential && secrets.apiSecret && sha256Hex(secrets.apiSecret) !== existingCredential.secretHash) {
     delete secrets.apiSecret;
   }
-  const actor = { userId: admin.id, email: admin.email, via: "token" as const };
+  const actor = sessionActor(admin);
   // The admin is the demo organization's OrganizationAdmin: the one way to a ProjectAccess.
   const access = await authorizeProject(db, actor, project.id, "credential.write");
   if (!credential) {

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GET as listCredentialsRoute } from "@/app/api/credentials/route";
+import { POST as createCredentialRoute, GET as listCredentialsRoute } from "@/app/api/credentials/route";
 import { AppError, toAppError, ValidationError } from "@/lib/api/errors";
 import { verifyPassword } from "@/lib/auth/secrets";
 import { getDb, type Db } from "@/lib/db";
@@ -145,6 +145,20 @@ describe("runCommand – members and tokens", () => {
     expect(await response.json()).toEqual({ items: expect.any(Array) });
   });
 
+  it("token create --scopes read → a read-only token: GET /api/credentials 200, POST /api/credentials 403 naming the scope", async () => {
+    const email = uniqueEmail("read-only");
+    await run(["user", "create", "--email", email]);
+    await run(["member", "add", "--user", email, "--project", home.project.id, "--role", "ProjectManager"]);
+    const created = (await run(["token", "create", "--user", email, "--scopes", "read"])) as { token: string; scopes: string[] };
+    expect(created.scopes).toEqual(["read"]);
+    expect((await listCredentials(created.token, home.project.id)).status).toBe(200);
+    const refused = await createCredentialRoute(apiRequest("POST", "/api/credentials", { token: created.token, body: { projectId: home.project.id } }), routeParams({}));
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { detail: string }).detail).toMatch(/read-only/);
+    const everything = (await run(["token", "create", "--user", email])) as { scopes: string[] };
+    expect(everything.scopes).toContain("credentials:write");
+  });
+
   it("member add / token create --user <unknown email> → NotFoundError 404", async () => {
     const unknown = uniqueEmail("nobody");
     await expect(run(["member", "add", "--user", unknown, "--project", home.project.id, "--role", "Viewer"])).rejects.toMatchObject({
@@ -160,7 +174,7 @@ describe("runCommand – db row-counts", () => {
     expect(Object.keys(before)).toEqual(
       [
         "analytics_daily_rollups", "analytics_events", "analytics_hourly_rollups", "analytics_quarantine_counts", "analytics_quarantine_samples", "analytics_rollup_cursor", "api_credentials", "audit_events",
-        "campaign_imports", "campaign_recipients", "campaigns", "console_sessions", "idempotency_keys", "memberships", "organizations", "personal_access_tokens", "projects", "public_video_shares",
+        "campaign_imports", "campaign_recipients", "campaigns", "console_sessions", "idempotency_keys", "member_invitations", "memberships", "organizations", "personal_access_tokens", "projects", "public_video_shares",
         "rate_limits", "renders", "share_slugs", "template_files", "template_upload_sessions", "templates", "users", "webhook_deliveries", "webhook_endpoints", "webhook_signing_keys",
       ],
     );
@@ -197,6 +211,7 @@ describe("parseCommandLine + runCommand – invalid command lines → Validation
       path: "",
     },
     { name: "token create without --user", argv: ["token", "create"], path: "user" },
+    { name: "token create with an unknown scope", argv: ["token", "create", "--user", "EMAIL", "--scopes", "read,everything"], path: "scopes.1" },
   ])("$name → 422 at path '$path'", async ({ argv, path: errorPath }) => {
     const filled = argv.map((arg) =>
       arg === "EMAIL" ? email : arg === "PROJECT" ? home.project.id : arg === "ORG" ? home.organization.id : arg,

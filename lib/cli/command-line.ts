@@ -12,8 +12,9 @@ export const usage = `Usage: reelbind <command> [options]   (every command print
   user set-password --user U [--password P]     (generates and prints one when omitted; ends the user's console sessions)
   user disable --user U                         (no sign-in; console sessions and tokens stop working)
   member add --user U (--org ORG | --project P) --role Viewer|Editor|ProjectManager|OrganizationAdmin
+                                                (at once, no invitation: the operator is trusted)
   member remove --user U (--org ORG | --project P)   (ends the user's console sessions)
-  token create --user U [--name N]
+  token create --user U [--name N] [--scopes read,templates:write,…]   (default: every scope)
   db row-counts                                 (rows per table: to compare a restore with its backup)
   bootstrap
 
@@ -28,6 +29,7 @@ const optionSpec = {
   password: { type: "string" },
   user: { type: "string" },
   role: { type: "string" },
+  scopes: { type: "string" },
 } as const;
 
 const commands = [

@@ -52,7 +52,8 @@ export async function runCommand(db: Db, { command, options }: CliCommand): Prom
     }
     case "token create": {
       const userId = await resolveUserId(db, required(options, "user"));
-      return createPersonalAccessToken(db, { userId, name: options.name });
+      const scopes = options.scopes?.split(",").map((scope) => scope.trim());
+      return createPersonalAccessToken(db, { userId, name: options.name, scopes });
     }
     case "db row-counts":
       return countRowsPerTable(db);

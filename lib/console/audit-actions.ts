@@ -21,6 +21,9 @@ export const auditActionLabels: Record<string, string> = {
   "webhook.delivery_resent": "Webhook delivery re-sent",
   "project.created": "Project created",
   "member.added": "Member added",
+  "member.invited": "Member invited",
+  "member.invitation_accepted": "Invitation accepted",
+  "member.invitation_revoked": "Invitation revoked",
   "member.role_changed": "Member role changed",
   "member.removed": "Member removed",
 };

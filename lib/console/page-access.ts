@@ -1,7 +1,7 @@
 import { notFound, redirect } from "next/navigation";
 import { cache } from "react";
 import type { z } from "zod";
-import type { Actor } from "@/lib/auth/authenticate";
+import { sessionActor, type Actor } from "@/lib/auth/authenticate";
 import { getConsoleUser } from "@/lib/auth/next-auth";
 import { findProjectAccess, type ProjectAccess } from "@/lib/auth/project-access";
 import { getDb, type Db } from "@/lib/db";
@@ -19,13 +19,13 @@ export type ProjectPage = ConsolePage & { access: ProjectAccess };
 const signedInUser = cache(() => loadPageData(getConsoleUser));
 // Keyed by primitives: cache compares arguments by identity.
 const projectAccess = cache((userId: string, email: string, projectId: string) =>
-  loadPageData(async () => findProjectAccess(await getDb(), { userId, email, via: "session" }, projectId)),
+  loadPageData(async () => findProjectAccess(await getDb(), sessionActor({ id: userId, email }), projectId)),
 );
 
 export async function requireConsoleActor(callbackPath?: string): Promise<ConsolePage> {
   const user = await signedInUser();
   if (!user) redirect(callbackPath ? `/login?callbackUrl=${encodeURIComponent(callbackPath)}` : "/login");
-  return { actor: { userId: user.id, email: user.email, via: "session" }, db: await loadPageData(getDb) };
+  return { actor: sessionActor(user), db: await loadPageData(getDb) };
 }
 
 export async function requireProjectPage(projectId: string): Promise<ProjectPage> {

@@ -17,5 +17,6 @@ export const queryKeys = {
   campaign: (projectId: string, campaignId: string) => ["projects", projectId, "campaigns", campaignId] as const,
   campaignRecipients: (projectId: string, campaignId: string) => ["projects", projectId, "campaigns", campaignId, "recipients"] as const,
   organizationMembers: (organizationId: string) => ["organizations", organizationId, "members"] as const,
+  organizationInvitations: (organizationId: string) => ["organizations", organizationId, "invitations"] as const,
   personalAccessTokens: () => ["me", "tokens"] as const,
 };

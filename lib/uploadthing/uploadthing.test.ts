@@ -17,6 +17,7 @@ import { startUploadThingStandIn, type UploadThingStandIn } from "@/lib/testing/
 import type { UploadThingRouter } from "./file-router";
 import { deleteUploadThingFiles, openUploadThingFile } from "./files";
 import { recordUploadThingFile } from "./upload-session-files";
+import { sessionActor } from "@/lib/auth/authenticate";
 
 // The UploadThing provider end to end, in this process: the app's /api/uploadthing served over
 // HTTP, the real client (uploadthing/client) and the real server SDK, against the loopback
@@ -50,7 +51,7 @@ async function consoleUser(role: "Editor" | "Viewer", scope: { projectId: string
 /** A session as POST …/templates/uploads creates it (provider uploadthing: UPLOADTHING_TOKEN is set); `overrides` written over it. */
 async function createSession(overrides: Partial<typeof templateUploadSessions.$inferInsert> = {}) {
   const db = await getDb();
-  const actor = { userId: editor.id, email: "editor@test.example", via: "session" as const };
+  const actor = sessionActor({ id: editor.id, email: "editor@test.example" });
   const access = await authorizeProject(db, actor, projectId, "template.upload");
   const { body } = await createUploadSession(db, actor, access, {
     fields: { name: "Weather card", version: "1.0", kind: "LottieStandalone" },

@@ -10,14 +10,28 @@ import { EmptyState, ErrorState } from "@/components/console/states";
 import { useToast } from "@/components/console/toast";
 import { ApiProblem, problemMessage } from "@/lib/console/api-client";
 import { formatDateTime } from "@/lib/console/format";
-import { useChangeMemberRole, useInviteMember, useMembers, useRemoveMember, type MemberJson } from "@/lib/console/hooks/organizations";
+import {
+  useChangeMemberRole,
+  useInvitations,
+  useInviteMember,
+  useMembers,
+  useRemoveMember,
+  useRevokeInvitation,
+  type InvitationJson,
+  type MemberJson,
+} from "@/lib/console/hooks/organizations";
 import { roles } from "@/lib/auth/permissions";
 import type { Role } from "@/lib/db/schema";
 
 type ProjectOption = { id: string; name: string };
 
-/** The organization's members: invite, change a role, remove; never the last admin (the server says so too). */
-export function MembersManager({ organizationId, currentUserId, projects, initialMembers }: { organizationId: string; currentUserId: string; projects: ProjectOption[]; initialMembers: MemberJson[] }) {
+type MembersManagerProps = { organizationId: string; currentUserId: string; projects: ProjectOption[]; initialMembers: MemberJson[]; initialInvitations: InvitationJson[] };
+
+const scopeBadge = (item: { scope: "organization" | "project"; projectName: string | null }) =>
+  item.scope === "organization" ? <Badge tone="blue">Whole organization</Badge> : <Badge>Project: {item.projectName}</Badge>;
+
+/** The organization's members: invite, change a role, remove; never the last admin (the server says so too). Pending invitations below. */
+export function MembersManager({ organizationId, currentUserId, projects, initialMembers, initialInvitations }: MembersManagerProps) {
   const members = useMembers(organizationId, initialMembers);
   const changeRole = useChangeMemberRole(organizationId);
   const toast = useToast();
@@ -47,7 +61,7 @@ export function MembersManager({ organizationId, currentUserId, projects, initia
                     {member.userId === currentUserId ? <span className="ml-2 text-sm font-normal text-slate-500">(you)</span> : null}
                   </p>
                   <p className="text-sm text-slate-500">
-                    {member.scope === "organization" ? <Badge tone="blue">Whole organization</Badge> : <Badge>Project: {member.projectName}</Badge>}{" "}
+                    {scopeBadge(member)}{" "}
                     <span className="ml-1">since {formatDateTime(member.createdAt)}</span>
                   </p>
                 </div>
@@ -87,7 +101,73 @@ export function MembersManager({ organizationId, currentUserId, projects, initia
         </ul>
       )}
       {removing ? <RemoveDialog organizationId={organizationId} member={removing} onClose={() => setRemoving(null)} /> : null}
+      <PendingInvitations organizationId={organizationId} initialInvitations={initialInvitations} />
     </div>
+  );
+}
+
+/** Invitations nobody has accepted yet: they grant nothing until then; the admin may revoke one. */
+function PendingInvitations({ organizationId, initialInvitations }: { organizationId: string; initialInvitations: InvitationJson[] }) {
+  const invitations = useInvitations(organizationId, initialInvitations);
+  const [revoking, setRevoking] = useState<InvitationJson | null>(null);
+  const list = invitations.data ?? initialInvitations;
+  return (
+    <section className="space-y-2" aria-labelledby="pending-invitations">
+      <h2 id="pending-invitations" className="text-lg font-semibold">
+        Pending invitations
+      </h2>
+      {invitations.error ? <ErrorState message={problemMessage(invitations.error)} retry={() => void invitations.refetch()} /> : null}
+      {list.length === 0 ? (
+        <p className="text-sm text-slate-500">None. An invitation shows here until the person accepts it.</p>
+      ) : (
+        <ul className="divide-y divide-slate-200 rounded-lg bg-white ring-1 ring-slate-200" aria-label="Pending invitations">
+          {list.map((invitation) => (
+            <li key={invitation.id} className="flex flex-col gap-3 px-4 py-3 sm:flex-row sm:items-center sm:justify-between">
+              <div className="min-w-0">
+                <p className="truncate font-medium">
+                  {invitation.email} <Badge tone={invitation.status === "pending" ? "amber" : "slate"}>{invitation.status === "pending" ? "Pending" : "Expired"}</Badge>
+                </p>
+                <p className="text-sm text-slate-500">
+                  {invitation.role} · {scopeBadge(invitation)}{" "}
+                  <span className="ml-1">
+                    {invitation.status === "pending" ? "expires" : "expired"} {formatDateTime(invitation.expiresAt)}
+                  </span>
+                </p>
+              </div>
+              <Button intent="ghost" onClick={() => setRevoking(invitation)}>
+                Revoke
+              </Button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {revoking ? <RevokeInvitationDialog organizationId={organizationId} invitation={revoking} onClose={() => setRevoking(null)} /> : null}
+    </section>
+  );
+}
+
+function RevokeInvitationDialog({ organizationId, invitation, onClose }: { organizationId: string; invitation: InvitationJson; onClose: () => void }) {
+  const revoke = useRevokeInvitation(organizationId);
+  const toast = useToast();
+  return (
+    <ConfirmDialog
+      open
+      onClose={onClose}
+      danger
+      title={`Revoke the invitation of ${invitation.email}?`}
+      description="Its accept link stops working now. You can invite them again later."
+      confirmLabel="Revoke invitation"
+      busy={revoke.isPending}
+      error={revoke.error ? problemMessage(revoke.error) : null}
+      onConfirm={() =>
+        revoke.mutate(invitation.id, {
+          onSuccess: () => {
+            toast.success(`The invitation of ${invitation.email} was revoked.`);
+            onClose();
+          },
+        })
+      }
+    />
   );
 }
 
@@ -140,23 +220,19 @@ function InviteButton({ organizationId, projects }: { organizationId: string; pr
       <Dialog
         open={open}
         onClose={close}
-        title={invited ? "Member added" : "Invite a member"}
-        description={invited ? null : "A new email gets an account with a one-time password you hand over; an existing user is added."}
+        title={invited ? "Invitation created" : "Invite a member"}
+        description={invited ? null : "They get a link to accept; until they do, the invitation grants nothing."}
         actions={<CreateDialogActions done={Boolean(invited)} doneLabel="Done" onClose={close} formId={formId} submitLabel="Invite" busy={invite.isPending} />}
       >
         {invited ? (
           <div className="space-y-3 text-sm">
             <p>
-              <strong>{invited.member.email}</strong> is now {invited.member.role} on{" "}
-              {invited.member.scope === "organization" ? "the whole organization" : `the project ${invited.member.projectName}`}.
+              <strong>{invited.email}</strong> is invited as {invited.role} on {invited.scope === "organization" ? "the whole organization" : `the project ${invited.projectName}`}, until{" "}
+              {formatDateTime(invited.expiresAt)}.
             </p>
-            {invited.oneTimePassword ? (
-              <ShownOnce title="One-time password — shown only now" value={invited.oneTimePassword} testId="one-time-password">
-                Give it to them over a safe channel; it will not be shown again.
-              </ShownOnce>
-            ) : (
-              <p>They already had an account and sign in with their own password.</p>
-            )}
+            <ShownOnce title="Accept link — shown only now" value={invited.acceptUrl} testId="accept-url" copyLabel="Copy link">
+              Send it to them over a safe channel. With an account they sign in and accept; without one they choose a password there.
+            </ShownOnce>
           </div>
         ) : (
           <form
@@ -168,7 +244,7 @@ function InviteButton({ organizationId, projects }: { organizationId: string; pr
               invite.mutate(
                 { email, role, ...(scope ? { projectId: scope } : {}) },
                 {
-                  onSuccess: (result) => toast.success(`${result.member.email} was added.`),
+                  onSuccess: (result) => toast.success(`${result.email} was invited.`),
                 },
               );
             }}

@@ -8,18 +8,34 @@ import { ConfirmMutationDialog, Dialog, useDialogState } from "@/components/cons
 import { Field, inputClass } from "@/components/console/field";
 import { EmptyState, ErrorState } from "@/components/console/states";
 import { useToast } from "@/components/console/toast";
-import { problemMessage, singleFieldError } from "@/lib/console/api-client";
+import { ApiProblem, problemMessage, singleFieldError } from "@/lib/console/api-client";
 import { formatDateTime } from "@/lib/console/format";
 import { useCreateToken, useRevokeToken, useTokens, type TokenJson } from "@/lib/console/hooks/tokens";
+import type { TokenScope } from "@/lib/auth/token-scopes";
 
-export function TokensManager({ initialTokens }: { initialTokens: TokenJson[] }) {
+/** Every scope at once reads as "All scopes"; otherwise each one. */
+function ScopeList({ scopes, allScopes }: { scopes: TokenScope[]; allScopes: readonly TokenScope[] }) {
+  if (allScopes.every((scope) => scopes.includes(scope))) return <span>All scopes</span>;
+  return (
+    <span className="inline-flex flex-wrap gap-1">
+      {scopes.map((scope) => (
+        <code key={scope} className="rounded bg-slate-100 px-1 text-xs text-slate-700">
+          {scope}
+        </code>
+      ))}
+    </span>
+  );
+}
+
+/** `allScopes` comes from the server page: the scope list lives with the database schema, out of the browser bundle. */
+export function TokensManager({ initialTokens, allScopes }: { initialTokens: TokenJson[]; allScopes: readonly TokenScope[] }) {
   const tokens = useTokens(initialTokens);
   const [revoking, setRevoking] = useState<TokenJson | null>(null);
   const list = tokens.data ?? initialTokens;
   return (
     <div className="space-y-4">
       <div className="flex justify-end">
-        <CreateTokenButton />
+        <CreateTokenButton allScopes={allScopes} />
       </div>
       {tokens.error ? <ErrorState message={problemMessage(tokens.error)} retry={() => void tokens.refetch()} /> : null}
       {list.length === 0 ? (
@@ -33,7 +49,11 @@ export function TokensManager({ initialTokens }: { initialTokens: TokenJson[] })
                   {token.name ?? "Unnamed token"} <Badge tone={token.status === "Active" ? "green" : "slate"}>{token.status}</Badge>
                 </p>
                 <p className="text-sm text-slate-500">
-                  Created {formatDateTime(token.createdAt)} · last used {token.lastUsedAt ? formatDateTime(token.lastUsedAt) : "never"}
+                  Created {formatDateTime(token.createdAt)}
+                  {token.parentTokenId ? " with another token" : ""} · last used {token.lastUsedAt ? formatDateTime(token.lastUsedAt) : "never"}
+                </p>
+                <p className="text-sm text-slate-600">
+                  Scopes: <ScopeList scopes={token.scopes} allScopes={allScopes} />
                 </p>
               </div>
               {token.status === "Active" ? (
@@ -59,7 +79,7 @@ function RevokeDialog({ token, onClose }: { token: TokenJson; onClose: () => voi
       onClose={onClose}
       danger
       title={`Revoke ${token.name ?? "this token"}?`}
-      description="Scripts that use it get 401 from now on. This cannot be undone."
+      description="Scripts that use it, or any token created with it, get 401 from now on. This cannot be undone."
       confirmLabel="Revoke token"
       mutation={revoke}
       variables={token.id}
@@ -71,14 +91,18 @@ function RevokeDialog({ token, onClose }: { token: TokenJson; onClose: () => voi
   );
 }
 
-function CreateTokenButton() {
+function CreateTokenButton({ allScopes }: { allScopes: readonly TokenScope[] }) {
   const [name, setName] = useState("");
+  const [scopes, setScopes] = useState<TokenScope[]>([...allScopes]);
   const create = useCreateToken();
   const created = create.data;
   const { open, show, close } = useDialogState(() => {
     setName("");
+    setScopes([...allScopes]);
     create.reset();
   });
+  const toggle = (scope: TokenScope, on: boolean) => setScopes((current) => allScopes.filter((s) => (s === scope ? on : current.includes(s))));
+  const scopesError = create.error instanceof ApiProblem ? create.error.errors.find((error) => error.path.startsWith("scopes"))?.message : undefined;
   return (
     <>
       <Button intent="primary" onClick={show}>
@@ -100,12 +124,28 @@ function CreateTokenButton() {
             noValidate
             onSubmit={(event) => {
               event.preventDefault();
-              create.mutate({ name });
+              create.mutate({ name, scopes });
             }}
+            className="space-y-4"
           >
-            <Field label="Name" hint="What it is for, e.g. “CI deploys”." error={singleFieldError(create.error, "name")} counter={`${name.length} / 120`}>
+            <Field label="Name" hint="What it is for, e.g. “CI deploys”." error={scopesError ? null : singleFieldError(create.error, "name")} counter={`${name.length} / 120`}>
               {(control) => <input {...control} className={inputClass} value={name} maxLength={120} autoFocus onChange={(event) => setName(event.target.value)} />}
             </Field>
+            <fieldset className="space-y-2" aria-describedby="token-scopes-hint">
+              <legend className="text-sm font-medium text-slate-800">Scopes</legend>
+              <p id="token-scopes-hint" className="text-xs text-slate-500">
+                What the token may do, within your roles: <code>read</code> for every read, a write scope for each kind of change.
+              </p>
+              <div className="grid grid-cols-1 gap-1 sm:grid-cols-2">
+                {allScopes.map((scope) => (
+                  <label key={scope} className="flex items-center gap-2 text-sm">
+                    <input type="checkbox" checked={scopes.includes(scope)} onChange={(event) => toggle(scope, event.target.checked)} />
+                    <code>{scope}</code>
+                  </label>
+                ))}
+              </div>
+              {scopesError ? <p className="text-sm text-red-700">Scopes: {scopesError}</p> : null}
+            </fieldset>
           </form>
         )}
       </Dialog>

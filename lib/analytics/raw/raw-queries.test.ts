@@ -15,6 +15,7 @@ import { getDaily } from "./get-daily";
 import { getQuartileFunnel } from "./get-quartile-funnel";
 import { getSummary } from "./get-summary";
 import type { AnalyticsFilter } from "./sql";
+import { sessionActor } from "@/lib/auth/authenticate";
 
 // The definitions' corner cases, query by query; the hand-computed scenario runs through the
 // route in app/api/Projects/[projectId]/analytics/analytics.test.ts.
@@ -30,7 +31,7 @@ const seededOrganizations = new Map<string, string>();
 /** The project as getProjectAnalyticsRaw takes it: authorized for a member of its organization. */
 async function accessTo(projectId: string) {
   const { user } = await createTestMember("Viewer", { organizationId: seededOrganizations.get(projectId)! });
-  return authorizeProject(db, { userId: user.id, email: user.email, via: "token" }, projectId, "analytics.read");
+  return authorizeProject(db, sessionActor(user), projectId, "analytics.read");
 }
 
 async function seededProject(build: (tenant: Tenant) => EventRow[]) {

@@ -10,6 +10,7 @@ import { sessionRows, viewerHash, type SessionSpec, type Step, type Tenant } fro
 import { getProjectAnalytics } from "../get-project-analytics";
 import type { AnalyticsQuery } from "../schema";
 import { refreshRollups } from "./refresh";
+import { sessionActor } from "@/lib/auth/authenticate";
 
 // The rollup job on its own terms: a session counted on the day it started, late and retried
 // events, and (PostgreSQL) a transaction still open while the job runs.
@@ -23,7 +24,7 @@ beforeAll(async () => {
 async function tenantWithAccess(): Promise<{ tenant: Tenant; access: ProjectAccess }> {
   const { organization, project } = await createTestProject();
   const { user } = await createTestMember("Viewer", { organizationId: organization.id });
-  const access = await authorizeProject(db, { userId: user.id, email: user.email, via: "token" }, project.id, "analytics.read");
+  const access = await authorizeProject(db, sessionActor(user), project.id, "analytics.read");
   return { tenant: { organizationId: organization.id, projectId: project.id }, access };
 }
 

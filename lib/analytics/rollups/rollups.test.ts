@@ -12,6 +12,7 @@ import { getHeatmapDeltas } from "../raw/get-heatmap-seconds";
 import type { AnalyticsQuery } from "../schema";
 import { readHeatmap } from "./read";
 import { refreshRollups } from "./refresh";
+import { sessionActor } from "@/lib/auth/authenticate";
 
 // The rollups against the raw-event reference (lib/analytics/raw): on sessions whose events all
 // fall on one UTC day, attributing a session or a play to the day it started changes nothing,
@@ -116,7 +117,7 @@ describe("rollups agree with the raw-event reports", () => {
       fc.asyncProperty(datasetArbitrary, async ({ sessions, order, cuts }) => {
         const { organization, project } = await createTestProject();
         const { user } = await createTestMember("Viewer", { organizationId: organization.id });
-        const access = await authorizeProject(db, { userId: user.id, email: user.email, via: "token" }, project.id, "analytics.read");
+        const access = await authorizeProject(db, sessionActor(user), project.id, "analytics.read");
         const templateId = randomUUID();
         const rows = sessions.flatMap(([spec, steps]) => {
           const sessionSpec: SessionSpec = {

@@ -1,20 +1,23 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
-import type { invitedMemberSchema, memberSchema, meSchema } from "@/lib/accounts/schema";
+import type { createdInvitationSchema, invitationSchema, memberSchema, meSchema } from "@/lib/accounts/schema";
 import { apiRequest } from "@/lib/console/api-client";
 import { queryKeys } from "@/lib/console/query-keys";
 import { optimisticList } from "./optimistic";
 import type { Role } from "@/lib/db/schema";
 
 // Organizations for the console's client components: the signed-in user's organizations and
-// projects (/api/me), new projects, and members. Reads and changes go through the REST API.
+// projects (/api/me), new projects, members and their invitations. Reads and changes go
+// through the REST API.
 
 export type Me = z.infer<typeof meSchema>;
 export type MemberJson = z.infer<typeof memberSchema>;
-type InvitedMember = z.infer<typeof invitedMemberSchema>;
+export type InvitationJson = z.infer<typeof invitationSchema>;
+type CreatedInvitation = z.infer<typeof createdInvitationSchema>;
 type CreatedProject = { id: string; name: string; organizationId: string };
 
 const membersPath = (organizationId: string) => `/api/organizations/${encodeURIComponent(organizationId)}/members`;
+const invitationsPath = (organizationId: string) => `/api/organizations/${encodeURIComponent(organizationId)}/invitations`;
 
 export function useMe(initialData?: Me) {
   return useQuery({ queryKey: queryKeys.projects(), queryFn: ({ signal }) => apiRequest<Me>("/api/me", { signal }), initialData });
@@ -47,10 +50,31 @@ function useMembersChange<Input, Result>(organizationId: string, call: (input: I
   });
 }
 
+export function useInvitations(organizationId: string, initialData?: InvitationJson[]) {
+  return useQuery({
+    queryKey: queryKeys.organizationInvitations(organizationId),
+    queryFn: ({ signal }) => apiRequest<{ items: InvitationJson[] }>(invitationsPath(organizationId), { signal }).then((page) => page.items),
+    initialData,
+  });
+}
+
+/** An invitation, listed as pending until the person accepts it. */
 export function useInviteMember(organizationId: string) {
-  return useMembersChange(organizationId, (input: { email: string; role: Role; projectId?: string }) =>
-    apiRequest<InvitedMember>(membersPath(organizationId), { method: "POST", json: input }),
-  );
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { email: string; role: Role; projectId?: string }) => apiRequest<CreatedInvitation>(membersPath(organizationId), { method: "POST", json: input }),
+    onSettled: () => client.invalidateQueries({ queryKey: queryKeys.organizationInvitations(organizationId) }),
+  });
+}
+
+export function useRevokeInvitation(organizationId: string) {
+  const client = useQueryClient();
+  const key = queryKeys.organizationInvitations(organizationId);
+  return useMutation({
+    mutationFn: (invitationId: string) => apiRequest<void>(`${invitationsPath(organizationId)}/${encodeURIComponent(invitationId)}`, { method: "DELETE" }),
+    ...optimisticList<InvitationJson, string>(client, key, (invitations, invitationId) => invitations.filter((invitation) => invitation.id !== invitationId)),
+    onSettled: () => client.invalidateQueries({ queryKey: key }),
+  });
 }
 
 export function useChangeMemberRole(organizationId: string) {

@@ -3,6 +3,7 @@ export * from "./organizations";
 export * from "./projects";
 export * from "./users";
 export * from "./memberships";
+export * from "./member-invitations";
 export * from "./personal-access-tokens";
 export * from "./api-credentials";
 export * from "./share-slugs";

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { TokensManager } from "@/components/console/accounts/tokens-manager";
 import { listOwnTokens } from "@/lib/accounts/personal-access-tokens";
 import { personalAccessTokenSchema } from "@/lib/accounts/schema";
+import { tokenScopes } from "@/lib/auth/token-scopes";
 import { asApiJson, requireConsoleActor } from "@/lib/console/page-access";
 import { loadPageData } from "@/lib/server/request-context";
 
@@ -15,10 +16,11 @@ export default async function TokensPage() {
       <div>
         <h1 className="text-2xl font-semibold">Personal access tokens</h1>
         <p className="mt-1 max-w-2xl text-sm text-slate-600">
-          A token calls the management API as you (<code>Authorization: Bearer rbk_…</code>), with your roles. Revoke one you no longer use.
+          A token calls the management API as you (<code>Authorization: Bearer rbk_…</code>), with your roles, limited to its scopes. Revoke one you no
+          longer use: the tokens created with it stop too.
         </p>
       </div>
-      <TokensManager initialTokens={tokens} />
+      <TokensManager initialTokens={tokens} allScopes={tokenScopes} />
     </section>
   );
 }

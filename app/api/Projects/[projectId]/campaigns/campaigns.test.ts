@@ -25,6 +25,7 @@ import { GET as exportRoute } from "./[campaignId]/export/route";
 import { GET as listRecipientsRoute, POST as postRecipientsRoute } from "./[campaignId]/recipients/route";
 import { GET as getCampaignRoute } from "./[campaignId]/route";
 import { GET as listRoute, POST as createRoute } from "./route";
+import { sessionActor } from "@/lib/auth/authenticate";
 
 type CampaignJson = z.infer<typeof campaignSchema>;
 type DetailJson = z.infer<typeof campaignDetailSchema>;
@@ -276,7 +277,7 @@ describe("POST …/recipients (CSV)", () => {
       writeFileSync(file, "id,firstName\n" + Array.from({ length: rows }, (_, i) => `r${i},Name ${i}`).join("\n") + "\n");
       const { createReadStream } = await import("node:fs");
       const spooled = await spoolUpload(createReadStream(file), null);
-      const actor = { userId: admin.user.id, email: admin.user.email, via: "token" as const };
+      const actor = sessionActor({ id: admin.user.id, email: admin.user.email });
       const access = await authorizeProject(db, actor, home.project.id, "campaign.write");
       const row = await getCampaignRowOrThrow(db, access, campaign.id);
       const stop = new AbortController();

@@ -18,6 +18,7 @@ import { POST as restoreRoute } from "./[channel]/restore/route";
 import { POST as rotateSlugRoute } from "./[channel]/rotate-slug/route";
 import { PUT as putRoute } from "./[channel]/route";
 import { GET as listRoute } from "./route";
+import { sessionActor } from "@/lib/auth/authenticate";
 
 type ShareJson = z.infer<typeof shareSchema>;
 type RotatedJson = z.infer<typeof rotatedSlugSchema>;
@@ -671,7 +672,7 @@ describe("findPublicShare", () => {
     expect(await findPublicShare(db, viaVerb.slug)).not.toBeNull();
 
     await revokeCredential(admin.token, credentialId);
-    const actor = { userId: admin.user.id, email: "admin@test.example", via: "token" } as const;
+    const actor = sessionActor({ id: admin.user.id, email: "admin@test.example" });
     await revokeCredentialVerb(db, actor, await authorizeProject(db, actor, projectId, "credential.write"), otherCredential);
 
     expect(await findPublicShare(db, viaRoute.slug)).toBeNull();

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { verifyPassword } from "@/lib/auth/secrets";
 import { findUserByEmail } from "@/lib/accounts/accounts";
 import { getDb } from "@/lib/db";
 import { apiRequest, createTestMember, createTestProject, routeParams } from "@/lib/testing/factories";
+import { POST as createAccountRoute } from "@/app/api/invitations/create-account/route";
 import { POST as createProjectRoute } from "../projects/route";
 import { DELETE as removeRoute, PATCH as changeRoute } from "./[membershipId]/route";
 import { GET as listRoute, POST as inviteRoute } from "./route";
@@ -26,27 +26,33 @@ const change = (token: string, membershipId: string, body: unknown, org = orgId(
   changeRoute(apiRequest("PATCH", `/api/organizations/${org}/members/${membershipId}`, { token, body }), routeParams({ orgId: org, membershipId }));
 const remove = (token: string, membershipId: string, org = orgId()) =>
   removeRoute(apiRequest("DELETE", `/api/organizations/${org}/members/${membershipId}`, { token }), routeParams({ orgId: org, membershipId }));
+/** What the invited person does at the accept URL when the address has no account: choose a password. */
+async function acceptAsNewUser({ acceptUrl }: { acceptUrl: string }) {
+  const token = acceptUrl.split("/").pop()!;
+  const response = await createAccountRoute(apiRequest("POST", "/api/invitations/create-account", { body: { token, password: "correct horse battery" } }), routeParams({}));
+  expect(response.status).toBe(201);
+  return (await response.json()) as { membershipId: string; userId: string };
+}
 const membersOf = async (token: string) => ((await (await list(token)).json()) as { items: Member[] }).items;
 
 describe("POST /api/organizations/{orgId}/members – invite by email", () => {
-  it("creates a new user with a one-time password that signs in, and lists the membership", async () => {
+  it("answers a pending invitation with its accept URL, and adds no membership until it is accepted", async () => {
     const email = `Invited-${crypto.randomUUID()}@Example.com`;
     const response = await invite(admin.token, { email, role: "Viewer", projectId: home.project.id });
     expect(response.status).toBe(201);
-    const body = (await response.json()) as { member: Member; oneTimePassword: string };
-    expect(body.member).toMatchObject({ email: email.toLowerCase(), role: "Viewer", scope: "project", projectId: home.project.id });
-    const user = await findUserByEmail(await getDb(), email);
-    expect(await verifyPassword(body.oneTimePassword, user!.passwordHash!)).toBe(true);
-    expect((await membersOf(admin.token)).map((m) => m.id)).toContain(body.member.id);
+    const body = (await response.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({ email: email.toLowerCase(), role: "Viewer", scope: "project", projectId: home.project.id, status: "pending" });
+    expect(body.acceptUrl).toMatch(/\/invitations\/rbi_[A-Za-z0-9_-]{43}$/);
+    expect(body).not.toHaveProperty("oneTimePassword");
+    expect(await findUserByEmail(await getDb(), email)).toBeNull();
+    expect((await membersOf(admin.token)).map((m) => m.email)).not.toContain(email.toLowerCase());
   });
 
-  it("adds an existing user without a password, and refuses the same scope twice with 409", async () => {
-    const existing = await createTestMember("Viewer", { projectId: (await createTestProject()).project.id });
-    const first = await invite(admin.token, { email: existing.user.email, role: "Editor" });
-    expect(first.status).toBe(201);
-    expect(((await first.json()) as { oneTimePassword: string | null }).oneTimePassword).toBeNull();
-    const again = await invite(admin.token, { email: existing.user.email, role: "Viewer" });
+  it("refuses an address already a member on that scope with 409", async () => {
+    const existing = await createTestMember("Viewer", { projectId: home.project.id });
+    const again = await invite(admin.token, { email: existing.user.email, role: "Editor", projectId: home.project.id });
     expect(again.status).toBe(409);
+    expect(((await again.json()) as { detail: string }).detail).toMatch(/already a member of that project/);
   });
 
   it("refuses bad bodies with 422 by field, and a project of another organization", async () => {
@@ -79,7 +85,7 @@ describe("the last OrganizationAdmin", () => {
     expect(removal.status).toBe(409);
 
     const second = await invite(only.token, { email: `second-${crypto.randomUUID()}@example.com`, role: "OrganizationAdmin" }, org);
-    const secondId = ((await second.json()) as { member: Member }).member.id;
+    const secondId = (await acceptAsNewUser((await second.json()) as { acceptUrl: string })).membershipId;
     const demoted = await change(only.token, secondId, { role: "Editor" }, org);
     expect(demoted.status).toBe(200);
     expect(((await demoted.json()) as Member).role).toBe("Editor");

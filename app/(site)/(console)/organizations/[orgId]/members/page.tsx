@@ -3,8 +3,9 @@ import { notFound } from "next/navigation";
 import { MembersManager } from "@/components/console/accounts/members-manager";
 import { RoleNote } from "@/components/console/states";
 import { listProjectsForUser } from "@/lib/accounts/accounts";
+import { listInvitations } from "@/lib/accounts/invitations";
 import { authorizeOrganization, listOrganizationMembers } from "@/lib/accounts/organizations";
-import { memberSchema } from "@/lib/accounts/schema";
+import { invitationSchema, memberSchema } from "@/lib/accounts/schema";
 import { isAppError } from "@/lib/api/errors";
 import { asApiJson, requireConsoleActor } from "@/lib/console/page-access";
 import { loadPageData } from "@/lib/server/request-context";
@@ -14,7 +15,7 @@ export const metadata: Metadata = { title: "Members" };
 export default async function MembersPage({ params }: { params: Promise<{ orgId: string }> }) {
   const { orgId } = await params;
   const { actor, db } = await requireConsoleActor(`/organizations/${orgId}/members`);
-  const access = await loadPageData(() => authorizeOrganization(db, actor, orgId, "member.manage")).catch((error: unknown) => {
+  const access = await loadPageData(() => authorizeOrganization(db, actor, orgId, "member.list")).catch((error: unknown) => {
     if (isAppError(error, "not_found")) notFound();
     if (isAppError(error, "forbidden")) return null;
     throw error;
@@ -27,7 +28,9 @@ export default async function MembersPage({ params }: { params: Promise<{ orgId:
       </section>
     );
   }
-  const [members, projects] = await loadPageData(() => Promise.all([listOrganizationMembers(db, access), listProjectsForUser(db, actor.userId)]));
+  const [members, invitations, projects] = await loadPageData(() =>
+    Promise.all([listOrganizationMembers(db, access), listInvitations(db, access), listProjectsForUser(db, actor.userId)]),
+  );
   return (
     <section className="space-y-6">
       <div>
@@ -39,6 +42,7 @@ export default async function MembersPage({ params }: { params: Promise<{ orgId:
         currentUserId={actor.userId}
         projects={projects.filter((project) => project.organizationId === orgId).map(({ id, name }) => ({ id, name }))}
         initialMembers={asApiJson(memberSchema.array(), members)}
+        initialInvitations={asApiJson(invitationSchema.array(), invitations)}
       />
     </section>
   );
