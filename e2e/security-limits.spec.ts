@@ -63,7 +63,7 @@ test.describe("embed sessions and their credential", () => {
 });
 
 test.describe("GET /api/Projects/:id/audit-events by role", () => {
-  test("GET …/audit-events – a Viewer sees no apiKey and no other member's email; a ProjectManager sees both", async ({ request }) => {
+  test("GET …/audit-events – a Viewer sees no apiKey and no other member's email; the ProjectManager who acted sees the apiKeys and their own email", async ({ request }) => {
     const setup = await setUpShare(request, "Audit roles", lightsUpload);
     const credential = await createCredential(request, setup.token, setup.projectId, "Second site");
     const disabled = await request.post(`/api/Projects/${setup.projectId}/public-video-shares/DEV/disable`, { headers: bearer(setup.token) });
@@ -102,7 +102,7 @@ test.describe("GET /api/Projects/:id/audit-events by role", () => {
 });
 
 test.describe("GET /api/Projects/:id/audit-events – members' emails", () => {
-  test("member.added, member.role_changed, member.removed → Viewers, Editors and ProjectManagers see no one else's email (their own only); an OrganizationAdmin sees every one", async ({ request }) => {
+  test("member.invited, member.invitation_accepted, member.role_changed, member.removed → Viewers, Editors and ProjectManagers see no one else's email (their own only); an OrganizationAdmin sees every one", async ({ request }) => {
     const run = randomUUID().slice(0, 8);
     const org = await cli<{ id: string }>("org", "create", "--name", `Audit emails ${run}`);
     const { id: projectId } = await cli<{ id: string }>("project", "create", "--org", org.id, "--name", "Audit emails");
@@ -117,10 +117,14 @@ test.describe("GET /api/Projects/:id/audit-events – members' emails", () => {
     };
     const invitee = `audit-emails-invitee-${run}@example.com`;
 
-    // The admin adds a member to the project, changes their role and removes them; and changes the Viewer's role and back.
+    // The admin invites a member to the project (who accepts with a password of their own),
+    // changes their role and removes them; and changes the Viewer's role and back.
     const members = `/api/organizations/${org.id}/members`;
     const added = await request.post(members, { headers: bearer(admin.token), data: { email: invitee, role: "Editor", projectId } });
     expect(added.status(), await added.text()).toBe(201);
+    const { acceptUrl } = (await added.json()) as { acceptUrl: string };
+    const accepted = await request.post("/api/invitations/create-account", { data: { token: acceptUrl.split("/").pop(), password: `invitee-${run}-password` } });
+    expect(accepted.status(), await accepted.text()).toBe(201);
     const membershipOf = async (email: string) => {
       const listed = await request.get(members, { headers: bearer(admin.token) });
       expect(listed.status()).toBe(200);
@@ -141,11 +145,11 @@ test.describe("GET /api/Projects/:id/audit-events – members' emails", () => {
       const text = await response.text();
       return { items: (JSON.parse(text) as AuditPage).items, text };
     };
-    const actions = ["member.removed", "member.role_changed", "member.role_changed", "member.role_changed", "member.added"];
+    const actions = ["member.removed", "member.role_changed", "member.role_changed", "member.role_changed", "member.invitation_accepted", "member.invited"];
     const asAdmin = await read(admin.token);
     expect(asAdmin.items.map((event) => event.action)).toEqual(actions);
-    expect(asAdmin.items.map((event) => event.data!.email)).toEqual([invitee, readers.Viewer.email, readers.Viewer.email, invitee, invitee]);
-    expect(asAdmin.items.every((event) => event.actor!.email === admin.email)).toBe(true);
+    expect(asAdmin.items.map((event) => event.data!.email)).toEqual([invitee, readers.Viewer.email, readers.Viewer.email, invitee, invitee, invitee]);
+    expect(asAdmin.items.map((event) => event.actor!.email)).toEqual([admin.email, admin.email, admin.email, admin.email, invitee, admin.email]);
 
     for (const [role, reader] of Object.entries(readers)) {
       const shown = await read(reader.token);
@@ -153,7 +157,7 @@ test.describe("GET /api/Projects/:id/audit-events – members' emails", () => {
       const others = [admin.email, invitee, ...Object.values(readers).map((member) => member.email)].filter((email) => email !== reader.email);
       for (const email of others) expect(shown.text, `${role} reads ${email}`).not.toContain(email);
       const aboutViewer = role === "Viewer" ? readers.Viewer.email : "a project member";
-      expect(shown.items.map((event) => event.data!.email), role).toEqual(["a project member", aboutViewer, aboutViewer, "a project member", "a project member"]);
+      expect(shown.items.map((event) => event.data!.email), role).toEqual(["a project member", aboutViewer, aboutViewer, "a project member", "a project member", "a project member"]);
       expect(shown.items.every((event) => event.actor!.email === "a project member"), role).toBe(true);
     }
   });
