@@ -27,11 +27,12 @@ const alone = /\/outage\.spec\.ts$/;
 
 /**
  * Specs of what happens in the browser (the player, its autoplay, the host-page SDK's bridge):
- * they watch the wire from Chromium and read nothing the database decides, so the PostgreSQL
- * pass (E2E_DATABASE_URL) leaves them to the PGlite one. Every spec of server behaviour runs on both.
+ * they watch the wire from Chromium and read nothing a database decides, so the PostgreSQL pass
+ * of scripts/run-tests.mjs sets E2E_SKIP_BROWSER_ONLY and leaves them to the PGlite one. Every
+ * spec of server behaviour runs on both.
  */
 const browserOnly = /\/(player|player-autoplay|sdk-bridge)\.spec\.ts$/;
-const onPostgres = Boolean(process.env.E2E_DATABASE_URL);
+const skipBrowserOnly = process.env.E2E_SKIP_BROWSER_ONLY === "1";
 
 // Browser tests drive Debian's Chromium against the built app, started the way the README's quick start does.
 export default defineConfig({
@@ -43,10 +44,10 @@ export default defineConfig({
   workers: Number(process.env.E2E_WORKERS ?? 2),
   // CI retries a failed test once, and its summary lists every retried test as flaky (scripts/ci-summary.mjs).
   retries: process.env.CI ? 1 : 0,
-  testIgnore: onPostgres ? browserOnly : undefined,
+  testIgnore: skipBrowserOnly ? browserOnly : undefined,
   projects: [
     { name: "demo-project", testMatch: oneAtATime, workers: 1 },
-    { name: "own-data", testIgnore: [oneAtATime, alone, ...(onPostgres ? [browserOnly] : [])] },
+    { name: "own-data", testIgnore: [oneAtATime, alone, ...(skipBrowserOnly ? [browserOnly] : [])] },
     { name: "alone", testMatch: alone, dependencies: ["demo-project", "own-data"] },
   ],
   reporter: process.env.CI_REPORT_DIR

@@ -106,7 +106,10 @@ async function main() {
     const report = { CI_REPORT_NAME: "postgres" };
     await buildIfChanged();
     await withFreshDatabase("api", (url) => step("unit and API tests (PostgreSQL)", "test:unit", { ...report, DATABASE_URL: url }));
-    await withFreshDatabase("e2e", (url) => step("built-server tests (PostgreSQL)", "test:e2e", { ...report, E2E_DATABASE_URL: url }));
+    await withFreshDatabase("e2e", (url) =>
+      // The browser-only specs (playwright.config.ts) run in the PGlite pass alone.
+      step("built-server tests (PostgreSQL)", "test:e2e", { ...report, E2E_DATABASE_URL: url, E2E_SKIP_BROWSER_ONLY: "1" }),
+    );
     await withFreshDatabase("reliability", (url) =>
       step("reliability suite (PostgreSQL)", "test:reliability", { ...report, E2E_DATABASE_URL: url }),
     );
