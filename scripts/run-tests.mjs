@@ -18,7 +18,8 @@ const usage = `Usage: node scripts/run-tests.mjs [--embedded] [--postgres] [--st
                reliability suite on PGlite (npm test)
   --postgres   unit and API tests, built-server tests and the reliability suite against the
                PostgreSQL server of TEST_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres),
-               each in a fresh database dropped afterwards (npm run test:postgres)
+               each in a fresh database dropped afterwards; the browser-only specs run in
+               the PGlite pass alone (npm run test:postgres)
   --stress     the built-server and reliability suites on PGlite with one busy loop per core
                beside them (npm run test:stress)`;
 
@@ -94,7 +95,7 @@ async function buildIfChanged() {
 
 async function main() {
   if (flags.embedded) {
-    // One process each and little output: side by side they take the time of the longer one.
+    // One single-threaded process each, with little output: on two cores they run side by side.
     await steps([step("type check", "typecheck"), step("lint", "lint")]);
     await step("SDK size", "sdk:size");
     await step("unit and API tests (PGlite)", "test:unit");
