@@ -230,13 +230,17 @@ describe("standalone ingest server – keep-alive after an answer given before t
 
 // ── storage down: a child ingest server on its own PostgreSQL database ─────────────────────
 
-/** Polls `check` every 100 ms until it returns a value; the cap only guards against a hang. */
-async function waitFor<T>(what: string, check: () => Promise<T | undefined> | T | undefined, ms = 100_000): Promise<T> {
+/**
+ * Polls `check` every 100 ms until it returns a value; the cap only guards against a hang.
+ * `state` adds what was seen last to the error.
+ */
+async function waitFor<T>(what: string, check: () => Promise<T | undefined> | T | undefined, state?: () => string): Promise<T> {
+  const ms = 100_000;
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await check();
     if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out after ${ms} ms waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`Timed out after ${ms} ms waiting for ${what}${state ? `; ${state()}` : ""}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -294,13 +298,24 @@ describe.skipIf(!process.env.DATABASE_URL)("standalone ingest server – databas
 
   const childPost = (token: string, body: unknown) => fetch(childUrl, { ...batchRequestInit({ token, body }), signal: timeout() });
 
-  /** Terminates every session of the database (the child's pool included) and waits until none is left. */
-  const terminateSessions = () =>
-    waitFor("every session of the database to end", async () => {
-      const [sessions] = await admin<{ left: number }[]>`
-        select count(*)::int as left from (select pg_terminate_backend(pid) from pg_stat_activity where datname = ${dbName}) t`;
-      return sessions?.left === 0 ? true : undefined;
-    });
+  /**
+   * Terminates every session of the database (the child's pool included) and waits until none
+   * is left. Should one outlive the cap, the failure names the sessions still there.
+   */
+  const terminateSessions = async () => {
+    let left: Record<string, unknown>[] = [];
+    await waitFor(
+      "every session of the database to end",
+      async () => {
+        left = await admin<Record<string, unknown>[]>`
+          select pid, application_name, backend_type, state, wait_event_type, wait_event, backend_start, left(query, 80) as query,
+                 pg_terminate_backend(pid) as terminated
+          from pg_stat_activity where datname = ${dbName}`;
+        return left.length === 0 ? true : undefined;
+      },
+      () => `sessions still there: ${JSON.stringify(left)}\nthe ingest server's output:\n${output.slice(-3000)}`,
+    );
+  };
 
   const countRows = async (projectId: string) => {
     const [row] = await direct<{ n: number }[]>`select count(*)::int as n from analytics_events where project_id = ${projectId}`;
@@ -334,6 +349,7 @@ describe.skipIf(!process.env.DATABASE_URL)("standalone ingest server – databas
     const sent: { events: WireEvent[]; status: number; token: string }[] = [];
     let phase: "healthy" | "down" | "back" | "stop" = "healthy";
     const sentDuring = { healthy: 0, down: 0, back: 0, stop: 0 };
+    // A sender stops at its first failure (no answer at all); the failure is reported below.
     const senders = tokens.map(async (token) => {
       while (phase !== "stop") {
         const during = phase;
@@ -345,21 +361,35 @@ describe.skipIf(!process.env.DATABASE_URL)("standalone ingest server – databas
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     });
+    const stopSenders = async () => {
+      phase = "stop";
+      const failed = (await Promise.allSettled(senders)).filter((result) => result.status === "rejected");
+      return failed.map((result) => String((result as PromiseRejectedResult).reason));
+    };
     // Each phase lasts until a round of batches begun in it has been answered, however long
     // that takes: the database goes away while batches are in flight, and comes back under load.
     const answeredIn = (during: keyof typeof sentDuring) =>
-      waitFor(`${tokens.length} batches sent while ${during} to be answered`, () => (sentDuring[during] >= tokens.length ? true : undefined));
+      waitFor(
+        `${tokens.length} batches sent while ${during} to be answered`,
+        () => (sentDuring[during] >= tokens.length ? true : undefined),
+        () => `answered so far: ${JSON.stringify(sentDuring)}\nthe ingest server's output:\n${output.slice(-3000)}`,
+      );
 
-    await answeredIn("healthy");
-    await admin.unsafe(`alter database "${dbName}" allow_connections false`);
-    phase = "down";
-    await terminateSessions();
-    await answeredIn("down");
-    await admin.unsafe(`alter database "${dbName}" allow_connections true`);
-    phase = "back";
-    await answeredIn("back");
-    phase = "stop";
-    await Promise.all(senders);
+    let unanswered: string[] = [];
+    try {
+      await answeredIn("healthy");
+      await admin.unsafe(`alter database "${dbName}" allow_connections false`);
+      phase = "down";
+      await terminateSessions();
+      await answeredIn("down");
+      await admin.unsafe(`alter database "${dbName}" allow_connections true`);
+      phase = "back";
+      await answeredIn("back");
+    } finally {
+      // Also when a phase failed: senders left running would outlive the test (and the server).
+      unanswered = await stopSenders();
+    }
+    expect(unanswered, "batches that got no answer at all").toEqual([]);
 
     expect(new Set(sent.map((batch) => batch.status))).toEqual(new Set([202, 503]));
     expect(sentDuring.healthy).toBeGreaterThan(0);
