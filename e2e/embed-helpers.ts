@@ -90,16 +90,51 @@ export async function recordAnalytics(page: Page) {
       return original(url, data);
     };
   });
+  // The page's own log, in the order the page did things: each analytics message the host
+  // received from a player, the moment the tracking bundle ran, and each batch it started to
+  // send. The SDK sends a released event in the same task (a microtask), so "received, and no
+  // batch started" read afterwards means the event was held: no waiting for a request that
+  // might still come.
+  await page.addInitScript(() => {
+    const log: unknown[] = [];
+    (window as unknown as { __analyticsLog: unknown[] }).__analyticsLog = log;
+    addEventListener("message", (event) => {
+      const data = event.data as { type?: unknown; eventType?: unknown } | null;
+      if (data?.type === "PLAYER_ANALYTICS_EVENT_V1") log.push({ received: data.eventType });
+    });
+    document.addEventListener("load", (event) => {
+      const src = (event.target as HTMLScriptElement | null)?.src ?? "";
+      if (src.endsWith("/player-tracking.global.js")) log.push({ trackingLoaded: true });
+    }, true);
+    const originalFetch = window.fetch.bind(window);
+    window.fetch = (input, init) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (url.includes("/analytics/v1/events")) log.push({ batchSent: true });
+      return originalFetch(input, init);
+    };
+  });
+  const pageLog = () => page.evaluate(() => (window as unknown as { __analyticsLog?: Record<string, unknown>[] }).__analyticsLog ?? []);
+  /** Waits until the page has run the tracking bundle and its host has received `eventType` from the player; returns the page's log then. */
+  const afterReceived = async (eventType: string) => {
+    await expect
+      .poll(async () => {
+        const log = await pageLog();
+        return log.some((entry) => entry.trackingLoaded) && log.some((entry) => entry.received === eventType);
+      })
+      .toBe(true);
+    return pageLog();
+  };
   const beacons = () =>
     page.evaluate(() => (window as unknown as { __beacons?: { url: string; body: { event: WireEvent } }[] }).__beacons ?? []);
   const types = (playbackId?: number) =>
     events.filter((e) => playbackId === undefined || e.playback_id === playbackId).map((e) => (e.event_type === "video.progressed" ? `progressed ${e.payload.percent}` : e.event_type));
-  return { events, beacons, beaconStatuses, statuses, origins, types };
+  return { events, beacons, beaconStatuses, statuses, origins, types, pageLog, afterReceived };
 }
 
 export const demoCalls = (page: Page) => page.evaluate(() => (window as unknown as { reelbindDemo: { calls: DemoCall[] } }).reelbindDemo.calls);
 export const hostCommand = (page: Page, script: string) => page.evaluate(`window.reelbindDemo.player.${script}`);
 
-export async function waitForCall(page: Page, predicate: (call: DemoCall) => boolean, timeout = 15_000) {
-  await expect.poll(async () => (await demoCalls(page)).some(predicate), { timeout }).toBe(true);
+/** Polls the demo host's calls until one matches; the cap is the config's expect timeout, a hang guard only. */
+export async function waitForCall(page: Page, predicate: (call: DemoCall) => boolean) {
+  await expect.poll(async () => (await demoCalls(page)).some(predicate)).toBe(true);
 }

@@ -156,10 +156,12 @@ test.describe("the player embedded on a customer site through an embed session",
     const token = await lights.session(request, { allowedOrigins: [secondOrigin()] });
     const analytics = await recordAnalytics(page);
     // The app's own origin may frame the player (frame-ancestors 'self'), but it is not in allowed_origins.
+    const refused = page.waitForEvent("console", (message) => message.text().includes("ignored: the embed session's allowed origins do not include it"));
     await page.goto(`${env("E2E_BASE_URL")}/demo/embed?session=${encodeURIComponent(token)}&autoplay=1`);
     const player = page.frameLocator('[data-testid="demo-player"] iframe');
     await expect(player.locator("#reelbind-player")).toHaveAttribute("data-first-frame", /\d/);
-    await page.waitForTimeout(2000);
+    // The player has read the host's INIT and ignored it; nothing else could start it.
+    expect((await refused).text()).toContain(`INIT from ${env("E2E_BASE_URL")} ignored`);
     expect(await demoCalls(page)).toEqual([]);
     expect(analytics.events).toEqual([]);
     await expect(player.locator("#reelbind-player")).not.toHaveAttribute("data-state", "playing");
@@ -232,7 +234,10 @@ test.describe("consent on the landing page", () => {
     await expect(banner).toBeVisible();
     const player = page.frameLocator('[data-testid="player-slot"] iframe');
     await expect(player.locator("#reelbind-player")).toHaveAttribute("data-state", /playing|ended/);
-    await page.waitForTimeout(1500);
+    // Played to the end, its last event received by the host page once the tracking bundle ran:
+    // an event not held would have been sent in that same task.
+    const log = await analytics.afterReceived("video.completed");
+    expect(log.filter((entry) => entry.batchSent)).toEqual([]);
     expect(analytics.events).toEqual([]);
 
     await banner.getByRole("button", { name: "Accept" }).click();
@@ -258,7 +263,9 @@ test.describe("consent on the landing page", () => {
     await expect.poll(() => analytics.beaconStatuses).toEqual([202]);
     const player = page.frameLocator('[data-testid="player-slot"] iframe');
     await expect(player.locator("#reelbind-player")).toHaveAttribute("data-state", /playing|ended/);
-    await page.waitForTimeout(1500);
+    // As above: the events the player sent after the choice (up to the end) were dropped, not sent.
+    const log = await analytics.afterReceived("video.completed");
+    expect(log.filter((entry) => entry.batchSent)).toEqual([]);
     expect(analytics.events).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { acceptHostMessage, type HostMessageContext } from "./host-messages";
+import { acceptHostMessage, refusedOriginWarning, type HostMessageContext } from "./host-messages";
 
 const parent = { name: "parent window" };
 const stranger = { name: "another window" };
@@ -82,5 +82,24 @@ describe("acceptHostMessage – commands", () => {
     { name: "from another window with the parent's origin", source: stranger, origin: host, context: afterInit },
   ])("PLAY $name → ignored", ({ source, origin, context }) => {
     expect(acceptHostMessage({ source, origin, data: { v: 1, type: "PLAY" } }, context)).toBeNull();
+  });
+});
+
+describe("refusedOriginWarning", () => {
+  it("names the origin of an INIT refused for it", () => {
+    expect(refusedOriginWarning({ source: parent, origin: "https://evil.example", data: init }, restricted)).toBe(
+      "Reelbind player: INIT from https://evil.example ignored: the embed session's allowed origins do not include it.",
+    );
+  });
+
+  it.each([
+    { name: "an INIT the list allows", source: parent, origin: host, data: init, context: restricted },
+    { name: "no origin list", source: parent, origin: "https://evil.example", data: init, context: beforeInit },
+    { name: "after the first INIT", source: parent, origin: "https://evil.example", data: init, context: { ...restricted, parentOrigin: host } },
+    { name: "from another window", source: stranger, origin: "https://evil.example", data: init, context: restricted },
+    { name: "not an INIT", source: parent, origin: "https://evil.example", data: { v: 1, type: "PLAY" }, context: restricted },
+    { name: "another version", source: parent, origin: "https://evil.example", data: { v: 2, type: "INIT" }, context: restricted },
+  ])("stays silent for $name", ({ source, origin, data, context }) => {
+    expect(refusedOriginWarning({ source, origin, data }, context)).toBeNull();
   });
 });

@@ -45,6 +45,16 @@ export function acceptHostMessage({ source, origin, data }: IncomingMessage, con
   }
 }
 
+/**
+ * The warning for the embedder's console when the parent's INIT is ignored because the embed
+ * session does not allow its origin (the commonest set-up mistake); null for any other message.
+ */
+export function refusedOriginWarning({ source, origin, data }: IncomingMessage, context: HostMessageContext): string | null {
+  if (source !== context.parent || !isRecord(data) || data.v !== controlVersion || data.type !== "INIT") return null;
+  if (context.parentOrigin !== null || context.allowedOrigins === null || context.allowedOrigins.includes(origin)) return null;
+  return `Reelbind player: INIT from ${origin} ignored: the embed session's allowed origins do not include it.`;
+}
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -4,7 +4,7 @@ import type { Lottie } from "@/lib/templates/lottie";
 import { AnimationView, fetchTemplateJson } from "./animation-view";
 import { bindTemplate } from "./bind-template";
 import type { HostChannel } from "./host-channel";
-import { acceptHostMessage, type IncomingMessage } from "./host-messages";
+import { acceptHostMessage, refusedOriginWarning, type IncomingMessage } from "./host-messages";
 import { openLottieClock } from "./lottie-clock";
 import type { PlayerMedia } from "./media";
 import { PlaybackController } from "./playback-controller";
@@ -58,12 +58,13 @@ export class PlayerSession {
   }
 
   receive(event: IncomingMessage): void {
-    const command = acceptHostMessage(event, {
-      parent: window.parent,
-      allowedOrigins: this.manifest.allowedOrigins,
-      parentOrigin: this.channel.parentOrigin,
-    });
-    if (!command) return;
+    const context = { parent: window.parent, allowedOrigins: this.manifest.allowedOrigins, parentOrigin: this.channel.parentOrigin };
+    const command = acceptHostMessage(event, context);
+    if (!command) {
+      const warning = refusedOriginWarning(event, context);
+      if (warning) console.warn(warning);
+      return;
+    }
     if (command.type === "INIT") {
       this.channel.connect(event.origin);
       this.init = command;
