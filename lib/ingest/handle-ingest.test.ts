@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it, onTestFinished, vi } from "vitest";
+import { eq } from "drizzle-orm";
 import { getConfig } from "@/lib/config";
+import { getDb, schema } from "@/lib/db";
 import { mintEmbedSessionToken } from "@/lib/tokens/embed-session-token";
 import { mintIngestToken } from "@/lib/tokens/ingest-token";
 import { forgeToken, strangerSecret, unsignedToken } from "@/lib/tokens/testing";
@@ -23,8 +25,11 @@ import {
   type BatchRequestOptions,
   type Tenant,
 } from "./ingest-test-helpers";
+import { drainQuarantine } from "./quarantine";
 import { ingestRateLimit } from "./rate-limit";
 import { eventBatchLimits } from "./validate-events";
+
+const { analyticsQuarantineSamples } = schema;
 
 // POST /analytics/v1/events and /analytics/v1/consent through the Next route handlers
 // (DESIGN.md §9): the order of the checks, enrichment, idempotent storage, the rate limit.
@@ -425,6 +430,11 @@ describe("POST /analytics/v1/events – schema (422, whole batch, nothing stored
     const problem = await expectProblem(response, 422);
     expect(problem.errors?.some((e) => e.path.startsWith("events.0.payload") && /deeper/.test(e.message))).toBe(true);
     expect(await storedCount(tenant.projectId)).toBe(0);
+    // The quarantine keeps a sample of it, its deep part cut (JSON.stringify would overflow the stack).
+    await drainQuarantine();
+    const db = await getDb();
+    const samples = await db.select().from(analyticsQuarantineSamples).where(eq(analyticsQuarantineSamples.projectId, tenant.projectId));
+    expect(samples.map((row) => row.event.includes('"[nested too deep]"'))).toEqual([true]);
   });
 });
 

@@ -55,9 +55,20 @@ function storableText(text: string): string {
   return text.toWellFormed().replaceAll("\u0000", "\uFFFD");
 }
 
+/** Nesting below this is written as a marker: a refused body can nest deeper than JSON.stringify's stack allows. */
+const maxSampleDepth = 64;
+
 /** The envelope as JSON text (escapes keep it storable), cut to quarantineSampleMaxChars. */
 export function sampleText(event: unknown): string {
-  const json = JSON.stringify(event) ?? "null";
+  const depths = new WeakMap<object, number>();
+  const json =
+    JSON.stringify(event, function (this: unknown, _key, value: unknown) {
+      if (typeof value !== "object" || value === null) return value;
+      const depth = (typeof this === "object" && this !== null ? (depths.get(this) ?? 0) : 0) + 1;
+      if (depth > maxSampleDepth) return "[nested too deep]";
+      depths.set(value, depth);
+      return value;
+    }) ?? "null";
   return json.length <= quarantineSampleMaxChars ? json : storableText(json.slice(0, quarantineSampleMaxChars));
 }
 
