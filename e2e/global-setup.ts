@@ -1,7 +1,7 @@
-import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { startApp } from "../lib/testing/start-app";
+import { logOutputTo, startApp } from "../lib/testing/start-app";
 import { applyTrustedProxies } from "./own-instance";
 
 /** What the tests read from the environment besides E2E_BASE_URL; an external app must provide them all. */
@@ -39,8 +39,7 @@ export default async function globalSetup() {
   const app = await startApp(env);
   // What the app prints, for specs that read its log (the reliability suite looks for uncaught errors).
   const appLog = path.join(dataDir, "app.log");
-  appendFileSync(appLog, app.output());
-  for (const stream of [app.child.stdout!, app.child.stderr!]) stream.on("data", (chunk: Buffer) => appendFileSync(appLog, chunk));
+  logOutputTo(app, appLog);
 
   process.env.E2E_BASE_URL = app.baseUrl;
   process.env.E2E_DATA_DIR = dataDir;

@@ -31,6 +31,8 @@ export type OwnInstance = {
   app: StartedApp;
   /** Its DATA_DIR, which holds its admin channel (cliVia). */
   dataDir: string;
+  /** Its PostgreSQL database; undefined on PGlite. */
+  databaseUrl: string | undefined;
   /**
    * Stops the app and starts it again on the same DATA_DIR and database with `settings` changed
    * (an operator changing the configuration); resolves with the new process (a new port).
@@ -75,7 +77,7 @@ export async function startOwnInstance(label: string, settings: Record<string, s
     running = await startAppInstance(env, 240_000);
     return running;
   };
-  return { app, dataDir, restart, stop };
+  return { app, dataDir, databaseUrl: database?.url, restart, stop };
 }
 
 /** An app a spec sends requests to as many clients, each with an X-Forwarded-For address of its own. */

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { operations, type Operation } from "@/lib/api/openapi";
 import { ctaClick, type Manifest } from "../e2e/wire-events";
 import { badValue, bodyCases, mutationOf, queryCases, type BodyCase, type JsonSchema } from "./bad-values";
+import { useOwnSuiteApp } from "./own-app";
 import { appLogReader, blobFiles, isRejected, rowCounter, RowLedger, send, wrongAnswer, type SentRequest } from "./server-watch";
 import { addMember, basic, bearer, callOk, createCredential, createUploadVictim, createWebhookVictim, lightsSessionBody, setUpTenants, uploadTemplate, type Project } from "./tenants";
 import { uploadCases } from "./upload-cases";
@@ -29,6 +30,8 @@ type Case = { label: string; request: SentRequest; mayStore: boolean };
 type Figures = { endpoint: string; cases: number; accepted: number; rejected: number; redirected: number; violations: string[]; ms: number; rowCounts: number };
 
 const figures: Figures[] = [];
+/** This spec counts its app's rows and reads its log: it has an app of its own (own-app.ts). */
+let leaveOwnApp: (() => Promise<void>) | undefined;
 let own: Project;
 let counter: ReturnType<typeof rowCounter>;
 let appLog: ReturnType<typeof appLogReader>;
@@ -251,6 +254,7 @@ const fuzzedOperations = () => operations.filter((op) => !op.upload && !op.inter
 
 test.beforeAll(async () => {
   test.setTimeout(300_000);
+  leaveOwnApp = await useOwnSuiteApp("bad-inputs");
   console.log(`bad inputs: seed ${seed} (FC_SEED=${seed} replays this run), scale ${scale}`);
   ({ own } = await setUpTenants("Bad inputs", { withMembers: false }));
   const token = own.adminToken;
@@ -313,6 +317,7 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
   await counter?.close();
+  await leaveOwnApp?.();
   if (figures.length === 0) return;
   const cases = figures.reduce((sum, f) => sum + f.cases, 0);
   const violations = figures.reduce((sum, f) => sum + f.violations.length, 0);

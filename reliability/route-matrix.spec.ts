@@ -6,6 +6,7 @@ import { highestRole, roleRank, roles } from "@/lib/auth/permissions";
 import { tokenScopes, type TokenScope } from "@/lib/auth/token-scopes";
 import type { Role } from "@/lib/db/schema";
 import { env } from "../e2e/owned-project";
+import { useOwnSuiteApp } from "./own-app";
 import { appLogReader, send, wrongAnswer, type SentRequest } from "./server-watch";
 import {
   addMember,
@@ -44,6 +45,8 @@ type Caller =
   | { label: string; kind: "credential"; credential: Credential }
   | { label: string; kind: "none"; headers: Record<string, string> };
 
+/** This spec counts its app's rows and reads its log: it has an app of its own (own-app.ts). */
+let leaveOwnApp: (() => Promise<void>) | undefined;
 let tenants: Tenants;
 let callers: Caller[];
 /** What each tenant's signed routes are called with: a template file URL of its share and a preview URL, each with its query. */
@@ -231,6 +234,7 @@ function scopedCallers(): Promise<Caller>[] {
 
 test.beforeAll(async () => {
   test.setTimeout(300_000);
+  leaveOwnApp = await useOwnSuiteApp("route-matrix");
   tenants = await setUpTenants("Route matrix", { withMembers: true });
   const revokedToken = await callOk<{ id: string; token: string }>("POST", "/api/me/tokens", bearer(tenants.members[0]!.token), { name: "revoked" }, 201);
   await callOk("POST", `/api/me/tokens/${revokedToken.id}/revoke`, bearer(tenants.members[0]!.token));
@@ -292,6 +296,10 @@ test.beforeAll(async () => {
   });
   signedUrls = new Map(entries.map(({ tenant, signed }) => [tenant, signed]));
   victims = new Map(entries.map(({ tenant, victim }) => [tenant, victim]));
+});
+
+test.afterAll(async () => {
+  await leaveOwnApp?.();
 });
 
 test("every route × every caller × own project, foreign project, foreign organization – the status the role rules give", async () => {

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { appendFileSync } from "node:fs";
 import { freePort } from "./free-port";
 
 // The product as the README's quick start runs it (`npm start`: build when needed, then
@@ -111,4 +112,10 @@ export function startIngestServer(env: NodeJS.ProcessEnv, timeoutMs = 120_000): 
     ready: (output) => /Reelbind ingest listening/.test(output),
     timeoutMs,
   });
+}
+
+/** Copies what `server` printed so far, and prints from now on, to `file` (specs that read the app's log). */
+export function logOutputTo(server: ServerProcess, file: string): void {
+  appendFileSync(file, server.output());
+  for (const stream of [server.child.stdout!, server.child.stderr!]) stream.on("data", (chunk: Buffer) => appendFileSync(file, chunk));
 }
