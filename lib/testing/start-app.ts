@@ -76,10 +76,16 @@ async function startServerProcess(
 }
 
 /**
+ * A hang guard only, long enough for a start that builds first (`npx playwright test` on a
+ * changed tree) on a busy 2-core machine, where a build alone took over 5 minutes.
+ */
+const buildingStartTimeoutMs = 900_000;
+
+/**
  * Starts `scripts/start.mjs` on a free port with `env` (DATA_DIR, DATABASE_URL…) and resolves
  * once the server listens and has printed its banner.
  */
-export async function startApp(env: NodeJS.ProcessEnv, timeoutMs = 300_000): Promise<StartedApp> {
+export async function startApp(env: NodeJS.ProcessEnv, timeoutMs = buildingStartTimeoutMs): Promise<StartedApp> {
   const app = await startServerProcess(["scripts/start.mjs"], env, {
     portVariable: "PORT",
     ready: (output) => /PROD share:.*\n/.test(output) && /is listening on port/.test(output),
@@ -97,7 +103,7 @@ export async function startApp(env: NodeJS.ProcessEnv, timeoutMs = 300_000): Pro
 }
 
 /** Starts `scripts/start.mjs` with REELBIND_BOOTSTRAP=0 (no banner): one more instance of an app that is already set up. */
-export function startAppInstance(env: NodeJS.ProcessEnv, timeoutMs = 300_000): Promise<ServerProcess> {
+export function startAppInstance(env: NodeJS.ProcessEnv, timeoutMs = buildingStartTimeoutMs): Promise<ServerProcess> {
   return startServerProcess(["scripts/start.mjs"], { ...env, REELBIND_BOOTSTRAP: "0" }, {
     portVariable: "PORT",
     ready: (output) => /is listening on port/.test(output),
