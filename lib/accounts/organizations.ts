@@ -11,7 +11,7 @@ import { memberships, organizations, projects, users, type Role } from "@/lib/db
 import { listProjectsForUser } from "./accounts";
 
 // The console's organization verbs: who the signed-in user is, projects of an organization, and
-// its members. Organization-level rights come from an organization membership only (DESIGN §5:
+// its members. Organization-level rights come from an organization membership only (docs/design.md, Roles:
 // managing projects and members is OrganizationAdmin's). Changes are audited in the organization's
 // trail (project_id set when the change is about one project).
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Role } from "@/lib/db/schema";
 import { can, highestRole, minimumRole, type Action } from "./permissions";
 
-// The role matrix of DESIGN.md §5, written out by hand so a change to the table shows here.
+// The role matrix of docs/design.md, Roles, written out by hand so a change to the table shows here.
 
 const actions = Object.keys(minimumRole) as Action[];
 
@@ -46,7 +46,7 @@ describe("can – role matrix", () => {
     expect(can(null, action)).toBe(false);
   });
 
-  it("minimumRole – covers every action of DESIGN.md §5 and nothing else", () => {
+  it("minimumRole – covers every action of docs/design.md, Roles and nothing else", () => {
     expect(actions.sort()).toEqual(
       [
         "analytics.read",

@@ -3,7 +3,7 @@ import type { Role } from "@/lib/db/schema";
 /** Lowest to highest; a role includes every right of the roles before it. */
 export const roles = ["Viewer", "Editor", "ProjectManager", "OrganizationAdmin"] as const satisfies readonly Role[];
 
-/** The minimum role for each action (DESIGN.md §5). */
+/** The minimum role for each action (docs/design.md, Roles). */
 export const minimumRole = {
   "share.read": "Viewer",
   "template.read": "Viewer",

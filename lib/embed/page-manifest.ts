@@ -15,7 +15,7 @@ import { TokenError } from "@/lib/tokens/tokens";
 import { signFileUrl } from "./file-url";
 import type { ManifestChapter, ManifestFileUrls, PageManifest } from "./protocol";
 
-// The page manifest (DESIGN.md §7): everything the player needs to play a share, built for
+// The page manifest (docs/design.md, Tokens): everything the player needs to play a share, built for
 // one view. GET /api/embed/manifest serves it; the player page inlines it.
 
 /**

@@ -16,7 +16,7 @@ export const manifestQuery = z
     path: ["share"],
   });
 
-/** POST /api/embed-sessions (DESIGN.md §7). */
+/** POST /api/embed-sessions (docs/design.md, Tokens). */
 export const embedSessionBody = z
   .strictObject({
     channel: channelSchema.optional(),

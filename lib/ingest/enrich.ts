@@ -4,7 +4,7 @@ import type { EventRow } from "./store-events";
 import type { WireEvent } from "./validate-events";
 import { LRUCache } from "lru-cache";
 
-// The enrichment step of DESIGN.md §9: after validation, the server overwrites the tenant
+// The enrichment step of docs/design.md, Ingest: after validation, the server overwrites the tenant
 // fields with the token's claims and adds device, geo and received_at. Device and country
 // come from request headers, so both are treated as untrusted input.
 

@@ -32,7 +32,7 @@ import { eventBatchLimits } from "./validate-events";
 const { analyticsQuarantineSamples } = schema;
 
 // POST /analytics/v1/events and /analytics/v1/consent through the Next route handlers
-// (DESIGN.md §9): the order of the checks, enrichment, idempotent storage, the rate limit.
+// (docs/design.md, Ingest): the order of the checks, enrichment, idempotent storage, the rate limit.
 
 const send = (options: BatchRequestOptions) => postEvents(batchRequest(options));
 

@@ -23,7 +23,7 @@ import { createRateLimiter, ingestRateLimit, sharedIngestRateLimit, takeFromEach
 import { storeEventRows } from "./store-events";
 import { eventBatchLimits, validateEvent, validateEventBatch, type WireEvent } from "./validate-events";
 
-// The ingest endpoints (DESIGN.md §9), written once for the Next route handlers and the
+// The ingest endpoints (docs/design.md, Ingest), written once for the Next route handlers and the
 // standalone node:http server (scripts/ingest-server.ts). They read an IngestRequest and
 // give an IngestAnswer: the routes adapt a web Request and Response (below), the standalone
 // server its node:http request and response directly, which spares it the web streams and

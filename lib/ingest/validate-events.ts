@@ -4,7 +4,7 @@ import { analyticsEventTypes, type AnalyticsEventType } from "@/lib/embed/protoc
 import { describeSchemaErrors, type ErrorWording } from "@/lib/api/schema-errors";
 import eventSchema from "./event-schema-v1.json";
 
-// The wire events of DESIGN.md §9, checked against event-schema-v1.json (the document served
+// The wire events of docs/design.md, Ingest, checked against event-schema-v1.json (the document served
 // at /analytics/v1/event-schema-v1.json). Bodies come from the open internet, so a cheap
 // iterative walk rejects prototype keys and deep nesting before ajv looks at anything.
 

@@ -1,6 +1,6 @@
 import { controlVersion, type HostCommand } from "@/lib/embed/protocol";
 
-// Which host → player messages the player obeys (spec §4.5 rule 2, DESIGN §8). Pure, so every
+// Which host → player messages the player obeys (spec §4.5 rule 2, docs/design.md, Player). Pure, so every
 // case is a row in a test table: the player passes in what it knows and acts only on the command
 // returned.
 

@@ -1,6 +1,6 @@
 import type { AnalyticsEventType, ManifestChapter } from "@/lib/embed/protocol";
 
-// The analytics rules of spec §6 and DESIGN §8 as a pure state machine: the player tells it what
+// The analytics rules of spec §6 and docs/design.md, Player as a pure state machine: the player tells it what
 // happened and posts the events it returns. No DOM and no clock (the caller stamps occurredAt),
 // so every rule is unit-tested. Payloads carry exactly the fields event-schema-v1.json allows.
 

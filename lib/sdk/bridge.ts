@@ -1,6 +1,6 @@
 import { analyticsEventTypes, analyticsMessageType, type AnalyticsMessage } from "@/lib/embed/protocol";
 
-// The analytics bridge's message checks (spec §4.5 rule 3 (c), DESIGN §8). The source and origin
+// The analytics bridge's message checks (spec §4.5 rule 3 (c), docs/design.md, Player). The source and origin
 // checks (a, b) need the player registry and live in the tracker.
 
 /** Event types the player may send. consent.* originate only in the SDK, so over postMessage they are forged. */

@@ -1,4 +1,4 @@
-// Page-level fields the tracking bundle adds to the player's events (DESIGN §8).
+// Page-level fields the tracking bundle adds to the player's events (docs/design.md, Player).
 
 const toHex = (bytes: Uint8Array) => Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
 

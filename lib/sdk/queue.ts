@@ -1,6 +1,6 @@
 import type { WireEvent } from "@/lib/ingest/validate-events";
 
-// The SDK's delivery queue (spec §4.6, §7.1; DESIGN §8). The transport is injected: the tracking
+// The SDK's delivery queue (spec §4.6, §7.1; docs/design.md, Player). The transport is injected: the tracking
 // bundle passes fetch, the unit tests a fake.
 
 /** Sends one POST body; resolves with the HTTP status. Status 0 or a rejection is a network error. */

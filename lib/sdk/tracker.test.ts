@@ -5,7 +5,7 @@ import { randomUuid } from "./enrichment";
 import type { RawMessage } from "./tracking-api";
 import { analyticsMessage, ingestUrl, newContext, playerOrigin, positionOf, recordingTracker, settle } from "./sdk-test-helpers";
 
-// Enrichment, holding until READY, one queue per ingest endpoint, and consent (DESIGN §8).
+// Enrichment, holding until READY, one queue per ingest endpoint, and consent (docs/design.md, Player).
 
 const uuidV4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

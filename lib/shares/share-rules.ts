@@ -1,4 +1,4 @@
-// The share's field rules (DESIGN.md §6), with no server dependency: the API's PUT schema
+// The share's field rules (docs/design.md, Management API), with no server dependency: the API's PUT schema
 // (lib/shares/schema.ts) and the console's form (lib/console/shares/share-form.ts) both use them,
 // so the browser checks exactly what the server will.
 

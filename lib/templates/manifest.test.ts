@@ -29,7 +29,7 @@ function template(): Lottie {
   });
 }
 
-/** The manifest of DESIGN.md §6, bound to the synthetic template. */
+/** The manifest of docs/design.md, Management API, bound to the synthetic template. */
 function designManifest(): BindingManifest {
   return {
     version: 1,
@@ -47,7 +47,7 @@ const withField = (field: Record<string, unknown>) => ({ version: 1, fields: [fi
 const textField = (extra: Record<string, unknown> = {}) => ({ key: "firstName", type: "text", target: { layer: "Name" }, ...extra });
 
 describe("validateManifest – schema", () => {
-  it("accepts the DESIGN.md example", () => {
+  it("accepts the example of docs/design.md", () => {
     const result = validateManifest(designManifest(), template());
     expect(result).toEqual({ ok: true, manifest: designManifest() });
   });

@@ -3,7 +3,7 @@ import type { Db } from "@/lib/db";
 import { templates, type Channel } from "@/lib/db/schema";
 
 /**
- * The template a channel serves (DESIGN.md §6): PROD serves the Production template; DEV and
+ * The template a channel serves (docs/design.md, Management API): PROD serves the Production template; DEV and
  * STAGING serve the newest Testing template, else the Production one. Null when there is none.
  */
 export async function findServedTemplate(db: Db, projectId: string, channel: Channel) {

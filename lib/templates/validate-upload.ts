@@ -16,7 +16,7 @@ export type ValidUpload = {
 const imageTypes = new Set(["image/png", "image/jpeg", "image/webp"]);
 
 /**
- * Every rule of an upload (spec §2.3, DESIGN.md §6) checked at once, so the 422 lists all
+ * Every rule of an upload (spec §2.3, docs/design.md, Management API) checked at once, so the 422 lists all
  * problems: the form fields, which files each kind needs or refuses, file types by their
  * bytes, the Lottie shape, and the binding manifest against the Lottie file.
  */

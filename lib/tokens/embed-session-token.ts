@@ -4,7 +4,7 @@ import { channelSchema } from "@/lib/shares/schema";
 import { allowedOriginsClaimSchema, allowedOriginsSchema } from "./origins";
 import { signToken, verifyToken, type SignedToken, type TokenKind, type TokenOptions } from "./tokens";
 
-// The embed-session token (DESIGN.md §7): minted by POST /api/embed-sessions for a host page,
+// The embed-session token (docs/design.md, Tokens): minted by POST /api/embed-sessions for a host page,
 // exchanged by the player for a page manifest. Short-lived: it only has to survive until the
 // player loads; the ingest token in the manifest outlives it. Default 1 h; at most 24 h, so a
 // leaked token (it travels in URLs: /embed?session=…) stops working within a day.

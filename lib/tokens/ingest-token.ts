@@ -6,7 +6,7 @@ import { signToken, verifyToken, type SignedToken, type TokenKind, type TokenOpt
 
 const channelSchema = z.enum(channelEnum.enumValues);
 
-// The analytics ingest token (spec §5 items 5–6, DESIGN.md §7): minted into the page manifest,
+// The analytics ingest token (spec §5 items 5–6, docs/design.md, Tokens): minted into the page manifest,
 // presented as `Authorization: Bearer` on every ingest POST.
 
 export const ingestTokenTtlBounds = { minSeconds: 15 * 60, maxSeconds: 48 * 3600 } as const;

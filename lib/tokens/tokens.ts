@@ -4,7 +4,7 @@ import type { z } from "zod";
 import { isAppError, UnauthorizedError } from "@/lib/api/errors";
 import { getConfig } from "@/lib/config";
 
-// Shared mechanics of Reelbind's signed tokens (DESIGN.md §7): HS256 only, the secret chosen
+// Shared mechanics of Reelbind's signed tokens (docs/design.md, Tokens): HS256 only, the secret chosen
 // by `kid`, one `typ` and `aud` per kind of token, 60 s clock tolerance, bounded lifetime.
 
 export type TokenSecret = { kid: string; secret: string };

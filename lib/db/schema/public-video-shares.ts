@@ -26,7 +26,7 @@ export const publicVideoShares = pgTable(
     ctaLabel: text("cta_label"),
     ctaUrl: text("cta_url"),
     personalizationData: jsonb("personalization_data").$type<Record<string, unknown>>(),
-    /** required: the player sends no analytics until the viewer accepts (DESIGN.md §8). */
+    /** required: the player sends no analytics until the viewer accepts (docs/design.md, Player). */
     consentMode: consentModeEnum("consent_mode").notNull().default("not_required"),
     apiCredentialId: uuid("api_credential_id").notNull(),
     createdAt: timestamptz("created_at").notNull().defaultNow(),

@@ -17,7 +17,7 @@ import {
   type TemplateJson,
 } from "./template-test-helpers";
 
-// Who may do what with templates (DESIGN.md §5): Viewer reads; Editor also uploads and
+// Who may do what with templates (docs/design.md, Roles): Viewer reads; Editor also uploads and
 // previews; ProjectManager and OrganizationAdmin do everything.
 
 let projectId: string;
