@@ -55,7 +55,7 @@ test("an OrganizationAdmin creates a project, invites a Viewer who accepts by ch
   const acceptUrl = (await dialog.getByTestId("accept-url").textContent())!;
   expect(acceptUrl).toMatch(/\/invitations\/rbi_/);
   await screenshots(page, "members-invited");
-  await dialog.getByRole("button", { name: "Done" }).click();
+  await dialog.getByRole("button", { name: "I have copied it" }).click();
   await expect(page.getByTestId("accept-url")).toHaveCount(0);
   await expect(page.getByRole("list", { name: "Pending invitations" })).toContainText(viewerEmail);
 

@@ -222,7 +222,9 @@ function InviteButton({ organizationId, projects }: { organizationId: string; pr
         onClose={close}
         title={invited ? "Invitation created" : "Invite a member"}
         description={invited ? null : "They get a link to accept; until they do, the invitation grants nothing."}
-        actions={<CreateDialogActions done={Boolean(invited)} doneLabel="Done" onClose={close} formId={formId} submitLabel="Invite" busy={invite.isPending} />}
+        dismissible={!invited}
+        undismissibleHint="The accept link is not shown again: copy it first, then press “I have copied it”."
+        actions={<CreateDialogActions done={Boolean(invited)} onClose={close} formId={formId} submitLabel="Invite" busy={invite.isPending} />}
       >
         {invited ? (
           <div className="space-y-3 text-sm">
