@@ -101,6 +101,7 @@ test("an OrganizationAdmin creates a project, invites a Viewer who accepts by ch
 
   // The admin makes them an Editor; the Viewer's next page shows it.
   await viewerRow.getByLabel(`Role of ${viewerEmail}`).selectOption("Editor");
+  await page.getByRole("dialog", { name: `Make ${viewerEmail} Editor?` }).getByRole("button", { name: "Change role" }).click();
   await expect(page.getByRole("status")).toContainText(`${viewerEmail} is now Editor.`);
   await viewerPage.goto("/projects");
   await expect(viewerPage.getByRole("link", { name: /Spring campaign/ })).toContainText("Editor");

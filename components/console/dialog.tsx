@@ -30,19 +30,34 @@ export function Dialog({ open, onClose, title, description, children, actions, w
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const descriptionId = useId();
+  // "Copy it first" shows after a refused Escape or outside click, until the dialog closes.
   const [hinted, setHinted] = useState(false);
+  const [wasOpen, setWasOpen] = useState(open);
+  if (open !== wasOpen) {
+    setWasOpen(open);
+    setHinted(false);
+  }
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
     if (open && !dialog.open) dialog.showModal();
     if (!open && dialog.open) dialog.close();
-    if (!open) setHinted(false);
   }, [open]);
   useEffect(() => {
     // closedby is newer than React's DOM typings; "none" stops the browser's own light dismiss too.
     ref.current?.setAttribute("closedby", dismissible ? "closerequest" : "none");
-    if (dismissible) setHinted(false);
   }, [dismissible]);
+  useEffect(() => {
+    if (dismissible || !open) return;
+    // On the document: the control that had focus (the form's submit button) may be gone by now.
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== "Escape") return;
+      event.preventDefault();
+      setHinted(true);
+    };
+    document.addEventListener("keydown", onKeyDown);
+    return () => document.removeEventListener("keydown", onKeyDown);
+  }, [dismissible, open]);
   const refuseDismiss = () => setHinted(true);
   return (
     <dialog
@@ -62,12 +77,6 @@ export function Dialog({ open, onClose, title, description, children, actions, w
         event.preventDefault();
         if (dismissible) onClose();
         else refuseDismiss();
-      }}
-      onKeyDown={(event) => {
-        if (event.key === "Escape" && !dismissible) {
-          event.preventDefault();
-          refuseDismiss();
-        }
       }}
       onClick={(event) => {
         // A click on the backdrop targets the dialog element itself (its content is inside the padded div).
