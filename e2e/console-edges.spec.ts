@@ -82,12 +82,16 @@ test("secrets shown once (API secret, personal token, accept link) – Escape an
   await page.getByRole("button", { name: "New token" }).click();
   await dialog.getByLabel("Name").fill("Edges CI");
   await dialog.getByRole("button", { name: "Create token" }).click();
+  await expect(dialog.getByTestId("new-token")).toBeVisible();
+  await shots(page, "secret-dialog-token");
   await expectClosesOnlyByCopiedIt(page, dialog, dialog.getByTestId("new-token"));
 
   await page.goto(`/organizations/${orgId}/members`);
   await page.getByRole("button", { name: "Invite member" }).click();
   await dialog.getByLabel("Email").fill(`invitee-${run}@example.com`);
   await dialog.getByRole("button", { name: "Invite" }).click();
+  await expect(dialog.getByTestId("accept-url")).toBeVisible();
+  await shots(page, "secret-dialog-invitation");
   await expectClosesOnlyByCopiedIt(page, dialog, dialog.getByTestId("accept-url"));
 });
 
