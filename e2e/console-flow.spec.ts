@@ -71,7 +71,7 @@ test("a ProjectManager goes from upload to a played, clicked PROD share; the aud
   await page.getByRole("dialog").getByLabel("Name").fill("Website");
   await page.getByRole("dialog").getByRole("button", { name: "Create credential" }).click();
   await expect(page.getByTestId("api-secret")).toHaveText(/^sk_/);
-  await page.getByRole("button", { name: "I have stored the secret" }).click();
+  await page.getByRole("button", { name: "I have copied it" }).click();
 
   // The PROD share with a call to action.
   await tab(page, "Shares").click();

@@ -59,7 +59,7 @@ test("credentials: the secret is shown once and works; the PROD share is set up 
   const apiKey = (await page.getByTestId("api-key").textContent())!;
   const apiSecret = (await page.getByTestId("api-secret").textContent())!;
   expect(apiSecret).toMatch(/^sk_/);
-  await page.getByRole("button", { name: "I have stored the secret" }).click();
+  await page.getByRole("button", { name: "I have copied it" }).click();
   await expect(page.getByText(apiSecret)).toHaveCount(0);
   await expectAccessible(page);
   await screenshots(page, "credentials");

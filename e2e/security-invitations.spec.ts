@@ -143,7 +143,7 @@ test("the console's members page lists a pending invitation with its accept link
   await dialog.getByRole("button", { name: "Invite" }).click();
   const acceptUrl = (await dialog.getByTestId("accept-url").textContent())!;
   expect(acceptUrl).toMatch(/\/invitations\/rbi_/);
-  await dialog.getByRole("button", { name: "Done" }).click();
+  await dialog.getByRole("button", { name: "I have copied it" }).click();
   const pending = page.getByRole("list", { name: "Pending invitations" }).getByRole("listitem").filter({ hasText: email });
   await expect(pending).toContainText("Pending");
   await expect(page.getByRole("list", { name: "Members" })).not.toContainText(email);

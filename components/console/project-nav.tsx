@@ -14,11 +14,15 @@ const sections = [
   { path: "audit", label: "Audit log" },
 ] as const;
 
-/** The project's sections as tabs; the current one is marked for screen readers too. */
+/**
+ * The project's sections as tabs; the current one is marked for screen readers too. Below the lg
+ * breakpoint they wrap as chips instead, so every section is on screen at phone width (a row that
+ * scrolls sideways hid API credentials, Webhooks and Audit log with no sign they were there).
+ */
 export function ProjectNav({ projectId }: { projectId: string }) {
   const pathname = usePathname();
   return (
-    <nav aria-label="Project sections" className="-mb-px flex gap-1 overflow-x-auto border-b border-slate-200">
+    <nav aria-label="Project sections" className="flex flex-wrap gap-1.5 lg:-mb-px lg:flex-nowrap lg:gap-1 lg:border-b lg:border-slate-200">
       {sections.map((section) => {
         const href = `/projects/${projectId}/${section.path}`;
         const current = pathname === href || pathname.startsWith(`${href}/`);
@@ -27,7 +31,7 @@ export function ProjectNav({ projectId }: { projectId: string }) {
             key={section.path}
             href={href}
             aria-current={current ? "page" : undefined}
-            className={`relative whitespace-nowrap border-b-2 px-3 py-2 text-sm font-medium focus-visible:outline-2 focus-visible:outline-indigo-600 ${current ? "border-indigo-600 text-indigo-700" : "border-transparent text-slate-600 hover:border-slate-300 hover:text-slate-900"}`}
+            className={`relative whitespace-nowrap rounded-md px-3 py-1.5 text-sm font-medium ring-1 ring-inset focus-visible:outline-2 focus-visible:outline-indigo-600 lg:rounded-none lg:border-b-2 lg:py-2 lg:ring-0 ${current ? "bg-indigo-50 text-indigo-700 ring-indigo-200 lg:border-indigo-600 lg:bg-transparent" : "bg-white text-slate-600 ring-slate-200 hover:text-slate-900 lg:border-transparent lg:bg-transparent lg:hover:border-slate-300"}`}
           >
             {section.label}
             <LinkPending />

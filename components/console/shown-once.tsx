@@ -19,8 +19,11 @@ export function ShownOnce({ title, value, testId, copyLabel, children }: { title
   );
 }
 
-/** Cancel + submit (the form's id) while creating; once `done`, one button (doneLabel) that closes. */
-export function CreateDialogActions({ done = false, doneLabel = "Done", onClose, formId, submitLabel, busy }: { done?: boolean; doneLabel?: string; onClose: () => void; formId: string; submitLabel: string; busy: boolean }) {
+/**
+ * Cancel + submit (the form's id) while creating; once `done` (a secret is shown once), the one
+ * button that closes the dialog, which says the user has the secret.
+ */
+export function CreateDialogActions({ done = false, doneLabel = "I have copied it", onClose, formId, submitLabel, busy }: { done?: boolean; doneLabel?: string; onClose: () => void; formId: string; submitLabel: string; busy: boolean }) {
   if (done) {
     return (
       <Button intent="primary" onClick={onClose}>

@@ -33,7 +33,7 @@ export const auditEventSchema = z.object({
     .record(z.string(), z.unknown())
     .nullable()
     .describe(
-      'What changed; a credential\'s apiKey only for callers who may read credentials (ProjectManager and up); another person\'s email (member events\' `email`) only for OrganizationAdmins, else "a project member"',
+      'What the event is about and what changed: its subject (a credential\'s name and apiKey, a share\'s channel and slug, a template\'s name and version…) and, for updates, `changes`: one `{ field, from, to }` per changed field (never a secret; a webhook URL by its host). A credential\'s apiKey only for callers who may read credentials (ProjectManager and up); another person\'s email (member events\' `email`) only for OrganizationAdmins, else "a project member"',
     ),
   createdAt: z.iso.datetime(),
 });

@@ -255,7 +255,12 @@ class BatchWriter {
         rowsDuplicate: done!.rowsDuplicate,
       };
       await emitWebhookEvent(tx, { projectId: this.campaign.projectId, type: "campaign.imported", data });
-      await recordProjectAuditEvent(tx, this.actor, this.access, { action: "campaign.imported", targetType: "campaign", targetId: this.campaign.id, data });
+      await recordProjectAuditEvent(tx, this.actor, this.access, {
+        action: "campaign.imported",
+        targetType: "campaign",
+        targetId: this.campaign.id,
+        data: { name: this.campaign.name, channel: this.campaign.channel, ...data },
+      });
       return done!;
     });
   }

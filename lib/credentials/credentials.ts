@@ -97,6 +97,7 @@ export async function revokeCredential(db: Db, actor: Actor, access: ProjectAcce
         action: "credential.revoked",
         targetType: "api_credential",
         targetId: revoked.id,
+        data: { apiKey: revoked.apiKey, name: revoked.name },
       });
       return presentCredential(revoked);
     }

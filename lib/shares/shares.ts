@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import { NotFoundError, ValidationError } from "@/lib/api/errors";
+import { fieldChanges, type AuditChange } from "@/lib/audit/changes";
 import { recordProjectAuditEvent } from "@/lib/audit/record-audit-event";
 import type { Actor } from "@/lib/auth/authenticate";
 import type { ProjectAccess } from "@/lib/auth/project-access";
@@ -101,7 +102,7 @@ function auditShare(tx: Db, actor: Actor, access: ProjectAccess, share: ShareRow
     action,
     targetType: "public_video_share",
     targetId: share.id,
-    data: { channel: share.channel, ...data },
+    data: { channel: share.channel, slug: share.slug, ...data },
   });
 }
 
@@ -159,8 +160,19 @@ async function replaceShare(tx: Db, actor: Actor, access: ProjectAccess, share: 
     .set({ ...input, updatedAt: new Date() })
     .where(eq(publicVideoShares.id, share.id))
     .returning();
-  await auditShare(tx, actor, access, updated!, "share.updated", { changed });
+  const changes = fieldChanges(share, updated!, changed, ["personalizationData"]);
+  await auditShare(tx, actor, access, updated!, "share.updated", { changed, changes: await nameCredentials(tx, changes) });
   return updated!;
+}
+
+/** A credential change reads by the credentials' names (an id means nothing to a reader; the key id is for ProjectManagers only). */
+async function nameCredentials(tx: Db, changes: AuditChange[]): Promise<AuditChange[]> {
+  const change = changes.find(({ field }) => field === "apiCredentialId");
+  if (!change) return changes;
+  const ids = [change.from, change.to].filter((id): id is string => typeof id === "string");
+  const rows = await tx.select({ id: apiCredentials.id, name: apiCredentials.name }).from(apiCredentials).where(inArray(apiCredentials.id, ids));
+  const nameOf = (id: unknown) => rows.find((row) => row.id === id)?.name ?? null;
+  return changes.map((each) => (each === change ? { field: "apiCredential", from: nameOf(change.from), to: nameOf(change.to) } : each));
 }
 
 /**

@@ -1,5 +1,6 @@
 import { and, desc, eq } from "drizzle-orm";
 import { NotFoundError, ValidationError } from "@/lib/api/errors";
+import { fieldChanges, type AuditChange } from "@/lib/audit/changes";
 import { recordProjectAuditEvent } from "@/lib/audit/record-audit-event";
 import type { Actor } from "@/lib/auth/authenticate";
 import { isUuid, type ProjectAccess } from "@/lib/auth/project-access";
@@ -33,6 +34,14 @@ export function presentEndpoint(row: EndpointRow) {
  */
 export function hostOf(url: string): string | null {
   return URL.parse(url)?.host ?? null;
+}
+
+/** An update's changes for the trail: the URL by its host only (its path is often a secret), the rest as they are. */
+function endpointChanges(before: EndpointRow, after: EndpointRow): AuditChange[] {
+  const changes = fieldChanges(before, after, ["description", "eventTypes", "enabled"]);
+  if (before.url === after.url) return changes;
+  const [from, to] = [hostOf(before.url), hostOf(after.url)];
+  return [from === to ? { field: "url" } : { field: "url", from, to }, ...changes];
 }
 
 /** 422 on `url` unless its host is public (or WEBHOOK_ALLOW_PRIVATE=1), naming why. */
@@ -83,7 +92,7 @@ export async function createEndpoint(db: Db, actor: Actor, access: ProjectAccess
  * they go next, and disabling it fails them (they can be re-sent once it is enabled again).
  */
 export async function updateEndpoint(db: Db, actor: Actor, access: ProjectAccess, endpointId: string, input: UpdateEndpointInput) {
-  await getEndpointOrThrow(db, access, endpointId);
+  const before = await getEndpointOrThrow(db, access, endpointId);
   if (input.url !== undefined) await requireSafeUrl(input.url);
   return db.transaction(async (tx) => {
     const [row] = await tx
@@ -107,7 +116,12 @@ export async function updateEndpoint(db: Db, actor: Actor, access: ProjectAccess
       action: "webhook.endpoint_updated",
       targetType: "webhook_endpoint",
       targetId: row.id,
-      data: { host: hostOf(row.url), changed: Object.keys(input), ...(input.enabled !== undefined ? { enabled: input.enabled } : {}) },
+      data: {
+        host: hostOf(row.url),
+        changed: Object.keys(input),
+        changes: endpointChanges(before, row),
+        ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+      },
     });
     return presentEndpoint(row);
   });

@@ -1,11 +1,10 @@
 "use client";
 
 import { useMemo, useState } from "react";
-import { Badge } from "@/components/console/badge";
 import { Button } from "@/components/console/button";
 import { inputClass } from "@/components/console/field";
 import { EmptyState, ErrorState, LoadingState } from "@/components/console/states";
-import { auditActionLabel, auditActionLabels } from "@/lib/console/audit-actions";
+import { auditActionLabel, auditActionLabels, auditChanges, auditSubject } from "@/lib/console/audit-actions";
 import { problemMessage } from "@/lib/console/api-client";
 import { formatDateTime } from "@/lib/console/format";
 import { useAuditLog, type AuditFilters, type AuditPage } from "@/lib/console/hooks/audit";
@@ -63,12 +62,12 @@ export function AuditLog({ projectId, firstPage }: { projectId: string; firstPag
           {events.map((event) => (
             <li key={event.id} className="flex flex-col gap-1 px-4 py-3 sm:flex-row sm:items-baseline sm:justify-between">
               <div className="min-w-0">
-                <p className="font-medium">
-                  {auditActionLabel(event.action)} <Badge>{event.action}</Badge>
+                <p className="font-medium">{auditActionLabel(event.action)}</p>
+                <p className="break-words text-sm text-slate-700" data-testid="audit-subject">
+                  {auditSubject(event)}
                 </p>
-                <p className="truncate text-sm text-slate-600">
-                  {event.actor?.email ?? "system"} · {event.targetType} {describeTarget(event.data)}
-                </p>
+                <AuditChanges lines={auditChanges(event)} />
+                <p className="truncate text-sm text-slate-500">by {event.actor?.email ?? "the system"}</p>
               </div>
               <time dateTime={event.createdAt} title={event.createdAt} className="shrink-0 text-sm text-slate-500">
                 {formatDateTime(event.createdAt)}
@@ -86,11 +85,16 @@ export function AuditLog({ projectId, firstPage }: { projectId: string; firstPag
   );
 }
 
-/** The one detail worth a glance: a name, a channel, an email. */
-function describeTarget(data: Record<string, unknown> | null): string {
-  if (!data) return "";
-  for (const key of ["name", "channel", "email", "slug"]) {
-    if (typeof data[key] === "string") return `“${data[key]}”`;
-  }
-  return "";
+/** An update's changed fields, old → new. */
+function AuditChanges({ lines }: { lines: string[] }) {
+  if (lines.length === 0) return null;
+  return (
+    <ul className="mt-1 space-y-0.5 text-sm text-slate-600" aria-label="Changes">
+      {lines.map((line) => (
+        <li key={line} className="break-words">
+          {line}
+        </li>
+      ))}
+    </ul>
+  );
 }

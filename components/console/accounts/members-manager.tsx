@@ -4,7 +4,7 @@ import { useState } from "react";
 import { Badge } from "@/components/console/badge";
 import { Button } from "@/components/console/button";
 import { CreateDialogActions, ShownOnce } from "@/components/console/shown-once";
-import { ConfirmDialog, Dialog, useDialogState } from "@/components/console/dialog";
+import { ConfirmDialog, ConfirmMutationDialog, Dialog, useDialogState } from "@/components/console/dialog";
 import { Field, inputClass } from "@/components/console/field";
 import { EmptyState, ErrorState } from "@/components/console/states";
 import { useToast } from "@/components/console/toast";
@@ -34,8 +34,9 @@ const scopeBadge = (item: { scope: "organization" | "project"; projectName: stri
 export function MembersManager({ organizationId, currentUserId, projects, initialMembers, initialInvitations }: MembersManagerProps) {
   const members = useMembers(organizationId, initialMembers);
   const changeRole = useChangeMemberRole(organizationId);
-  const toast = useToast();
   const [removing, setRemoving] = useState<MemberJson | null>(null);
+  // A role picked in a row's select waits here for confirmation; the select keeps showing the current role.
+  const [roleChange, setRoleChange] = useState<{ member: MemberJson; role: Role } | null>(null);
   const list = members.data ?? initialMembers;
   const admins = list.filter((member) => member.scope === "organization" && member.role === "OrganizationAdmin");
   const lastAdminReason = (member: MemberJson) =>
@@ -75,15 +76,7 @@ export function MembersManager({ organizationId, currentUserId, projects, initia
                     value={member.role}
                     disabled={Boolean(reason) || changeRole.isPending}
                     title={reason ?? undefined}
-                    onChange={(event) =>
-                      changeRole.mutate(
-                        { membershipId: member.id, role: event.target.value as Role },
-                        {
-                          onSuccess: (changed) => toast.success(`${changed.email} is now ${changed.role}.`),
-                          onError: (error) => toast.error(problemMessage(error)),
-                        },
-                      )
-                    }
+                    onChange={(event) => setRoleChange({ member, role: event.target.value as Role })}
                   >
                     {roles.map((role) => (
                       <option key={role} value={role}>
@@ -101,8 +94,34 @@ export function MembersManager({ organizationId, currentUserId, projects, initia
         </ul>
       )}
       {removing ? <RemoveDialog organizationId={organizationId} member={removing} onClose={() => setRemoving(null)} /> : null}
+      {roleChange ? <ChangeRoleDialog {...roleChange} mutation={changeRole} onClose={() => setRoleChange(null)} /> : null}
       <PendingInvitations organizationId={organizationId} initialInvitations={initialInvitations} />
     </div>
+  );
+}
+
+/** "Make x@… an Editor?": a role changes only once confirmed, never the moment the select changes. */
+function ChangeRoleDialog({ member, role, mutation, onClose }: { member: MemberJson; role: Role; mutation: ReturnType<typeof useChangeMemberRole>; onClose: () => void }) {
+  const toast = useToast();
+  const on = member.scope === "organization" ? "the whole organization" : `the project ${member.projectName}`;
+  return (
+    <ConfirmMutationDialog
+      open
+      onClose={() => {
+        mutation.reset();
+        onClose();
+      }}
+      title={`Make ${member.email} ${role}?`}
+      description={`Their role on ${on} changes from ${member.role} to ${role}, from their next request on.`}
+      confirmLabel="Change role"
+      mutation={mutation}
+      variables={{ membershipId: member.id, role }}
+      onDone={() => {
+        toast.success(`${member.email} is now ${role}.`);
+        mutation.reset();
+        onClose();
+      }}
+    />
   );
 }
 
@@ -222,7 +241,9 @@ function InviteButton({ organizationId, projects }: { organizationId: string; pr
         onClose={close}
         title={invited ? "Invitation created" : "Invite a member"}
         description={invited ? null : "They get a link to accept; until they do, the invitation grants nothing."}
-        actions={<CreateDialogActions done={Boolean(invited)} doneLabel="Done" onClose={close} formId={formId} submitLabel="Invite" busy={invite.isPending} />}
+        dismissible={!invited}
+        undismissibleHint="The accept link is not shown again: copy it first, then press “I have copied it”."
+        actions={<CreateDialogActions done={Boolean(invited)} onClose={close} formId={formId} submitLabel="Invite" busy={invite.isPending} />}
       >
         {invited ? (
           <div className="space-y-3 text-sm">

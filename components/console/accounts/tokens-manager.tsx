@@ -112,7 +112,9 @@ function CreateTokenButton({ allScopes }: { allScopes: readonly TokenScope[] }) 
         open={open}
         onClose={close}
         title={created ? "Copy your new token" : "New personal access token"}
-        actions={<CreateDialogActions done={Boolean(created)} doneLabel="I have copied it" onClose={close} formId="create-token" submitLabel="Create token" busy={create.isPending} />}
+        dismissible={!created}
+        undismissibleHint="The token is not shown again: copy it first, then press “I have copied it”."
+        actions={<CreateDialogActions done={Boolean(created)} onClose={close} formId="create-token" submitLabel="Create token" busy={create.isPending} />}
       >
         {created ? (
           <ShownOnce title="This is the only time the token is shown." value={created.token} testId="new-token">

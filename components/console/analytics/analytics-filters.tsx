@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { Button } from "@/components/console/button";
+import { DateInput } from "@/components/console/date-input";
 import { inputClass } from "@/components/console/field";
 import { channels, rangeLabels, rangePresets, type DashboardView, type FilterName } from "@/lib/console/analytics/dashboard-view";
 
@@ -77,13 +78,13 @@ export function AnalyticsFilters({ view, onChange, templates, seen }: Props) {
             <label htmlFor="analytics-from" className="block text-xs font-medium text-slate-600">
               From
             </label>
-            <input id="analytics-from" type="date" max={today} className={inputClass} value={fromDate} onChange={(event) => setFromDate(event.target.value)} />
+            <DateInput id="analytics-from" name="from" calendarLabel="Choose the start date from a calendar" max={today} value={fromDate} onChange={setFromDate} />
           </div>
           <div>
             <label htmlFor="analytics-to" className="block text-xs font-medium text-slate-600">
               To (included)
             </label>
-            <input id="analytics-to" type="date" min={fromDate || undefined} className={inputClass} value={toDate} onChange={(event) => setToDate(event.target.value)} />
+            <DateInput id="analytics-to" name="to" calendarLabel="Choose the end date from a calendar" min={fromDate || undefined} value={toDate} onChange={setToDate} />
           </div>
           <Button type="submit" disabledReason={customValid ? null : "Choose a start date on or before the end date"} aria-pressed={view.range === "custom"}>
             Apply dates

@@ -238,6 +238,9 @@ function Funnel({ funnel }: { funnel: CampaignDetailJson["funnel"] }) {
 
 const yesNo = (value: boolean) => (value ? "Yes" : "No");
 
+/** A cell of a stacked (phone) row: its column's name above it, from data-label. */
+const stackedCell = "max-sm:block max-sm:p-0 max-sm:before:block max-sm:before:text-xs max-sm:before:font-medium max-sm:before:text-slate-500 max-sm:before:content-[attr(data-label)]";
+
 function Recipients({ projectId, campaignId, fieldKeys }: { projectId: string; campaignId: string; fieldKeys: string[] }) {
   const recipients = useRecipients(projectId, campaignId);
   const items = recipients.data?.pages.flatMap((page) => page.items) ?? [];
@@ -250,32 +253,44 @@ function Recipients({ projectId, campaignId, fieldKeys }: { projectId: string; c
       {recipients.error ? <ErrorState message={problemMessage(recipients.error)} retry={() => void recipients.refetch()} /> : null}
       {!recipients.isPending && items.length === 0 ? <EmptyState title="No recipients yet">Upload a CSV to give each row its own link.</EmptyState> : null}
       {items.length > 0 ? (
+        // On a phone each row stacks into a card, every cell labelled, so the link and its Copy
+        // button are on screen instead of past a sideways scroll.
         <div className="overflow-x-auto rounded-lg bg-white ring-1 ring-slate-200">
-          <table className="min-w-full divide-y divide-slate-200 text-sm">
+          <table className="min-w-full divide-y divide-slate-200 text-sm max-sm:block">
             <caption className="sr-only">Recipients and how far each watched</caption>
             <TableHead
-              className="bg-slate-50 text-left text-slate-600"
+              className="bg-slate-50 text-left text-slate-600 max-sm:sr-only"
               cellClassName="px-3 py-2 font-medium"
               columns={[{ label: "Recipient" }, { label: "Data" }, { label: "Opened" }, { label: "Watched", numeric: true }, { label: "Completed" }, { label: "Clicked" }, { label: "Link" }]}
             />
-            <tbody className="divide-y divide-slate-100">
+            <tbody className="divide-y divide-slate-100 max-sm:block">
               {items.map((recipient) => (
-                <tr key={recipient.id} data-testid="recipient-row">
-                  <th scope="row" className="max-w-48 px-3 py-2 text-left font-normal">
+                <tr key={recipient.id} data-testid="recipient-row" className="max-sm:grid max-sm:grid-cols-2 max-sm:gap-x-3 max-sm:gap-y-2 max-sm:p-3">
+                  <th scope="row" className="max-w-48 px-3 py-2 text-left font-normal max-sm:col-span-2 max-sm:max-w-none max-sm:p-0">
                     <span className="block truncate font-mono text-xs" title={recipient.externalId}>
                       {recipient.externalId}
                     </span>
                     {recipient.email ? <span className="block truncate text-xs text-slate-500">{recipient.email}</span> : null}
                   </th>
-                  <td className="max-w-64 truncate px-3 py-2">{fieldKeys.map((key) => recipient.data[key]).filter((value) => typeof value === "string").join(" · ") || "—"}</td>
-                  <td className="px-3 py-2">{yesNo(recipient.reach.opened)}</td>
-                  <td className="px-3 py-2 text-right tabular-nums">{recipient.reach.furthestPercent}%</td>
-                  <td className="px-3 py-2">{yesNo(recipient.reach.completed)}</td>
-                  <td className="px-3 py-2">{yesNo(recipient.reach.clicked)}</td>
-                  <td className="px-3 py-2">
+                  <td data-label="Data" className={`max-w-64 truncate px-3 py-2 max-sm:col-span-2 max-sm:max-w-none ${stackedCell}`}>
+                    {fieldKeys.map((key) => recipient.data[key]).filter((value) => typeof value === "string").join(" · ") || "—"}
+                  </td>
+                  <td data-label="Opened" className={`px-3 py-2 ${stackedCell}`}>
+                    {yesNo(recipient.reach.opened)}
+                  </td>
+                  <td data-label="Watched" className={`px-3 py-2 text-right tabular-nums max-sm:text-left ${stackedCell}`}>
+                    {recipient.reach.furthestPercent}%
+                  </td>
+                  <td data-label="Completed" className={`px-3 py-2 ${stackedCell}`}>
+                    {yesNo(recipient.reach.completed)}
+                  </td>
+                  <td data-label="Clicked" className={`px-3 py-2 ${stackedCell}`}>
+                    {yesNo(recipient.reach.clicked)}
+                  </td>
+                  <td data-label="Link" className={`px-3 py-2 max-sm:col-span-2 ${stackedCell}`}>
                     {recipient.url ? (
-                      <div className="flex items-center gap-2">
-                        <a href={recipient.url} target="_blank" rel="noopener noreferrer" className="max-w-56 truncate font-mono text-xs text-indigo-700 hover:underline" data-testid="recipient-url">
+                      <div className="flex min-w-0 items-center gap-2">
+                        <a href={recipient.url} target="_blank" rel="noopener noreferrer" className="max-w-56 min-w-0 truncate font-mono text-xs text-indigo-700 hover:underline max-sm:max-w-none max-sm:flex-1" data-testid="recipient-url">
                           {recipient.url}
                         </a>
                         <CopyButton value={recipient.url} label="Copy link" />

@@ -116,8 +116,10 @@ function CreateCredentialButton({ projectId }: { projectId: string }) {
         open={open}
         onClose={close}
         title={created ? "Copy the secret now" : "New API credential"}
+        dismissible={!created}
+        undismissibleHint="The secret is not shown again: copy it first, then press “I have copied it”."
         actions={
-          <CreateDialogActions done={Boolean(created)} doneLabel="I have stored the secret" onClose={close} formId="create-credential" submitLabel="Create credential" busy={create.isPending} />
+          <CreateDialogActions done={Boolean(created)} onClose={close} formId="create-credential" submitLabel="Create credential" busy={create.isPending} />
         }
       >
         {created ? (

@@ -297,6 +297,41 @@ describe("GET /api/Projects/:id/audit-events – order of events close together"
   });
 });
 
+// ── what an event names ────────────────────────────────────────────────────────────────
+
+describe("GET /api/Projects/:id/audit-events – each event names its subject, updates say old → new", () => {
+  it("PUT …/PROD changing title, data and credential → share.updated with each change old → new; revoke names the credential", async () => {
+    const project = await createProject(await getDb(), { organizationId: home.organization.id, name: "Named" });
+    const createCredential = async (name: string) => {
+      const request = apiRequest("POST", "/api/credentials", { token: admin.token, body: { projectId: project.id, name } });
+      return (await expectStatus(await createCredentialRoute(request, routeParams({})), 201)) as { id: string; apiKey: string; apiSecret: string };
+    };
+    const site = await createCredential("Site");
+    const shop = await createCredential("Shop");
+    const url = `/api/Projects/${project.id}/public-video-shares/PROD`;
+    const params = shareParams(project.id, "PROD");
+    const put = (body: Record<string, unknown>, status: number) => putShareRoute(apiRequest("PUT", url, { token: admin.token, body }), params).then((r) => expectStatus(r, status));
+    const created = await put({ publicTitle: "Hello", apiCredentialId: site.id, personalizationData: { firstName: "Ana", plan: "Pro" } }, 201);
+    await put({ publicTitle: "Welcome", apiCredentialId: shop.id, personalizationData: { firstName: "Max", plan: "Pro", city: "Porto" } }, 200);
+    await expectStatus(await revokeCredentialRoute(apiRequest("POST", `/api/credentials/${site.id}/revoke`, { token: admin.token }), routeParams({ id: site.id })), 200);
+
+    const events = await allEvents(admin.token, project.id);
+    const updated = events.find((event) => event.action === "share.updated")!;
+    expect(updated.data).toMatchObject({ channel: "PROD", slug: created.slug });
+    expect(updated.data!.changes).toEqual([
+      { field: "publicTitle", from: "Hello", to: "Welcome" },
+      { field: "personalizationData.city", from: null, to: "Porto" },
+      { field: "personalizationData.firstName", from: "Ana", to: "Max" },
+      { field: "apiCredential", from: "Site", to: "Shop" },
+    ]);
+    expect(events.find((event) => event.action === "credential.revoked")!.data).toEqual({ apiKey: site.apiKey, name: "Site" });
+    expect(events.find((event) => event.action === "share.created")!.data).toMatchObject({ channel: "PROD", slug: created.slug });
+    // No secret is ever written to the trail.
+    expect(JSON.stringify(events)).not.toContain(site.apiSecret);
+    expect(JSON.stringify(events)).not.toContain(shop.apiSecret);
+  });
+});
+
 // ── bad queries ────────────────────────────────────────────────────────────────────────
 
 describe("GET /api/Projects/:id/audit-events – bad queries", () => {

@@ -172,6 +172,29 @@ describe("PATCH and DELETE /api/Projects/:id/webhooks/:endpointId", () => {
   });
 });
 
+describe("webhook endpoints – audit of an update", () => {
+  it("PATCH …/webhooks/:endpointId – the audit event records each changed field old → new, the URL by its host only", async () => {
+    const endpoint = await newEndpoint({ description: "Orders", eventTypes: ["render.completed"] });
+    const response = await patch(manager, endpoint.id, { url: "https://93.184.216.35/hooks/secret-path-123", description: "Orders v2", enabled: false });
+    expect(response.status, await response.clone().text()).toBe(200);
+    const db = await getDb();
+    const [event] = await db.select().from(schema.auditEvents).where(eq(schema.auditEvents.targetId, endpoint.id)).orderBy(schema.auditEvents.seq).offset(1);
+    expect(event).toMatchObject({ action: "webhook.endpoint_updated", data: { host: "93.184.216.35" } });
+    expect(event!.data!.changes).toEqual([
+      { field: "url", from: "93.184.216.34", to: "93.184.216.35" },
+      { field: "description", from: "Orders", to: "Orders v2" },
+      { field: "enabled", from: true, to: false },
+    ]);
+    expect(JSON.stringify(event!.data)).not.toContain("secret-path-123");
+
+    // A new path on the same host is recorded as a URL change without either URL.
+    await patch(manager, endpoint.id, { url: "https://93.184.216.35/hooks/other-secret" });
+    const [latest] = await db.select().from(schema.auditEvents).where(eq(schema.auditEvents.targetId, endpoint.id)).orderBy(schema.auditEvents.seq).offset(2);
+    expect(latest!.data!.changes).toEqual([{ field: "url" }]);
+    expect(JSON.stringify(latest!.data)).not.toContain("other-secret");
+  });
+});
+
 describe("deliveries", () => {
   it("test event → 202 pending webhook.test delivery, listed newest first; resend while pending → 409; once failed → 202 with the same webhook-id", async () => {
     const endpoint = await newEndpoint();
