@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import { chargeShareMiss, shareLookupRefusal, tooManyLookupsPage } from "./share-lookup-limit";
 
 // SHARE_MISS_RATE's default (60 a minute, a minute's worth at once); each test has addresses of its own.
@@ -7,6 +7,14 @@ const burst = 60;
 const slug = "UnknownSlug00000000000";
 
 describe("share lookup limit", () => {
+  // The limiter's clock (performance.now()) stands still: nothing refills between the misses.
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ["performance"] });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
+  });
+
   it("chargeShareMiss – the 60th miss of an address uses it up: shareLookupRefusal → 429 with Retry-After 1; other addresses go on", () => {
     const address = randomUUID();
     for (let i = 0; i < burst; i++) {
