@@ -45,7 +45,8 @@ const hints: Record<FileRole, (kind: TemplateKind) => React.ReactNode> = {
   ),
   videoFile: () => "The MP4 background video.",
   posterFile: () => "Optional: a PNG, JPEG or WebP image shown before the video plays.",
-  assetFiles: () => "Optional: images (PNG, JPEG, GIF, WebP) and fonts (TTF, OTF, WOFF, WOFF2) the animation names. SVG is not accepted.",
+  assetFiles: () =>
+    "Images (PNG, JPEG, GIF, WebP) and fonts (TTF, OTF, WOFF, WOFF2) the animation names: every image it loads by name must be here, unless an image field of the manifest fills it from personalization data. SVG is not accepted.",
 };
 
 const accepts: Record<FileRole, string> = {
@@ -358,8 +359,8 @@ function FolderPicker({ disabled, onPick }: { disabled: boolean; onPick: (list: 
 /** The short list of what the last drop or pick did: "data.json → Lottie JSON", "notes.txt → ignored: not a template file". */
 function SortedReport({ lines, onDismiss }: { lines: SortedLine[]; onDismiss: () => void }) {
   const placed = lines.filter((line) => line.placed).length;
-  const summary =
-    lines.length === 1 ? (placed ? "1 file added:" : "1 file not added:") : `${lines.length} files: ${placed} added, ${lines.length - placed} left out.`;
+  const files = lines.length === 1 ? "1 file" : `${lines.length} files`;
+  const summary = placed === lines.length ? `${files} added:` : placed === 0 ? `${files} not added:` : `${files}: ${placed} added, ${lines.length - placed} left out.`;
   return (
     <section aria-label="Files sorted" className="rounded-md bg-white px-3 py-2 text-sm ring-1 ring-slate-200">
       <div className="flex items-baseline justify-between gap-2">
