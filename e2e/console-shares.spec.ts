@@ -20,13 +20,21 @@ let token: string;
 
 const sameOrigin = () => ({ Origin: env("E2E_BASE_URL") });
 const dir = "lib/testing/fixtures/lottie/weather-card";
-const file = (name: string) => ({ name, mimeType: "application/json", buffer: readFileSync(`${dir}/${name}`) });
+/** The weather card with the images its animation shows (an upload without them is refused). */
+function weatherCardForm(): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries({ name: "Weather card", version: "1.0", kind: "LottieStandalone" })) form.set(name, value);
+  for (const [role, name, type] of [["templateJson", "data.json", "application/json"], ["manifestJson", "manifest.json", "application/json"], ["assetFiles", "images/img_0.jpg", "image/jpeg"], ["assetFiles", "images/img_1.jpg", "image/jpeg"]] as const) {
+    form.append(role, new File([new Uint8Array(readFileSync(`${dir}/${name}`))], name.replace("images/", ""), { type }));
+  }
+  return form;
+}
 
 async function deployWeatherCard(request: APIRequestContext) {
   const headers = { authorization: `Bearer ${token}` };
   const upload = await request.post(`/api/Projects/${projectId}/templates/upload`, {
     headers,
-    multipart: { name: "Weather card", version: "1.0", kind: "LottieStandalone", templateJson: file("data.json"), manifestJson: file("manifest.json") },
+    multipart: weatherCardForm(),
   });
   expect(upload.status(), await upload.text()).toBe(201);
   const { id } = (await upload.json()) as Created;

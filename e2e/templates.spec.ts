@@ -12,20 +12,28 @@ test("POST …/templates/upload then /preview – the weather card through the r
   const headers = { authorization: `Bearer ${process.env.E2E_API_TOKEN}` };
   const base = `/api/Projects/${process.env.E2E_PROJECT_ID}/templates`;
   const key = `e2e-${randomUUID()}`;
-  const form = {
-    name: "Weather card e2e",
-    version: "2.0",
-    kind: "LottieStandalone",
-    templateJson: file("data.json", "application/json"),
-    manifestJson: file("manifest.json", "application/json"),
+  // The images its animation shows go with it (an upload without them is refused: upload-assets.test.ts).
+  const form = () => {
+    const body = new FormData();
+    for (const [name, value] of Object.entries({ name: "Weather card e2e", version: "2.0", kind: "LottieStandalone" })) body.set(name, value);
+    for (const [role, name, mimeType, path] of [
+      ["templateJson", "data.json", "application/json"],
+      ["manifestJson", "manifest.json", "application/json"],
+      ["assetFiles", "img_0.jpg", "image/jpeg", "images/img_0.jpg"],
+      ["assetFiles", "img_1.jpg", "image/jpeg", "images/img_1.jpg"],
+    ] as const) {
+      const { buffer } = file(name, mimeType, path);
+      body.append(role, new File([new Uint8Array(buffer)], name, { type: mimeType }));
+    }
+    return body;
   };
 
-  const first = await request.post(`${base}/upload`, { headers: { ...headers, "idempotency-key": key }, multipart: form });
+  const first = await request.post(`${base}/upload`, { headers: { ...headers, "idempotency-key": key }, multipart: form() });
   expect(first.status(), await first.text()).toBe(201);
   const template = (await first.json()) as { id: string; status: string; width: number; height: number };
   expect(template).toMatchObject({ status: "Testing", width: 720, height: 1280 });
 
-  const replay = await request.post(`${base}/upload`, { headers: { ...headers, "idempotency-key": key }, multipart: form });
+  const replay = await request.post(`${base}/upload`, { headers: { ...headers, "idempotency-key": key }, multipart: form() });
   expect(replay.status()).toBe(201);
   expect(replay.headers()["idempotent-replayed"]).toBe("true");
   expect(((await replay.json()) as { id: string }).id).toBe(template.id);

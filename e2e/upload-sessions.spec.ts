@@ -22,6 +22,9 @@ type Api = { request: APIRequestContext; base: string; headers: Record<string, s
 const weatherCard = (): Declared[] => [
   { role: "templateJson", name: "data.json", type: "application/json", bytes: fixture("lottie/weather-card/data.json") },
   { role: "manifestJson", name: "manifest.json", type: "application/json", bytes: fixture("lottie/weather-card/manifest.json") },
+  // The images its animation shows: a completion without them is refused (upload-assets.test.ts).
+  { role: "assetFiles", name: "img_0.jpg", type: "image/jpeg", bytes: fixture("lottie/weather-card/images/img_0.jpg") },
+  { role: "assetFiles", name: "img_1.jpg", type: "image/jpeg", bytes: fixture("lottie/weather-card/images/img_1.jpg") },
 ];
 
 /** A Raster template whose MP4 is padded past two 8 MiB parts (its first bytes are still an MP4's). */
@@ -102,7 +105,7 @@ test.describe("upload sessions on the suite's app (local storage: the app's own 
     expect(replay.status).toBe(201);
     expect(replay.headers["idempotent-replayed"]).toBe("true");
     expect(replay.body.id).toBe(done.body.id);
-    expect(await getSession(api(request), session.id)).toMatchObject({ status: "completed", templateId: done.body.id, files: [{ parts: [] }, { parts: [] }] });
+    expect(await getSession(api(request), session.id)).toMatchObject({ status: "completed", templateId: done.body.id, files: files.map(() => ({ parts: [] })) });
     expect(existsSync(path.join(env("E2E_DATA_DIR"), "uploads", session.id))).toBe(false);
 
     const preview = await request.post(`${api(request).base}/${done.body.id as string}/preview`, { headers: api(request).headers, data: { data: { City: "Lisbon" } } });

@@ -82,13 +82,17 @@ test("the weather card through UploadThing, completed – the template is create
   const files = [
     { role: "templateJson", name: "data.json", bytes: readFileSync("lib/testing/fixtures/lottie/weather-card/data.json") },
     { role: "manifestJson", name: "manifest.json", bytes: readFileSync("lib/testing/fixtures/lottie/weather-card/manifest.json") },
+    // The images its animation shows: a completion without them is refused.
+    { role: "assetFiles", name: "img_0.jpg", bytes: readFileSync("lib/testing/fixtures/lottie/weather-card/images/img_0.jpg") },
+    { role: "assetFiles", name: "img_1.jpg", bytes: readFileSync("lib/testing/fixtures/lottie/weather-card/images/img_1.jpg") },
   ];
+  const typeOf = (name: string) => (name.endsWith(".jpg") ? "image/jpeg" : "application/json");
   const created = await fetch(`${baseUrl}/api/Projects/${projectId}/templates/uploads`, {
     method: "POST",
     headers: { ...bearer(), "Content-Type": "application/json" },
     body: JSON.stringify({
       fields: { name: "Weather card via UploadThing", version: "1.0", kind: "LottieStandalone" },
-      files: files.map(({ role, name, bytes }) => ({ role, name, size: bytes.length, type: "application/json" })),
+      files: files.map(({ role, name, bytes }) => ({ role, name, size: bytes.length, type: typeOf(name) })),
     }),
     signal: AbortSignal.timeout(30_000),
   });
@@ -107,8 +111,11 @@ test("the weather card through UploadThing, completed – the template is create
     const early = await complete();
     expect(early.status).toBe(422);
     expect(((await early.json()) as { errors: { path: string }[] }).errors).toEqual([expect.objectContaining({ path: "files.1" })]);
-    const [second] = await uploadFiles("templateFiles", { files: [new File([files[1]!.bytes], session.files[1]!.name, { type: "application/json" })], input: session.files[1]!.uploadthing.input, headers: bearer() });
-    keys.push(second!.key);
+    for (const [index, file] of files.entries()) {
+      if (index === 0) continue;
+      const [sent] = await uploadFiles("templateFiles", { files: [new File([file.bytes], session.files[index]!.name, { type: typeOf(file.name) })], input: session.files[index]!.uploadthing.input, headers: bearer() });
+      keys.push(sent!.key);
+    }
   } finally {
     delete globals.XMLHttpRequest;
   }

@@ -150,6 +150,8 @@ test("Idempotency-Key – an upload on one app process is replayed by the other,
     body.set("kind", "LottieStandalone");
     body.set("templateJson", new Blob([readFileSync(`${dir}/data.json`)], { type: "application/json" }), "data.json");
     body.set("manifestJson", new Blob([readFileSync(`${dir}/manifest.json`)], { type: "application/json" }), "manifest.json");
+    // The images its animation shows: an upload without them is refused.
+    for (const image of ["img_0.jpg", "img_1.jpg"]) body.append("assetFiles", new Blob([readFileSync(`${dir}/images/${image}`)], { type: "image/jpeg" }), image);
     return body;
   };
   const key = `scale-out-${randomUUID()}`;

@@ -53,7 +53,7 @@ import {
 } from "@/lib/renders/schema";
 import { completeUploadSessionBody, createUploadSessionBody, uploadSessionSchema } from "@/lib/templates/upload-sessions/schema";
 import { previewBodySchema } from "@/lib/templates/preview-schema";
-import { listTemplatesQuery, previewResultSchema, templateSchema } from "@/lib/templates/schema";
+import { listTemplatesQuery, previewResultSchema, templateSchema, uploadedTemplateSchema } from "@/lib/templates/schema";
 import {
   createEndpointBody,
   deliveryPageSchema,
@@ -128,12 +128,12 @@ export const operations: Operation[] = [
     method: "post",
     path: `${templates}/upload`,
     summary:
-      "Upload a template: multipart/form-data with name, version?, kind and the files templateJson, manifestJson, overlayJson, videoFile, posterFile, assetFiles (repeatable); at most 250 MB; optional Idempotency-Key header",
+      "Upload a template: multipart/form-data with name, version?, kind and the files templateJson, manifestJson, overlayJson, videoFile, posterFile, assetFiles (repeatable); at most 250 MB; every image the animation loads by name must be among the assetFiles (422 naming each missing one) unless a manifest image field fills it from data (then a warning); optional Idempotency-Key header",
     role: "Editor",
     scope: "templates:write",
     upload: true,
     responses: {
-      201: { description: "The template, status Testing (a replay carries Idempotent-Replayed: true)", schema: templateSchema },
+      201: { description: "The template, status Testing, and its warnings (a replay carries Idempotent-Replayed: true)", schema: uploadedTemplateSchema },
       409: { description: "The same Idempotency-Key is still in flight" },
       413: { description: "The body is larger than 250 MB" },
       415: { description: "Not multipart/form-data" },
@@ -178,7 +178,7 @@ export const operations: Operation[] = [
     scope: "templates:write",
     body: completeUploadSessionBody,
     responses: {
-      201: { description: "The template, status Testing (completing again replays it with Idempotent-Replayed: true)", schema: templateSchema },
+      201: { description: "The template, status Testing, and its warnings (completing again replays it with Idempotent-Replayed: true)", schema: uploadedTemplateSchema },
       409: { description: "The session is not open (failed, cancelled, expired) or is being completed" },
       422: { description: "A file was not sent whole (the session stays open), or the files break the upload's rules (the session fails)" },
     },

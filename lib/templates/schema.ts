@@ -69,6 +69,13 @@ export const templateSchema = z.object({
   everProduction: z.boolean(),
 });
 
+/** The answer to an upload (and to completing an upload session): the template, and what it lacks without being refused for it. */
+export const uploadedTemplateSchema = templateSchema.extend({
+  warnings: z
+    .array(z.string())
+    .describe("What the upload lacks without being refused for it, e.g. an image the animation shows that only personalization data fills; empty when nothing"),
+});
+
 export const previewResultSchema = z.object({
   url: z.url().describe("Signed; expires after 15 minutes"),
   expiresAt: z.iso.datetime(),

@@ -127,7 +127,7 @@ export async function recordTemplate(
       )
       .returning();
     await auditTemplate(tx, actor, access, template!, "template.uploaded", { kind: template!.kind });
-    const response = JSON.parse(JSON.stringify(presentTemplate(template!, files))) as unknown;
+    const response = JSON.parse(JSON.stringify({ ...presentTemplate(template!, files), warnings: valid.warnings })) as unknown;
     await complete(tx, response);
     return response;
   });

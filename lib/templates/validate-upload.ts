@@ -2,6 +2,7 @@ import { isAppError, ValidationError, zodFieldErrors, type FieldError } from "@/
 import { lottieInfo, parseJsonText, parseLottieJson, type Lottie } from "./lottie";
 import { fieldsOf, parseManifestJson, type BindingManifest } from "./manifest";
 import type { ReceivedFile, ReceivedUpload } from "./receive-upload";
+import { checkReferencedAssets } from "./referenced-assets";
 import { overlayConfigSchema, singleFileRoles, uploadFieldsSchema, type UploadFields } from "./schema";
 
 export type ValidUpload = {
@@ -11,6 +12,8 @@ export type ValidUpload = {
   overlay: Record<string, unknown> | null;
   templateFields: ReturnType<typeof fieldsOf>;
   info: ReturnType<typeof lottieInfo> | null;
+  /** What the upload lacks without being refused for it (an image that personalization data fills). */
+  warnings: string[];
 };
 
 const imageTypes = new Set(["image/png", "image/jpeg", "image/webp"]);
@@ -65,6 +68,14 @@ export function validateUpload({ fields, files }: ReceivedUpload): ValidUpload {
     }
   }
 
+  // The images the animation loads by name, once its manifest (which may exempt some) is known good.
+  let warnings: string[] = [];
+  if (lottie && (manifest || !manifestJson)) {
+    const assets = checkReferencedAssets(lottie, manifest, byRole("assetFiles").map((asset) => asset.name));
+    errors.push(...assets.errors);
+    warnings = assets.warnings;
+  }
+
   let overlay: Record<string, unknown> | null = null;
   const overlayJson = one("overlayJson");
   if (overlayJson) {
@@ -85,6 +96,7 @@ export function validateUpload({ fields, files }: ReceivedUpload): ValidUpload {
     overlay,
     templateFields: lottie ? fieldsOf(manifest, lottie) : [],
     info: lottie ? lottieInfo(lottie) : null,
+    warnings,
   };
 }
 

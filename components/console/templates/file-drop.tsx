@@ -7,7 +7,8 @@ import { formatBytes } from "@/lib/console/templates/format";
 // A file field that takes a file from the picker (click, or Enter/Space on the focused input)
 // or dropped onto it. The native input lies invisibly over the drop area, so it keeps its
 // label, keyboard use and screen-reader announcements; the chosen files are listed below it,
-// each with its own Remove button.
+// each with its own Remove button. What a drop or a pick holds is handed to the form as it is
+// (several files, folders): the form decides where each file goes.
 
 type FileDropProps = {
   label: string;
@@ -17,18 +18,17 @@ type FileDropProps = {
   multiple?: boolean;
   required?: boolean;
   files: File[];
-  onAdd: (files: File[]) => void;
+  /** Files chosen with the picker. */
+  onPick: (files: FileList | null) => void;
+  /** Whatever was dropped here (files, folders), not taken by the form around it. */
+  onDropTransfer: (transfer: DataTransfer) => void;
   onRemove: (index: number) => void;
   disabled?: boolean;
 };
 
-export function FileDrop({ label, hint, errors, accept, multiple, required, files, onAdd, onRemove, disabled }: FileDropProps) {
+export function FileDrop({ label, hint, errors, accept, multiple, required, files, onPick, onDropTransfer, onRemove, disabled }: FileDropProps) {
   const { id, hintId, errorId, describedBy } = useFieldIds(Boolean(hint), Boolean(errors?.length));
   const [dragging, setDragging] = useState(false);
-  const take = (list: FileList | null) => {
-    const chosen = Array.from(list ?? []);
-    if (chosen.length > 0) onAdd(multiple ? chosen : chosen.slice(0, 1));
-  };
   return (
     <div className="space-y-1">
       <div className="flex items-baseline gap-1 text-sm">
@@ -51,8 +51,10 @@ export function FileDrop({ label, hint, errors, accept, multiple, required, file
         onDragOver={(event) => event.preventDefault()}
         onDrop={(event) => {
           event.preventDefault();
+          // The form around also takes drops (anywhere on it); this one is this field's.
+          event.stopPropagation();
           setDragging(false);
-          if (!disabled) take(event.dataTransfer.files);
+          if (!disabled) onDropTransfer(event.dataTransfer);
         }}
       >
         <input
@@ -66,7 +68,7 @@ export function FileDrop({ label, hint, errors, accept, multiple, required, file
           aria-invalid={errors?.length ? true : undefined}
           className="absolute inset-0 h-full w-full cursor-pointer opacity-0 disabled:cursor-not-allowed"
           onChange={(event) => {
-            take(event.target.files);
+            onPick(event.target.files);
             // Choosing the same file again after removing it must fire change again.
             event.target.value = "";
           }}

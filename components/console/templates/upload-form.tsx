@@ -8,7 +8,7 @@ import { useToast } from "@/components/console/toast";
 import { ApiProblem, type FieldProblem } from "@/lib/console/api-client";
 import { useUploadTemplate, type UploadMode } from "@/lib/console/hooks/templates";
 import { formatBytes } from "@/lib/console/templates/format";
-import { templateKindList, type TemplateKind } from "@/lib/console/templates/template-rules";
+import { templateKindList, type TemplateKind, type UploadedTemplateJson } from "@/lib/console/templates/template-rules";
 import {
   attemptFor,
   emptyDraft,
@@ -20,6 +20,8 @@ import {
   type SubmissionAttempt,
   type UploadDraft,
 } from "@/lib/console/templates/upload-draft";
+import { sortFiles, type SortedLine } from "@/lib/console/templates/sort-files";
+import { filesOfDrop, filesOfPicker, readIncoming } from "./dropped-files";
 import { FileDrop } from "./file-drop";
 import { kindLabels } from "./kind-labels";
 
@@ -43,7 +45,8 @@ const hints: Record<FileRole, (kind: TemplateKind) => React.ReactNode> = {
   ),
   videoFile: () => "The MP4 background video.",
   posterFile: () => "Optional: a PNG, JPEG or WebP image shown before the video plays.",
-  assetFiles: () => "Optional: images (PNG, JPEG, GIF, WebP) and fonts (TTF, OTF, WOFF, WOFF2) the animation names. SVG is not accepted.",
+  assetFiles: () =>
+    "Images (PNG, JPEG, GIF, WebP) and fonts (TTF, OTF, WOFF, WOFF2) the animation names: every image it loads by name must be here, unless an image field of the manifest fills it from personalization data. SVG is not accepted.",
 };
 
 const accepts: Record<FileRole, string> = {
@@ -67,6 +70,15 @@ export function UploadForm({ projectId, uploadMode }: { projectId: string; uploa
   const toast = useToast();
   const upload = useUploadTemplate(projectId, uploadMode);
   const [draft, setDraft] = useState<UploadDraft>(emptyDraft);
+  /** The draft as of the last render: files are sorted against it once they have been read. */
+  const draftNow = useRef(draft);
+  useEffect(() => {
+    draftNow.current = draft;
+  }, [draft]);
+  /** What the last drop or pick did with each of its files. */
+  const [sorted, setSorted] = useState<SortedLine[] | null>(null);
+  /** An upload the server took with warnings: shown here before moving on, as a toast would vanish with them. */
+  const [accepted, setAccepted] = useState<{ template: UploadedTemplateJson; replayed: boolean } | null>(null);
   const [phase, setPhase] = useState<Phase>({ state: "idle" });
   const [resuming, setResuming] = useState(false);
   /** The form's own checks (full sentences) and the server's field errors (worded as the API words them). */
@@ -88,6 +100,20 @@ export function UploadForm({ projectId, uploadMode }: { projectId: string; uploa
   useEffect(() => () => controller.current?.abort(), []);
 
   const update = (change: Partial<UploadDraft>) => setDraft((current) => ({ ...current, ...change }));
+  /** Files dropped or picked on a field (`zone`) or anywhere on the form: each goes to its own field, and the form says where. */
+  /** The placements still reading their files, in order: a submit waits for them. */
+  const placing = useRef<Promise<void>>(Promise.resolve());
+  const place = (located: Promise<{ file: File; path: string }[]> | { file: File; path: string }[], zone?: FileRole) => {
+    const read = Promise.resolve(located).then(readIncoming);
+    placing.current = placing.current.then(async () => {
+      const incoming = await read.catch(() => []);
+      if (incoming.length === 0) return;
+      const result = sortFiles(draftNow.current, incoming, zone);
+      draftNow.current = result.draft;
+      setDraft(result.draft);
+      setSorted(result.report);
+    });
+  };
   const setFiles = (role: FileRole, files: File[]) =>
     setDraft((current) => ({ ...current, files: role === "assetFiles" ? { ...current.files, assetFiles: files } : { ...current.files, [role]: files[0] } }));
   const filesOf = (role: FileRole): File[] => (role === "assetFiles" ? draft.files.assetFiles : draft.files[role] ? [draft.files[role]] : []);
@@ -99,6 +125,13 @@ export function UploadForm({ projectId, uploadMode }: { projectId: string; uploa
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
     if (busy) return;
+    // Files dropped a moment ago may still be being read; the draft they make is the one sent.
+    void placing.current.then(() => send(draftNow.current));
+  };
+
+  const send = (draft: UploadDraft) => {
+    // A second click while the first one waited for the files is the same submission.
+    if (controller.current) return;
     setFormMessage(null);
     const missing = missingFields(draft);
     setLocalProblems(missing);
@@ -120,6 +153,11 @@ export function UploadForm({ projectId, uploadMode }: { projectId: string; uploa
       {
         onSuccess: ({ body, replayed }) => {
           attempt.current = null;
+          if ((body.warnings ?? []).length > 0) {
+            setPhase({ state: "idle" });
+            controller.current = null;
+            return setAccepted({ template: body, replayed });
+          }
           toast.success(replayed ? `${body.name} ${body.version} was already uploaded.` : `${body.name} ${body.version} uploaded; it is in Testing.`);
           router.push(`/projects/${projectId}/templates/${body.id}`);
         },
@@ -142,8 +180,20 @@ export function UploadForm({ projectId, uploadMode }: { projectId: string; uploa
 
   const percent = phase.state === "processing" ? 100 : phase.state === "sending" && phase.total > 0 ? Math.floor((phase.loaded / phase.total) * 100) : 0;
 
+  if (accepted) return <AcceptedWithWarnings projectId={projectId} {...accepted} />;
+
   return (
-    <form onSubmit={submit} noValidate className="space-y-6" aria-labelledby="upload-heading">
+    <form
+      onSubmit={submit}
+      noValidate
+      className="space-y-6"
+      aria-labelledby="upload-heading"
+      onDragOver={(event) => event.preventDefault()}
+      onDrop={(event) => {
+        event.preventDefault();
+        if (!busy) place(filesOfDrop(event.dataTransfer));
+      }}
+    >
       <div>
         <h1 id="upload-heading" className="text-2xl font-semibold">
           Upload a template
@@ -203,6 +253,8 @@ export function UploadForm({ projectId, uploadMode }: { projectId: string; uploa
         <legend className="float-left mb-2 w-full text-base font-semibold">Files for a {kindLabels[draft.kind]} template</legend>
         {/* Cleared below the floated legend: a flex row beside a float would shrink to nothing. */}
         <div className="clear-both space-y-4">
+          <FolderPicker disabled={busy} onPick={(list) => place(filesOfPicker(list))} />
+          <div aria-live="polite">{sorted ? <SortedReport lines={sorted} onDismiss={() => setSorted(null)} /> : null}</div>
           {fileRolesByKind[draft.kind].map((role) => (
             <FileDrop
               key={role}
@@ -214,7 +266,8 @@ export function UploadForm({ projectId, uploadMode }: { projectId: string; uploa
               required={(role === "templateJson" && draft.kind === "LottieStandalone") || role === "videoFile"}
               files={filesOf(role)}
               disabled={busy}
-              onAdd={(added) => setFiles(role, role === "assetFiles" ? [...draft.files.assetFiles, ...added] : added)}
+              onPick={(list) => place(filesOfPicker(list), role)}
+              onDropTransfer={(transfer) => place(filesOfDrop(transfer), role)}
               onRemove={(index) => setFiles(role, filesOf(role).filter((_, i) => i !== index))}
             />
           ))}
@@ -242,6 +295,88 @@ export function UploadForm({ projectId, uploadMode }: { projectId: string; uploa
         </Button>
       </div>
     </form>
+  );
+}
+
+/** The upload was taken, but the server warns about it (an image only personalization data fills): said before the user moves on. */
+function AcceptedWithWarnings({ projectId, template, replayed }: { projectId: string; template: UploadedTemplateJson; replayed: boolean }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  const warnings = template.warnings ?? [];
+  return (
+    <section aria-labelledby="accepted-heading" className="space-y-4">
+      <h1 id="accepted-heading" ref={heading} tabIndex={-1} className="text-2xl font-semibold focus:outline-none">
+        {template.name} {template.version} {replayed ? "was already uploaded" : "uploaded"}; it is in Testing
+      </h1>
+      <div role="alert" className="rounded-md bg-amber-50 px-4 py-3 text-sm text-amber-900 ring-1 ring-amber-200">
+        <p className="font-medium">{warnings.length === 1 ? "One thing to check before you deploy it:" : `${warnings.length} things to check before you deploy it:`}</p>
+        <ul className="mt-1 list-disc space-y-1 pl-5">
+          {warnings.map((warning) => (
+            <li key={warning}>{warning}</li>
+          ))}
+        </ul>
+      </div>
+      <div className="flex flex-wrap items-center justify-end gap-2">
+        <ButtonLink href={`/projects/${projectId}/templates`} intent="ghost">
+          Back to templates
+        </ButtonLink>
+        <ButtonLink href={`/projects/${projectId}/templates/${template.id}`} intent="primary">
+          Open the template
+        </ButtonLink>
+      </div>
+    </section>
+  );
+}
+
+/**
+ * Drop a folder or several files anywhere on the form; or pick a folder here (a drag is no use
+ * from a keyboard, and some systems' pickers cannot choose several files across folders).
+ */
+function FolderPicker({ disabled, onPick }: { disabled: boolean; onPick: (list: FileList | null) => void }) {
+  // webkitdirectory is not in React's input attributes; every current browser knows it.
+  const folder = { webkitdirectory: "", directory: "" } as Record<string, string>;
+  return (
+    <div className="flex flex-wrap items-center gap-x-3 gap-y-2 rounded-md bg-indigo-50 px-3 py-2 text-sm text-indigo-950 ring-1 ring-indigo-100">
+      <p className="min-w-0 flex-1 basis-64">Drop a template&rsquo;s folder, or all its files at once, anywhere on this form: each file goes to its field.</p>
+      <label className="relative inline-flex shrink-0 cursor-pointer items-center rounded-md bg-white px-3 py-1.5 font-medium text-indigo-700 ring-1 ring-indigo-200 focus-within:outline-2 focus-within:outline-indigo-600 hover:bg-indigo-100 has-disabled:cursor-not-allowed has-disabled:opacity-60">
+        Choose a folder…
+        <input
+          type="file"
+          multiple
+          {...folder}
+          disabled={disabled}
+          className="absolute inset-0 h-full w-full cursor-pointer opacity-0 disabled:cursor-not-allowed"
+          onChange={(event) => {
+            onPick(event.target.files);
+            event.target.value = "";
+          }}
+        />
+      </label>
+    </div>
+  );
+}
+
+/** The short list of what the last drop or pick did: "data.json → Lottie JSON", "notes.txt → ignored: not a template file". */
+function SortedReport({ lines, onDismiss }: { lines: SortedLine[]; onDismiss: () => void }) {
+  const placed = lines.filter((line) => line.placed).length;
+  const files = lines.length === 1 ? "1 file" : `${lines.length} files`;
+  const summary = placed === lines.length ? `${files} added:` : placed === 0 ? `${files} not added:` : `${files}: ${placed} added, ${lines.length - placed} left out.`;
+  return (
+    <section aria-label="Files sorted" className="rounded-md bg-white px-3 py-2 text-sm ring-1 ring-slate-200">
+      <div className="flex items-baseline justify-between gap-2">
+        <p className="font-medium text-slate-800">{summary}</p>
+        <button type="button" onClick={onDismiss} className="shrink-0 rounded px-2 py-0.5 text-xs font-medium text-slate-600 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-600">
+          Dismiss<span className="sr-only"> the list of sorted files</span>
+        </button>
+      </div>
+      <ul className="mt-1 space-y-0.5">
+        {lines.map((line, index) => (
+          <li key={`${line.path}-${index}`} className={`break-words ${line.placed ? "text-slate-700" : "text-amber-800"}`}>
+            <span className="font-medium">{line.path}</span> → {line.outcome}
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 

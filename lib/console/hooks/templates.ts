@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient, type QueryClient } from "@tansta
 import { apiRequest } from "@/lib/console/api-client";
 import { queryKeys } from "@/lib/console/query-keys";
 import { uploadDirect } from "@/lib/console/templates/direct-upload";
-import { withDeployed, type PreviewResult, type TemplateJson } from "@/lib/console/templates/template-rules";
+import { withDeployed, type PreviewResult, type TemplateJson, type UploadedTemplateJson } from "@/lib/console/templates/template-rules";
 import { buildUploadForm, type UploadDraft } from "@/lib/console/templates/upload-draft";
 import { uploadWithProgress, type UploadProgress } from "@/lib/console/upload-request";
 import { optimisticList } from "./optimistic";
@@ -128,10 +128,10 @@ export function useUploadTemplate(projectId: string, mode: UploadMode) {
   return useMutation({
     mutationFn: ({ draft, idempotencyKey, onProgress, onResume, signal }: UploadVariables) =>
       mode === "server"
-        ? uploadWithProgress<TemplateJson>(`${templatesPath(projectId)}/upload`, { form: buildUploadForm(draft), headers: { "Idempotency-Key": idempotencyKey }, onProgress, signal })
+        ? uploadWithProgress<UploadedTemplateJson>(`${templatesPath(projectId)}/upload`, { form: buildUploadForm(draft), headers: { "Idempotency-Key": idempotencyKey }, onProgress, signal })
         : uploadDirect({ projectId, draft, idempotencyKey, onProgress, onResume, signal }),
-    onSuccess: ({ body }) => {
-      client.setQueryData(queryKeys.template(projectId, body.id), body);
+    onSuccess: ({ body: { warnings: _warnings, ...template } }) => {
+      client.setQueryData(queryKeys.template(projectId, template.id), template);
       // Not awaited: the form moves on to the new template while the list refreshes.
       void refreshAfterChange(client, projectId);
     },

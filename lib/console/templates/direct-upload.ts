@@ -1,7 +1,7 @@
 import { ApiProblem, apiRequest, problemFrom, type FieldProblem } from "@/lib/console/api-client";
 import type { UploadProgress, UploadResponse } from "@/lib/console/upload-request";
 import type { UploadThingRouter } from "@/lib/uploadthing/file-router";
-import type { TemplateJson } from "./template-rules";
+import type { UploadedTemplateJson } from "./template-rules";
 import { draftFingerprint, fileRolesByKind, type FileRole, type UploadDraft } from "./upload-draft";
 
 // The upload form's direct path (docs/direct-uploads.md): declare the files in an upload
@@ -181,7 +181,7 @@ const abortError = () => new DOMException("The upload was cancelled.", "AbortErr
 const networkProblem = (detail: string) => new ApiProblem({ status: 0, code: "network_error", title: "Network error", detail });
 
 /** Sends the draft through an upload session (resuming an earlier one of the same draft) and completes it. */
-export async function uploadDirect(options: DirectUploadOptions): Promise<UploadResponse<TemplateJson>> {
+export async function uploadDirect(options: DirectUploadOptions): Promise<UploadResponse<UploadedTemplateJson>> {
   const { projectId, draft, signal } = options;
   const files = declaredFiles(draft);
   const store = resumeStore(options.storage ?? (typeof localStorage === "undefined" ? undefined : localStorage), resumeKey(projectId, draft));
@@ -266,7 +266,7 @@ async function resumableSession(projectId: string, sessionId: string, files: rea
 }
 
 /** POST …/complete: 201 with the template (Idempotent-Replayed when the session was completed before). */
-async function complete(projectId: string, session: UploadSession, etags: PartEtags, signal: AbortSignal): Promise<UploadResponse<TemplateJson>> {
+async function complete(projectId: string, session: UploadSession, etags: PartEtags, signal: AbortSignal): Promise<UploadResponse<UploadedTemplateJson>> {
   let response: Response;
   try {
     response = await fetch(`${sessionPath(projectId, session.id)}/complete`, {
@@ -282,7 +282,7 @@ async function complete(projectId: string, session: UploadSession, etags: PartEt
   }
   const body = parseJson(await response.text());
   if (!response.ok) throw problemFrom(response.status, body);
-  return { status: response.status, body: body as TemplateJson, replayed: response.headers.get("Idempotent-Replayed") === "true" };
+  return { status: response.status, body: body as UploadedTemplateJson, replayed: response.headers.get("Idempotent-Replayed") === "true" };
 }
 
 /** DELETE the session: the storage drops what was sent. Best effort: the sweep removes it at expiry otherwise. */

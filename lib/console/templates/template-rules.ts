@@ -1,11 +1,13 @@
 import type { z } from "zod";
-import type { previewResultSchema, templateSchema } from "@/lib/templates/schema";
+import type { previewResultSchema, templateSchema, uploadedTemplateSchema } from "@/lib/templates/schema";
 
 // What the console knows about a template as the API sends it, and which lifecycle actions its
 // status allows (the API's rules, docs/decisions.md "Deploy and archive"): the pages disable a
 // button with the same reason the API would refuse it with.
 
 export type TemplateJson = z.infer<typeof templateSchema>;
+/** The answer to an upload: the template and what it lacks without being refused for it. */
+export type UploadedTemplateJson = z.infer<typeof uploadedTemplateSchema>;
 export type TemplateStatus = TemplateJson["status"];
 export type TemplateKind = TemplateJson["kind"];
 export type PreviewResult = z.infer<typeof previewResultSchema>;
