@@ -85,17 +85,19 @@ function createExclusive(file, content) {
 }
 
 /**
- * Removes the lock if it is still the dead holder's (`holder.token`). Under the break file, so
+ * Removes the lock if it is still the dead holder's (`holder.token`); true when it did. Under the break file, so
  * that a waiter that saw the same dead holder cannot remove the lock a third process has taken since.
  */
 function breakStaleLock(holder) {
   if (!createExclusive(breakFile, JSON.stringify({ pid: process.pid }))) {
     const age = Date.now() - (statSync(breakFile, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
     if (age > staleBreakMs) rmSync(breakFile, { force: true });
-    return;
+    return false;
   }
   try {
-    if (readJson(lockFile)?.token === holder.token) rmSync(lockFile, { force: true });
+    const unchanged = readJson(lockFile)?.token === holder.token;
+    if (unchanged) rmSync(lockFile, { force: true });
+    return unchanged;
   } finally {
     rmSync(breakFile, { force: true });
   }
@@ -109,12 +111,12 @@ export async function withBuildLock(task, { log = console.log } = {}) {
   for (;;) {
     if (createExclusive(lockFile, JSON.stringify({ pid: process.pid, token, since: new Date().toISOString() }))) break;
     const holder = readJson(lockFile);
-    if (holder && !isAlive(holder.pid)) {
+    const alive = holder !== null && isAlive(holder.pid);
+    if (holder && !alive && breakStaleLock(holder)) {
       log(`The build lock was held by process ${holder.pid}, which is no longer running: taking it over.`);
-      breakStaleLock(holder);
       continue;
     }
-    if (!announced && holder) {
+    if (!announced && alive) {
       log(`Waiting for process ${holder.pid}, which holds this checkout's build lock (${path.relative(root, lockFile)}) since ${holder.since}…`);
       announced = true;
     }
