@@ -114,8 +114,8 @@ async function resolveForSave(host: string): Promise<LookupAddress[] | { failed:
     timer = setTimeout(() => resolve({ failed: `no answer from DNS within ${saveLookupTimeoutMs / 1000} s` }), saveLookupTimeoutMs);
   });
   const looked = lookup(host, { all: true, verbatim: true }).then(
-    (addresses) => (addresses.length > 0 ? addresses : { failed: "no address (ENODATA)" }),
-    (error: NodeJS.ErrnoException) => ({ failed: error.code === "ENOTFOUND" ? "no such host (ENOTFOUND)" : `a DNS failure (${error.code ?? error.message})` }),
+    (addresses) => (addresses.length > 0 ? addresses : { failed: "no address, ENODATA" }),
+    (error: NodeJS.ErrnoException) => ({ failed: error.code === "ENOTFOUND" ? "no such host, ENOTFOUND" : `DNS failure, ${error.code ?? error.message}` }),
   );
   try {
     return await Promise.race([looked, timedOut]);

@@ -142,7 +142,7 @@ describe("POST /api/Projects/:id/webhooks", () => {
     const saved = (await response.json()) as Endpoint & { warnings: string[] };
     expect(saved).toMatchObject({ url, enabled: true });
     expect(saved.warnings).toEqual([
-      "url: offline-receiver.invalid could not be resolved now (no such host (ENOTFOUND)); the URL is saved, and each delivery resolves it again and is refused if it points at a private address",
+      "url: offline-receiver.invalid could not be resolved now (no such host, ENOTFOUND); the URL is saved, and each delivery resolves it again and is refused if it points at a private address",
     ]);
     const { items } = (await (await list(manager)).json()) as { items: Endpoint[] };
     expect(items.find((item) => item.id === saved.id)).toMatchObject({ url });
