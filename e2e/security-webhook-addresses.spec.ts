@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
+import { screenshots, signIn } from "./console-helpers";
 import type { ServerProcess, StartedApp } from "../lib/testing/start-app";
 import { startOwnInstance, type OwnInstance } from "./own-instance";
 
@@ -70,7 +71,7 @@ test("POST …/webhooks – IPv4-compatible IPv6 addresses ([::169.254.169.254],
     const refused = await post(webhooksUrl(), { url });
     expect(refused.status, `${url}: ${JSON.stringify(refused.body)}`).toBe(422);
     expect(refused.contentType).toBe("application/problem+json");
-    expect((refused.body as Problem).errors).toEqual([{ path: "url", message: expect.stringMatching(/^must not point at a private network: .* is an IPv4-compatible IPv6 address/) }]);
+    expect((refused.body as Problem).errors).toEqual([{ path: "url", message: expect.stringMatching(/^\S+ is an IPv4-compatible IPv6 address \(::\/96, deprecated\): webhooks must reach a public address$/) }]);
 
     const patched = await fetch(`${webhooksUrl()}/${savedBefore.localhost}`, { method: "PATCH", headers: auth(), body: JSON.stringify({ url }) });
     expect(patched.status, url).toBe(422);
@@ -89,7 +90,7 @@ test("POST …/templates/{id}/renders – a loopback webhookUrl (127.0.0.1, 2130
     const refused = await post(rendersUrl, { data: {}, format: "png", webhookUrl });
     expect(refused.status, `${webhookUrl}: ${JSON.stringify(refused.body)}`).toBe(422);
     expect(refused.contentType).toBe("application/problem+json");
-    expect((refused.body as Problem).errors).toEqual([{ path: "webhookUrl", message: expect.stringMatching(/^must not point at a private network: .*loopback/) }]);
+    expect((refused.body as Problem).errors).toEqual([{ path: "webhookUrl", message: expect.stringMatching(/loopback.*: webhooks must reach a public address$/) }]);
   }
   expect((await get<{ items: unknown[] }>(rendersUrl)).items).toHaveLength(before.items.length);
 });
@@ -107,8 +108,33 @@ for (const host of ["localhost", "[::127.0.0.1]"]) {
       })
       .toBeGreaterThanOrEqual(1);
     expect(delivery).toMatchObject({ status: "failed", attempts: 1, nextAttemptAt: null });
-    expect(delivery!.lastError).toMatch(/^Refused: the URL must not point at a private network: .*(loopback|IPv4-compatible)/);
+    expect(delivery!.lastError).toMatch(/^Refused: .*(loopback|IPv4-compatible).*: webhooks must reach a public address\.$/);
     expect(delivery!.attemptLog).toHaveLength(1);
     expect(received).toBe(0);
   });
 }
+
+test("console: a host that does not resolve (.invalid) is added with the warning shown; localhost is refused on the URL field in one sentence", async ({ browser }) => {
+  const context = await browser.newContext({ baseURL: server.baseUrl });
+  const page = await context.newPage();
+  await signIn(page, { email: app.adminEmail, password: app.adminPassword });
+  await page.goto(`/projects/${app.projectId}/webhooks`);
+
+  await page.getByRole("button", { name: "Add endpoint" }).click();
+  const dialog = page.getByRole("dialog", { name: "Add endpoint" });
+  await dialog.getByLabel("URL").fill("http://localhost:3000/hook");
+  await dialog.getByRole("button", { name: "Add endpoint" }).click();
+  await expect(dialog.getByText(/^localhost resolves to (127\.0\.0\.1|::1), a loopback address: webhooks must reach a public address$/)).toBeVisible();
+
+  const url = "https://offline-receiver.invalid/hooks/reelbind";
+  await dialog.getByLabel("URL").fill(url);
+  await dialog.getByRole("button", { name: "Add endpoint" }).click();
+  await expect(dialog).toBeHidden();
+  const warning = page.getByRole("status", { name: "Endpoint saved with a warning" });
+  await expect(warning).toContainText("offline-receiver.invalid could not be resolved now (no such host, ENOTFOUND)");
+  await expect(page.getByRole("list", { name: "Webhook endpoints" })).toContainText(url);
+  await screenshots(page, "webhooks-saved-with-warning");
+  await warning.getByRole("button", { name: "Dismiss" }).click();
+  await expect(warning).toBeHidden();
+  await context.close();
+});

@@ -1,45 +1,18 @@
 #!/usr/bin/env node
 // `npm start`'s first step, run by scripts/start.mjs in a process of its own: checks the
 // configuration, builds the browser bundles, and builds the app when the sources changed since
-// the last build. Exits 0 when the app is ready to serve.
-import { spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+// the last build, under the checkout's build lock (scripts/build-app.mjs). Exits 0 when the app
+// is ready to serve; 1, saying why, when the sources changed while another server from this
+// checkout runs (its .next is not replaced under it).
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { register } from "tsx/esm/api";
+import { buildRefusal, isBuilt, registerServer, runNextBuild, serverEnv as buildEnv, sourceFingerprint, withBuildLock } from "./build-app.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const stampFile = path.join(root, ".next", "reelbind-build-stamp");
-const sourceEntries = ["app", "components", "lib", "public", "drizzle", "instrumentation.ts", "proxy.ts", "next.config.ts", "postcss.config.mjs", "package-lock.json", "tsconfig.json"];
-const generatedEntries = new Set([path.join("public", "sdk"), path.join("public", "player")]);
-const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
-
-/** A fingerprint of every source file's path, size and modification time. */
-function sourceFingerprint() {
-  const hash = createHash("sha256");
-  const visit = (entry) => {
-    const full = path.join(root, entry);
-    if (!existsSync(full)) return;
-    const stat = statSync(full);
-    if (generatedEntries.has(entry)) return;
-    if (stat.isDirectory()) {
-      for (const child of readdirSync(full).sort()) visit(path.join(entry, child));
-    } else {
-      hash.update(`${entry}:${stat.size}:${stat.mtimeMs}\n`);
-    }
-  };
-  sourceEntries.forEach(visit);
-  return hash.digest("hex");
-}
 
 // Check the configuration before spending a minute on a build; the server checks it again at start.
-const serverEnv = {
-  ...process.env,
-  NODE_ENV: "production",
-  NEXT_TELEMETRY_DISABLED: "1",
-  ALLOW_GENERATED_SECRETS: process.env.ALLOW_GENERATED_SECRETS ?? "1",
-};
+const serverEnv = buildEnv();
 register({ tsconfig: path.join(root, "tsconfig.json") });
 const { parseConfig } = await import("../lib/config.ts");
 let config;
@@ -63,20 +36,27 @@ if (!config.databaseUrl) {
   }
 }
 
-// The browser bundles are outputs of lib/ (left out of the fingerprint); building them takes a second.
-const { buildBrowserBundles } = await import("./build-browser.mjs");
-await buildBrowserBundles({ quiet: true });
-
-const fingerprint = sourceFingerprint();
-const built = existsSync(stampFile) && readFileSync(stampFile, "utf8") === fingerprint;
-if (!built) {
-  console.log("Building Reelbind (first start or sources changed)…");
-  const build = spawnSync(process.execPath, [nextBin, "build"], {
-    cwd: root,
-    stdio: "inherit",
-    env: serverEnv,
-  });
-  if (build.status !== 0) process.exit(build.status ?? 1);
-  writeFileSync(stampFile, fingerprint);
-}
-
+// Under the checkout's build lock (scripts/build-app.mjs): whether to build, the build, and this
+// start's place among the servers that read .next (start.mjs, the parent, serves once this exits,
+// and removes the entry when it exits), so that no other start rebuilds under it.
+const status = await withBuildLock(async () => {
+  const fingerprint = sourceFingerprint();
+  if (!isBuilt(fingerprint)) {
+    const refusal = buildRefusal("The sources changed since the last build");
+    if (refusal) {
+      console.error(refusal);
+      return 1;
+    }
+  }
+  // The browser bundles are outputs of lib/ (left out of the fingerprint); building them takes a second.
+  const { buildBrowserBundles } = await import("./build-browser.mjs");
+  await buildBrowserBundles({ quiet: true });
+  if (!isBuilt(fingerprint)) {
+    console.log("Building Reelbind (first start or sources changed)…");
+    const built = runNextBuild(fingerprint, serverEnv);
+    if (built !== 0) return built;
+  }
+  if (process.env.REELBIND_SERVER_PID) registerServer(Number(process.env.REELBIND_SERVER_PID), Number(process.env.PORT ?? 3000));
+  return 0;
+});
+process.exit(status);

@@ -59,6 +59,7 @@ import {
   deliveryPageSchema,
   deliverySchema,
   endpointSchema,
+  savedEndpointSchema,
   listDeliveriesQuery,
   signingSecretSchema,
   updateEndpointBody,
@@ -412,11 +413,11 @@ export const operations: Operation[] = [
     method: "post",
     path: webhooks,
     summary:
-      "Register a webhook endpoint for render.completed, render.failed and campaign.imported (eventTypes: a subset, empty = all); its URL must be http(s) and reach only public addresses",
+      "Register a webhook endpoint for render.completed, render.failed and campaign.imported (eventTypes: a subset, empty = all); its URL must be http(s) and reach only public addresses (a host that does not resolve now is saved with a warning and checked at each delivery)",
     role: "ProjectManager",
     scope: "webhooks:write",
     body: createEndpointBody,
-    responses: { 201: { description: "The endpoint", schema: endpointSchema } },
+    responses: { 201: { description: "The endpoint, with warnings (its host did not resolve now)", schema: savedEndpointSchema } },
   },
   {
     method: "get",
@@ -433,7 +434,7 @@ export const operations: Operation[] = [
     role: "ProjectManager",
     scope: "webhooks:write",
     body: updateEndpointBody,
-    responses: { 200: { description: "The endpoint", schema: endpointSchema } },
+    responses: { 200: { description: "The endpoint, with warnings (its new host did not resolve now)", schema: savedEndpointSchema } },
   },
   {
     method: "delete",

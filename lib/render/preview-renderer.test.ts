@@ -1,6 +1,7 @@
+import { readdirSync, readFileSync } from "node:fs";
 import { beforeEach, describe, expect, it } from "vitest";
 import { applyBindings } from "@/lib/templates/bindings";
-import type { Lottie } from "@/lib/templates/lottie";
+import type { Lottie, LottieLayer } from "@/lib/templates/lottie";
 import type { BindingManifest } from "@/lib/templates/manifest";
 import {
   imageAsset,
@@ -23,6 +24,7 @@ import {
   configurePreviewRenderer,
   defaultRecycleHeapBytes,
   renderPreviewPng,
+  openFrameRenderer,
 } from "./preview-renderer";
 
 /** Width and height from the IHDR chunk, which must come first. */
@@ -128,6 +130,69 @@ describe("renderPreviewPng – bindings", () => {
     const some = await renderPreviewPixels({ lottie: written });
     expect(visiblePixels(none.rgba)).toBe(0);
     expect(visiblePixels(some.rgba)).toBeGreaterThan(500);
+  });
+
+  describe("font weight and style from fonts.list", () => {
+    /** A line of text in the font `font` of fonts.list describes. */
+    const styled = (font: { fStyle?: string; fWeight?: string }, fName = "Brand") => {
+      const lottie = makeLottie({ w: 640, h: 160, layers: [textLayer("Title", "Bold headline Wg", { font: fName, size: 56, y: 100 })] });
+      return { ...lottie, fonts: { list: [{ fName, fFamily: "Brand Sans", ascent: 75, ...font }] } };
+    };
+    /** Ink: how much the text covers, alpha summed (the background is transparent). */
+    const ink = (rgba: Uint8Array) => rgba.reduce((sum, value, i) => (i % 4 === 3 ? sum + value / 255 : sum), 0);
+
+    it("Bold (fStyle) draws measurably more ink than Regular, in previews and in the video path", async () => {
+      const regular = await renderPreviewPixels({ lottie: styled({ fStyle: "Regular" }), frame: 0 });
+      const bold = await renderPreviewPixels({ lottie: styled({ fStyle: "Bold" }), frame: 0 });
+      expect(ink(regular.rgba)).toBeGreaterThan(1000);
+      expect(ink(bold.rgba) / ink(regular.rgba)).toBeGreaterThan(1.25);
+
+      const drawn = async (lottie: Lottie) => {
+        const renderer = await openFrameRenderer({ lottie, width: 640, height: 160 });
+        try {
+          return ink(renderer.drawFrame(0, { color: [0, 0, 0, 0] }).slice());
+        } finally {
+          renderer.close();
+        }
+      };
+      expect((await drawn(styled({ fStyle: "Bold" }))) / (await drawn(styled({ fStyle: "Regular" })))).toBeGreaterThan(1.25);
+    });
+
+    it("Semibold, a bold fName with no fStyle, fWeight 700 and Bold Italic are drawn bold; Italic is slanted, not bold", async () => {
+      const inkOf = async (lottie: Lottie) => ink((await renderPreviewPixels({ lottie, frame: 0 })).rgba);
+      const regular = await inkOf(styled({ fStyle: "Regular" }));
+      for (const [label, lottie] of [
+        ["Semibold", styled({ fStyle: "Semibold" })],
+        ["Brand-Bold, no fStyle", styled({ fStyle: "" }, "Brand-Bold")],
+        ["fWeight 700", styled({ fStyle: "", fWeight: "700" })],
+        ["Bold Italic", styled({ fStyle: "Bold Italic" })],
+      ] as const) {
+        expect(await inkOf(lottie), label).toBeGreaterThan(regular * 1.25);
+      }
+      const italic = await renderPreviewPixels({ lottie: styled({ fStyle: "Italic" }), frame: 0 });
+      const upright = await renderPreviewPixels({ lottie: styled({ fStyle: "Regular" }), frame: 0 });
+      expect(ink(italic.rgba) / regular).toBeLessThan(1.15);
+      expect(countDifferentPixels(italic.rgba, upright.rgba)).toBeGreaterThan(500);
+    });
+
+    it("the demo template's bold headline comes out bold: its Sans-Bold texts draw more ink than the same texts in regular", async () => {
+      const demo = "lib/bootstrap/demo-template/landscape";
+      const lottie = JSON.parse(readFileSync(`${demo}/data.json`, "utf8")) as Lottie;
+      const assets = new Map(readdirSync(`${demo}/images`).map((name) => [`${name}`, new Uint8Array(readFileSync(`${demo}/images/${name}`))]));
+      const withFonts = (change: (font: Record<string, unknown>) => Record<string, unknown>) => ({ ...lottie, fonts: { list: lottie.fonts!.list!.map((font) => change(font)) } });
+      const asRegular = withFonts((font) => (font.fName === "Sans-Bold" ? { ...font, fStyle: "Regular" } : font));
+      // The same frame with the bold texts emptied: what is not their ink.
+      const blankBold = (layers: LottieLayer[]): LottieLayer[] =>
+        layers.map((layer) => (layer.ty === 5 && layer.t?.d?.k?.[0]?.s?.f === "Sans-Bold" ? { ...layer, t: { ...layer.t, d: { k: [{ ...layer.t.d.k[0], s: { ...layer.t.d.k[0].s, t: "" } }] } } } : layer));
+      const withoutBold = { ...lottie, layers: blankBold(lottie.layers), assets: lottie.assets?.map((asset) => (asset.layers ? { ...asset, layers: blankBold(asset.layers) } : asset)) };
+      const frame = 60; // "Hi there" and the intro line are on screen
+      const [bold, regular, none] = await Promise.all([lottie, asRegular, withoutBold].map((variant) => renderPreviewPixels({ lottie: variant as Lottie, assets, frame })));
+      expect(bold!.warnings).toEqual([]);
+      const boldInk = countDifferentPixels(bold!.rgba, none!.rgba);
+      const regularInk = countDifferentPixels(regular!.rgba, none!.rgba);
+      expect(regularInk).toBeGreaterThan(2000);
+      expect(boldInk / regularInk).toBeGreaterThan(1.15);
+    });
   });
 
   it("a text layer naming a font missing from fonts.list still renders", async () => {

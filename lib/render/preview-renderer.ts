@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
 import type { CanvasKit, Image, MallocObj, Surface } from "canvaskit-wasm";
 import initCanvasKit from "canvaskit-wasm/bin/full/canvaskit.js";
 import { listImageAssets, maxLottieDimension, type Lottie } from "@/lib/templates/lottie";
+import { readFontFiles } from "./fonts";
 import { downscaleRgba, unpremultiply } from "./pixels";
 import { encodePng } from "./png";
-import { createAnimationCache, exactArrayBuffer, type AnimationCache } from "./skottie-animations";
+import { createAnimationCache, type AnimationCache } from "./skottie-animations";
 
 // Server-side preview frames: Skia's Skottie (canvaskit-wasm) renders a Lottie animation to a
 // PNG in Node. One CanvasKit at a time, loaded on first use. Every CanvasKit object a render
@@ -87,10 +87,8 @@ async function startRuntime(): Promise<Runtime> {
   // The full build includes Skottie. canvaskit-wasm is a server-external package, so its
   // loader runs from node_modules and finds canvaskit.wasm beside itself.
   const ck = await withWasmConsole(() => initCanvasKit({}));
-  // A file URL relative to this module: tsx and vitest read it in place, Next's bundler copies it as an asset.
-  const font = exactArrayBuffer(readFileSync(new URL("../../node_modules/dejavu-fonts-ttf/ttf/DejaVuSans.ttf", import.meta.url)));
   starts++;
-  return { ck, animations: createAnimationCache(ck, font), surfaces: new Map(), backgrounds: new Map(), retired: false };
+  return { ck, animations: createAnimationCache(ck, readFontFiles()), surfaces: new Map(), backgrounds: new Map(), retired: false };
 }
 
 /**

@@ -11,12 +11,13 @@ import {
   type LottieFont,
   type LottieLayer,
 } from "@/lib/templates/lottie";
+import { fontFaceOf, type FontFace, type FontFiles } from "./fonts";
 
 // Skottie animations for the preview renderer, reused across renders of the same template.
 //
 // Building an animation is the expensive part of a render: Skottie decodes every image again
 // (its image cache lives and dies with the animation; the weather card's 1600×1600 JPEG takes
-// ~25 ms in WASM) and loads the font again. Previews of one template differ in their data:
+// ~25 ms in WASM) and loads the fonts again. Previews of one template differ in their data:
 // texts and embedded (data URL) images. So an animation is cached under its "skeleton" — the
 // JSON without those, plus the image files — and a later render with other data sets them on
 // the cached animation: texts through Skottie's text properties (setText), embedded images
@@ -51,8 +52,12 @@ type CachedAnimation = {
 const maxCachedAnimations = 4;
 const imageSlotPrefix = "reelbind-image:";
 
-/** A cache of animations made by one CanvasKit, each with `font` under every font name it asks for. */
-export function createAnimationCache(ck: CanvasKit, font: ArrayBuffer): AnimationCache {
+/**
+ * A cache of animations made by one CanvasKit. Each font of an animation's fonts.list gets the
+ * face of `fonts` its weight and style name (fonts.ts), under its fName, which is where Skottie
+ * looks a font up first.
+ */
+export function createAnimationCache(ck: CanvasKit, fonts: FontFiles): AnimationCache {
   const cache = new Map<string, CachedAnimation>();
   const forget = (key: string) => {
     cache.get(key)?.animation.delete();
@@ -75,10 +80,10 @@ export function createAnimationCache(ck: CanvasKit, font: ArrayBuffer): Animatio
     }
     if (cached) forget(key);
 
-    const { json, fontNames } = prepareForSkottie(slotted);
+    const { json, fontFaces } = prepareForSkottie(slotted);
     const assets: Record<string, ArrayBuffer> = {};
     for (const [name, bytes] of fileBytes) assets[name] = exactArrayBuffer(bytes);
-    for (const name of fontNames) assets[name] = font;
+    for (const [name, face] of fontFaces) assets[name] = fonts[face];
     const animation = ck.MakeManagedAnimation(json, assets);
     if (!animation) throw new Error("renderPreviewPng: Skottie could not load the animation");
 
@@ -93,10 +98,10 @@ export function createAnimationCache(ck: CanvasKit, font: ArrayBuffer): Animatio
   }
 
   function build(lottie: Lottie, files: ReadonlyMap<string, Uint8Array> | undefined, warnings: string[]): ManagedSkottieAnimation {
-    const { json, fontNames } = prepareForSkottie(lottie);
+    const { json, fontFaces } = prepareForSkottie(lottie);
     const assets: Record<string, ArrayBuffer> = {};
     for (const [name, bytes] of imageFiles(lottie, files, warnings)) assets[name] = exactArrayBuffer(bytes);
-    for (const name of fontNames) assets[name] = font;
+    for (const [name, face] of fontFaces) assets[name] = fonts[face];
     const animation = ck.MakeManagedAnimation(json, assets);
     if (!animation) throw new Error("renderPreviewPng: Skottie could not load the animation");
     return animation;
@@ -198,10 +203,13 @@ function imageFiles(lottie: Lottie, files: ReadonlyMap<string, Uint8Array> | und
 
 /**
  * The JSON Skottie loads: without `chars` (glyph outlines cover only the characters the
- * designer typed, so personalized text would lose letters; every font is DejaVu Sans here),
- * and with a fonts.list entry for every font a text layer names, so Skottie shapes its text.
+ * designer typed, so personalized text would lose letters; every family is DejaVu Sans here),
+ * and with a fonts.list entry for every font a text layer names, so Skottie shapes its text;
+ * and the face each font name is drawn with (a name fonts.list lacks: by its own words, "Arial-Bold").
  */
-function prepareForSkottie(lottie: Lottie): { json: string; fontNames: string[] } {
+function prepareForSkottie(lottie: Lottie): { json: string; fontFaces: Map<string, FontFace> } {
+  const fontFaces = new Map<string, FontFace>();
+  for (const font of lottie.fonts?.list ?? []) if (typeof font?.fName === "string" && !fontFaces.has(font.fName)) fontFaces.set(font.fName, fontFaceOf(font));
   const listed = new Set(listFontNames(lottie));
   const missing = new Set<string>();
   for (const { layer } of listLayers(lottie)) {
@@ -211,14 +219,11 @@ function prepareForSkottie(lottie: Lottie): { json: string; fontNames: string[] 
       if (typeof name === "string" && !listed.has(name)) missing.add(name);
     }
   }
-  const fonts =
-    missing.size === 0
-      ? lottie.fonts
-      : {
-          ...lottie.fonts,
-          list: [...(lottie.fonts?.list ?? []), ...[...missing].map((fName): LottieFont => ({ fName, fFamily: fName, fStyle: "Regular", ascent: 75 }))],
-        };
-  return { json: JSON.stringify({ ...lottie, chars: undefined, fonts }), fontNames: [...listed, ...missing] };
+  const added = [...missing].map((fName): LottieFont => ({ fName, fFamily: fName, fStyle: "", ascent: 75 }));
+  for (const font of added) fontFaces.set(font.fName!, fontFaceOf(font));
+  for (const name of listed) if (!fontFaces.has(name)) fontFaces.set(name, "regular");
+  const fonts = added.length === 0 ? lottie.fonts : { ...lottie.fonts, list: [...(lottie.fonts?.list ?? []), ...added] };
+  return { json: JSON.stringify({ ...lottie, chars: undefined, fonts }), fontFaces };
 }
 
 export function exactArrayBuffer(bytes: Uint8Array): ArrayBuffer {

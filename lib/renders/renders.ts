@@ -57,15 +57,18 @@ async function dataWarnings(db: Db, projectId: string, templateId: string, data:
 /**
  * Queues a render of the template with the data: 202 {id, status: "queued", warnings}. Its
  * webhookUrl is checked now as an endpoint's URL is when saved (a public address unless
- * WEBHOOK_ALLOW_PRIVATE=1), and again by the delivery worker on the addresses it connects to.
+ * WEBHOOK_ALLOW_PRIVATE=1; a host that does not resolve now is a warning), and again by the
+ * delivery worker on the addresses it connects to.
  */
 export async function createRender(db: Db, access: ProjectAccess, actor: Actor, templateId: string, body: CreateRenderBody) {
   const projectId = access.project.id;
+  const urlWarnings: string[] = [];
   if (body.webhookUrl !== undefined) {
     const check = await checkWebhookUrl(body.webhookUrl);
     if (!check.ok) throw new ValidationError([{ path: "webhookUrl", message: check.reason }]);
+    if (check.warning) urlWarnings.push(`webhookUrl: ${check.warning}`);
   }
-  const warnings = await dataWarnings(db, projectId, templateId, body.data);
+  const warnings = [...(await dataWarnings(db, projectId, templateId, body.data)), ...urlWarnings];
   const [row] = await db
     .insert(schema.renders)
     .values({

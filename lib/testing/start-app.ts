@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { appendFileSync } from "node:fs";
+import path from "node:path";
 import { freePort } from "./free-port";
 
 // The product as the README's quick start runs it (`npm start`: build when needed, then
@@ -83,10 +84,10 @@ const buildingStartTimeoutMs = 900_000;
 
 /**
  * Starts `scripts/start.mjs` on a free port with `env` (DATA_DIR, DATABASE_URL…) and resolves
- * once the server listens and has printed its banner.
+ * once the server listens and has printed its banner; from the checkout at `root` (this one by default).
  */
-export async function startApp(env: NodeJS.ProcessEnv, timeoutMs = buildingStartTimeoutMs): Promise<StartedApp> {
-  const app = await startServerProcess(["scripts/start.mjs"], env, {
+export async function startApp(env: NodeJS.ProcessEnv, timeoutMs = buildingStartTimeoutMs, { root = "." }: { root?: string } = {}): Promise<StartedApp> {
+  const app = await startServerProcess([path.join(root, "scripts/start.mjs")], env, {
     portVariable: "PORT",
     ready: (output) => /PROD share:.*\n/.test(output) && /is listening on port/.test(output),
     timeoutMs,

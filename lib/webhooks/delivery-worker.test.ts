@@ -133,13 +133,13 @@ describe("runDueDeliveries", () => {
   });
 
   it.each([
-    { name: "a literal loopback address", url: () => receiverUrl, error: /^Refused: the URL must not point at a private network: 127\.0\.0\.1 is a loopback address\.$/ },
+    { name: "a literal loopback address", url: () => receiverUrl, error: /^Refused: 127\.0\.0\.1 is a loopback address: webhooks must reach a public address\.$/ },
     {
       name: "an IPv4-compatible IPv6 loopback ([::127.0.0.1], saved before ::/96 was refused)",
       url: () => receiverUrl.replace("127.0.0.1", "[::127.0.0.1]"),
-      error: /^Refused: the URL must not point at a private network: ::7f00:1 is an IPv4-compatible IPv6 address \(::\/96, deprecated\)\.$/,
+      error: /^Refused: ::7f00:1 is an IPv4-compatible IPv6 address \(::\/96, deprecated\): webhooks must reach a public address\.$/,
     },
-    { name: "a name resolving to loopback (localhost)", url: () => receiverUrl.replace("127.0.0.1", "localhost"), error: /^Refused: the URL must not point at a private network: localhost resolves to .* loopback address\.$/ },
+    { name: "a name resolving to loopback (localhost)", url: () => receiverUrl.replace("127.0.0.1", "localhost"), error: /^Refused: localhost resolves to (127\.0\.0\.1|::1), a loopback address: webhooks must reach a public address\.$/ },
     { name: "not a URL at all (a render's webhookUrl stored unchecked)", url: () => "not a url", error: /^Refused: the URL is not an absolute URL\.$/ },
   ])("runDueDeliveries – private addresses not allowed, $name → nothing sent, failed at once with the reason, never retried", async ({ url, error }) => {
     const delivery = await queue(url());
@@ -162,6 +162,12 @@ describe("runDueDeliveries", () => {
     const delivery = await queue(`http://127.0.0.1:${port}/`);
     await run();
     expect(await reload(delivery.id)).toMatchObject({ status: "pending", attempts: 1, lastError: "The connection was refused (ECONNREFUSED)." });
+  });
+
+  it("runDueDeliveries – a host that does not resolve (saved with a warning) → the DNS failure logged, retried: it may resolve later", async () => {
+    const delivery = await queue("https://offline-receiver.invalid/hook");
+    await run({ allowPrivate: false });
+    expect(await reload(delivery.id)).toMatchObject({ status: "pending", attempts: 1, lastError: "The host could not be resolved (ENOTFOUND)." });
   });
 
   it("runDueDeliveries – after a rotation → two signatures, each secret verifies", async () => {

@@ -44,10 +44,15 @@ function endpointChanges(before: EndpointRow, after: EndpointRow): AuditChange[]
   return [from === to ? { field: "url" } : { field: "url", from, to }, ...changes];
 }
 
-/** 422 on `url` unless its host is public (or WEBHOOK_ALLOW_PRIVATE=1), naming why. */
-async function requireSafeUrl(url: string): Promise<void> {
+/**
+ * 422 on `url` when its host is, or resolves to, a non-public address (unless
+ * WEBHOOK_ALLOW_PRIVATE=1), naming why; the answer's warnings when the host could not be
+ * resolved now (the URL is saved; each delivery checks the addresses it connects to).
+ */
+async function requireSafeUrl(url: string): Promise<string[]> {
   const check = await checkWebhookUrl(url);
   if (!check.ok) throw new ValidationError([{ path: "url", message: check.reason }]);
+  return check.warning ? [`url: ${check.warning}`] : [];
 }
 
 export async function listEndpoints(db: Db, { project }: ProjectAccess) {
@@ -63,8 +68,9 @@ export async function getEndpointOrThrow(db: Db, { project }: ProjectAccess, end
   return row;
 }
 
+/** The endpoint as saved, with `warnings` (empty, or why its host could not be checked now). */
 export async function createEndpoint(db: Db, actor: Actor, access: ProjectAccess, input: CreateEndpointInput) {
-  await requireSafeUrl(input.url);
+  const warnings = await requireSafeUrl(input.url);
   return db.transaction(async (tx) => {
     const [row] = await tx
       .insert(endpoints)
@@ -83,17 +89,17 @@ export async function createEndpoint(db: Db, actor: Actor, access: ProjectAccess
       targetId: row!.id,
       data: { host: hostOf(row!.url), eventTypes: row!.eventTypes, enabled: row!.enabled },
     });
-    return presentEndpoint(row!);
+    return { ...presentEndpoint(row!), warnings };
   });
 }
 
 /**
- * Changes what the body names. Deliveries still pending follow the endpoint: a new URL is where
+ * Changes what the body names, answering the endpoint with `warnings` as createEndpoint does. Deliveries still pending follow the endpoint: a new URL is where
  * they go next, and disabling it fails them (they can be re-sent once it is enabled again).
  */
 export async function updateEndpoint(db: Db, actor: Actor, access: ProjectAccess, endpointId: string, input: UpdateEndpointInput) {
   const before = await getEndpointOrThrow(db, access, endpointId);
-  if (input.url !== undefined) await requireSafeUrl(input.url);
+  const warnings = input.url !== undefined ? await requireSafeUrl(input.url) : [];
   return db.transaction(async (tx) => {
     const [row] = await tx
       .update(endpoints)
@@ -123,7 +129,7 @@ export async function updateEndpoint(db: Db, actor: Actor, access: ProjectAccess
         ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
       },
     });
-    return presentEndpoint(row);
+    return { ...presentEndpoint(row), warnings };
   });
 }
 

@@ -2,7 +2,7 @@ import http from "node:http";
 import https from "node:https";
 import { performance } from "node:perf_hooks";
 import ipaddr from "ipaddr.js";
-import { publicOnlyLookup, refusedAddressReason } from "./url-safety";
+import { publicAddressesOnly, publicOnlyLookup, refusedAddressReason } from "./url-safety";
 
 // One HTTP attempt of a delivery: a POST of the exact body, no redirects followed (a 3xx is a
 // failure like any non-2xx), 10 s for the whole exchange, and a connection only to an address
@@ -30,19 +30,19 @@ type PostOptions = { url: string; headers: Record<string, string>; body: string;
 export async function postWebhook({ url, headers, body, allowPrivate, signal }: PostOptions): Promise<AttemptOutcome> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  const refuse = (reason: string): AttemptOutcome => ({ statusCode: null, error: `Refused: the URL ${reason}.`, durationMs: elapsed(), response: null, refused: true });
+  const refuse = (reason: string): AttemptOutcome => ({ statusCode: null, error: `Refused: ${reason}.`, durationMs: elapsed(), response: null, refused: true });
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    return refuse("is not an absolute URL");
+    return refuse("the URL is not an absolute URL");
   }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return refuse("must be an http:// or https:// URL");
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return refuse("the URL must be an http:// or https:// URL");
   // A literal IP host never reaches the lookup, so it is checked here; a name is checked by the
   // lookup, on the very addresses the connection then uses.
   const literal = parsed.hostname.replace(/^\[|\]$/g, "");
   const refusedAddress = !allowPrivate && ipaddr.isValid(literal) ? refusedAddressReason(literal) : null;
-  if (refusedAddress) return refuse(`must not point at a private network: ${refusedAddress}`);
+  if (refusedAddress) return refuse(`${refusedAddress}: ${publicAddressesOnly}`);
 
   const timeout = AbortSignal.timeout(attemptTimeoutMs);
   const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
@@ -86,7 +86,7 @@ export async function postWebhook({ url, headers, body, allowPrivate, signal }: 
 }
 
 function describeNetworkError(error: NodeJS.ErrnoException): string {
-  if (error.code === "EWEBHOOKADDRESS") return `Refused: the URL must not point at a private network: ${error.message}.`;
+  if (error.code === "EWEBHOOKADDRESS") return `Refused: ${error.message}: ${publicAddressesOnly}.`;
   if (error.code === "ENOTFOUND" || error.code === "EAI_AGAIN") return `The host could not be resolved (${error.code}).`;
   if (error.code === "ECONNREFUSED") return "The connection was refused (ECONNREFUSED).";
   if (error.code === "ECONNRESET") return "The connection was reset (ECONNRESET).";

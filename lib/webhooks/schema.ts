@@ -60,6 +60,10 @@ export const endpointSchema = z.object({
   updatedAt: z.iso.datetime(),
 });
 
+export const savedEndpointSchema = endpointSchema.extend({
+  warnings: z.array(z.string()).describe("Empty, or why the URL's host could not be checked now (it did not resolve): each delivery checks it again"),
+});
+
 const attemptEntrySchema = z.union([
   z.object({
     at: z.iso.datetime(),

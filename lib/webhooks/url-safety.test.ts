@@ -80,7 +80,7 @@ describe("checkWebhookUrl", () => {
     ["http://0.0.0.0/", "unspecified"],
     ["http://localhost:3000/hook", "localhost resolves to"],
     ["http://LOCALHOST./hook", "localhost."],
-    ["http://api.localhost/hook", "api.localhost is this machine"],
+    ["http://api.localhost/hook", "api.localhost is this machine (a subdomain of localhost is always loopback): webhooks must reach a public address"],
     ["http://[::169.254.169.254]/latest/meta-data", "::a9fe:a9fe is an IPv4-compatible IPv6 address"],
     ["http://[::127.0.0.1]:8080/hook", "::7f00:1 is an IPv4-compatible IPv6 address"],
     ["http://[::10.0.0.1]/hook", "::a00:1 is an IPv4-compatible IPv6 address"],
@@ -105,14 +105,26 @@ describe("checkWebhookUrl", () => {
     expect(await checkWebhookUrl(url, { allowPrivate: false })).toEqual({ ok: true });
   });
 
-  it("checkWebhookUrl – a name resolving to loopback (localhost, from the hosts file) → refused, naming the address", async () => {
+  it("checkWebhookUrl – a name resolving to loopback (localhost, from the hosts file) → refused in one sentence naming the address and its kind", async () => {
     const check = await checkWebhookUrl("http://localhost/hook", { allowPrivate: false });
     expect(check.ok).toBe(false);
-    expect(!check.ok && check.reason).toMatch(/^must not point at a private network: localhost resolves to (127\.0\.0\.1|::1) is a loopback address$/);
+    expect(!check.ok && check.reason).toMatch(/^localhost resolves to (127\.0\.0\.1|::1), a loopback address: webhooks must reach a public address$/);
   });
 
-  it("checkWebhookUrl – a name that does not resolve → refused, saying so", async () => {
-    expect(await checkWebhookUrl("http://no-such-host.invalid/hook", { allowPrivate: false })).toEqual({ ok: false, reason: "the host no-such-host.invalid could not be resolved" });
+  it("checkWebhookUrl – a literal private address → refused in one sentence", async () => {
+    expect(await checkWebhookUrl("http://127.0.0.1:8080/hook", { allowPrivate: false })).toEqual({ ok: false, reason: "127.0.0.1 is a loopback address: webhooks must reach a public address" });
+  });
+
+  // `.invalid` never resolves (RFC 2606, RFC 6761 §6.4): the machine's real resolver answers NXDOMAIN, no internet needed.
+  it.each(["http://no-such-host.invalid/hook", "https://hooks.example.invalid:8443/reelbind"])("checkWebhookUrl – %s (does not resolve) → ok, with a warning naming the host and why", async (url) => {
+    const host = new URL(url).hostname;
+    const check = await checkWebhookUrl(url, { allowPrivate: false });
+    expect(check).toEqual({ ok: true, warning: expect.stringContaining(`${host} could not be resolved now (`) });
+    expect(check.ok && check.warning).toMatch(/each delivery resolves it again and is refused if it points at a private address$/);
+  });
+
+  it("checkWebhookUrl – a public address → ok without a warning", async () => {
+    expect(await checkWebhookUrl("https://93.184.216.34/hook", { allowPrivate: false })).toEqual({ ok: true });
   });
 
   it("checkWebhookUrl – WEBHOOK_ALLOW_PRIVATE → loopback allowed", async () => {
@@ -134,7 +146,12 @@ describe("publicOnlyLookup", () => {
   it("publicOnlyLookup – a name answering a loopback address (localhost) → EWEBHOOKADDRESS naming it", async () => {
     const { error } = await resolve("localhost", false);
     expect(error?.code).toBe("EWEBHOOKADDRESS");
-    expect(error?.message).toMatch(/loopback/);
+    expect(error?.message).toMatch(/^localhost resolves to (127\.0\.0\.1|::1), a loopback address$/);
+  });
+
+  it("publicOnlyLookup – a name that does not resolve → the resolver's ENOTFOUND, not a refusal (the delivery is retried)", async () => {
+    const { error } = await resolve("no-such-host.invalid", false);
+    expect(error?.code).toBe("ENOTFOUND");
   });
 
   it("publicOnlyLookup – private allowed → the addresses, in the shape `all` asks for", async () => {

@@ -61,6 +61,7 @@ function EndpointsSection({ projectId, initialEndpoints }: { projectId: string; 
   const endpoints = useWebhookEndpoints(projectId, initialEndpoints);
   const [editing, setEditing] = useState<EndpointJson | "new" | null>(null);
   const [deleting, setDeleting] = useState<EndpointJson | null>(null);
+  const [saveWarnings, setSaveWarnings] = useState<string[]>([]);
   const update = useUpdateEndpoint(projectId);
   const sendTest = useSendTestEvent(projectId);
   const toast = useToast();
@@ -79,6 +80,7 @@ function EndpointsSection({ projectId, initialEndpoints }: { projectId: string; 
         URLs of your servers that receive the project&rsquo;s events.
       </SectionHeading>
       {endpoints.error ? <ErrorState message={problemMessage(endpoints.error)} retry={() => void endpoints.refetch()} /> : null}
+      {saveWarnings.length > 0 ? <SaveWarnings warnings={saveWarnings} onDismiss={() => setSaveWarnings([])} /> : null}
       {list.length === 0 ? (
         <EmptyState title="No webhook endpoints yet">Add one to be told when renders finish or fail and when campaigns are imported.</EmptyState>
       ) : (
@@ -130,13 +132,32 @@ function EndpointsSection({ projectId, initialEndpoints }: { projectId: string; 
           ))}
         </ul>
       )}
-      {editing ? <EndpointDialog projectId={projectId} endpoint={editing === "new" ? null : editing} onClose={() => setEditing(null)} /> : null}
+      {editing ? <EndpointDialog projectId={projectId} endpoint={editing === "new" ? null : editing} onClose={() => setEditing(null)} onSaved={setSaveWarnings} /> : null}
       {deleting ? <DeleteEndpointDialog projectId={projectId} endpoint={deleting} onClose={() => setDeleting(null)} /> : null}
     </section>
   );
 }
 
-function EndpointDialog({ projectId, endpoint, onClose }: { projectId: string; endpoint: EndpointJson | null; onClose: () => void }) {
+/** What the last save warned of (a host that did not resolve), until dismissed or the next save. */
+function SaveWarnings({ warnings, onDismiss }: { warnings: string[]; onDismiss: () => void }) {
+  return (
+    <div role="status" aria-label="Endpoint saved with a warning" className="mb-3 flex flex-wrap items-start justify-between gap-2 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-200">
+      <div className="min-w-0 space-y-1">
+        <p className="font-medium">Saved with a warning</p>
+        {warnings.map((warning) => (
+          <p key={warning} className="break-words">
+            {warning.replace(/^url: /, "")}
+          </p>
+        ))}
+      </div>
+      <Button intent="ghost" onClick={onDismiss}>
+        Dismiss
+      </Button>
+    </div>
+  );
+}
+
+function EndpointDialog({ projectId, endpoint, onClose, onSaved }: { projectId: string; endpoint: EndpointJson | null; onClose: () => void; onSaved: (warnings: string[]) => void }) {
   const create = useCreateEndpoint(projectId);
   const update = useUpdateEndpoint(projectId);
   const mutation = endpoint ? update : create;
@@ -149,7 +170,13 @@ function EndpointDialog({ projectId, endpoint, onClose }: { projectId: string; e
   const otherError = mutation.error && !fieldError("url") && !fieldError("description") && !fieldError("eventTypes") ? problemMessage(mutation.error) : null;
   const submit = () => {
     const input = { url: url.trim(), description: description.trim() || null, eventTypes };
-    const done = { onSuccess: () => (toast.success(endpoint ? "Endpoint saved." : "Endpoint added."), onClose()) };
+    const done = {
+      onSuccess: ({ warnings }: { warnings: string[] }) => {
+        toast.success(`${endpoint ? "Endpoint saved" : "Endpoint added"}${warnings.length > 0 ? ", with a warning" : ""}.`);
+        onSaved(warnings);
+        onClose();
+      },
+    };
     if (endpoint) update.mutate({ id: endpoint.id, ...input }, done);
     else create.mutate(input, done);
   };
@@ -177,7 +204,7 @@ function EndpointDialog({ projectId, endpoint, onClose }: { projectId: string; e
           submit();
         }}
       >
-        <Field label="URL" hint="An https:// URL of your server. Addresses on private networks are refused." error={fieldError("url")}>
+        <Field label="URL" hint="An https:// URL of your server. Addresses on private networks are refused; a host that does not resolve yet is saved with a warning." error={fieldError("url")}>
           {(control) => <input {...control} className={inputClass} type="url" inputMode="url" value={url} maxLength={2048} autoFocus placeholder="https://example.com/webhooks/reelbind" onChange={(event) => setUrl(event.target.value)} />}
         </Field>
         <Field label="Description" hint="Optional: what receives it, e.g. “CRM sync”." error={fieldError("description")}>

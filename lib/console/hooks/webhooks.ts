@@ -2,13 +2,14 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClie
 import type { z } from "zod";
 import { apiRequest } from "@/lib/console/api-client";
 import { queryKeys } from "@/lib/console/query-keys";
-import type { deliveryPageSchema, deliverySchema, endpointSchema, signingSecretSchema } from "@/lib/webhooks/schema";
+import type { deliveryPageSchema, deliverySchema, endpointSchema, savedEndpointSchema, signingSecretSchema } from "@/lib/webhooks/schema";
 
 // The project's webhooks through /api/Projects/{projectId}/webhooks (ProjectManager and up):
 // endpoints, the delivery log (pages by cursor, refreshed while anything is pending) and the
 // signing secret (fetched only once the user asks to reveal it).
 
 export type EndpointJson = z.infer<typeof endpointSchema>;
+export type SavedEndpointJson = z.infer<typeof savedEndpointSchema>;
 export type DeliveryJson = z.infer<typeof deliverySchema>;
 export type DeliveryPage = z.infer<typeof deliveryPageSchema>;
 export type SigningSecretJson = z.infer<typeof signingSecretSchema>;
@@ -34,7 +35,7 @@ export function useWebhookEndpoints(projectId: string, initialData?: EndpointJso
 export function useCreateEndpoint(projectId: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (input: EndpointInput) => apiRequest<EndpointJson>(base(projectId), { method: "POST", json: input }),
+    mutationFn: (input: EndpointInput) => apiRequest<SavedEndpointJson>(base(projectId), { method: "POST", json: input }),
     onSettled: () => invalidate(client, projectId),
   });
 }
@@ -43,7 +44,7 @@ export function useUpdateEndpoint(projectId: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ id, ...input }: Partial<EndpointInput> & { id: string }) =>
-      apiRequest<EndpointJson>(`${base(projectId)}/${encodeURIComponent(id)}`, { method: "PATCH", json: input }),
+      apiRequest<SavedEndpointJson>(`${base(projectId)}/${encodeURIComponent(id)}`, { method: "PATCH", json: input }),
     onSettled: () => invalidate(client, projectId),
   });
 }

@@ -123,6 +123,11 @@ describe("POST …/templates/{templateId}/renders", () => {
     });
   });
 
+  it("a webhookUrl whose host does not resolve now (.invalid) → 202, queued, with a warning on webhookUrl", async () => {
+    const created = await okJson<{ warnings: string[] }>(await create({ data: {}, format: "png", webhookUrl: "https://offline-receiver.invalid/hook" }), 202);
+    expect(created.warnings).toEqual([expect.stringMatching(/^webhookUrl: offline-receiver\.invalid could not be resolved now \(/)]);
+  });
+
   it("unknown data keys are warnings, as in the preview", async () => {
     const created = await okJson<{ warnings: string[] }>(await create({ data: { nope: "x" }, format: "png" }), 202);
     expect(created.warnings).toEqual(['unknown key "nope"']);
@@ -136,7 +141,7 @@ describe("POST …/templates/{templateId}/renders", () => {
     expect(errorPaths(await problemOf(await create({ format: "mp4", webhookUrl: "https://user:pw@example.com/hook" }), 422))).toEqual(["webhookUrl"]);
     for (const webhookUrl of ["http://127.0.0.1:9/hook", "http://2130706433/hook", "http://[::ffff:127.0.0.1]/hook", "http://[::169.254.169.254]/", "http://localhost/hook"]) {
       const problem = await problemOf(await create({ format: "mp4", webhookUrl }), 422);
-      expect(problem.errors, webhookUrl).toEqual([{ path: "webhookUrl", message: expect.stringMatching(/^must not point at a private network: /) }]);
+      expect(problem.errors, webhookUrl).toEqual([{ path: "webhookUrl", message: expect.stringMatching(/(is|,) an? .*address.*: webhooks must reach a public address$/) }]);
     }
     const db = await getDb();
     expect(await db.select().from(schema.renders).where(eq(schema.renders.webhookUrl, "http://2130706433/hook"))).toEqual([]);

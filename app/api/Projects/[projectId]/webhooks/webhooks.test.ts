@@ -105,17 +105,16 @@ describe("POST /api/Projects/:id/webhooks", () => {
   });
 
   it.each([
-    { name: "a loopback address", body: { url: "http://127.0.0.1:8080/hook" }, path: "url", message: "must not point at a private network: 127.0.0.1 is a loopback address" },
-    { name: "an IPv4-mapped IPv6 private address", body: { url: "http://[::ffff:10.0.0.7]/hook" }, path: "url", message: "must not point at a private network: ::ffff:a00:7 is a private address" },
-    { name: "the cloud metadata address", body: { url: "http://169.254.169.254/latest" }, path: "url", message: "must not point at a private network: 169.254.169.254 is a link-local address" },
+    { name: "a loopback address", body: { url: "http://127.0.0.1:8080/hook" }, path: "url", message: "127.0.0.1 is a loopback address: webhooks must reach a public address" },
+    { name: "an IPv4-mapped IPv6 private address", body: { url: "http://[::ffff:10.0.0.7]/hook" }, path: "url", message: "::ffff:a00:7 is a private address: webhooks must reach a public address" },
+    { name: "the cloud metadata address", body: { url: "http://169.254.169.254/latest" }, path: "url", message: "169.254.169.254 is a link-local address: webhooks must reach a public address" },
     {
       name: "the cloud metadata address as IPv4-compatible IPv6",
       body: { url: "http://[::169.254.169.254]/latest" },
       path: "url",
-      message: "must not point at a private network: ::a9fe:a9fe is an IPv4-compatible IPv6 address (::/96, deprecated)",
+      message: "::a9fe:a9fe is an IPv4-compatible IPv6 address (::/96, deprecated): webhooks must reach a public address",
     },
-    { name: "localhost", body: { url: "http://localhost:3000/hook" }, path: "url", message: "must not point at a private network: localhost resolves to 127.0.0.1 is a loopback address" },
-    { name: "a host that does not resolve", body: { url: "https://no-such-host.invalid/hook" }, path: "url", message: "the host no-such-host.invalid could not be resolved" },
+    { name: "localhost", body: { url: "http://localhost:3000/hook" }, path: "url", message: "localhost resolves to 127.0.0.1, a loopback address: webhooks must reach a public address" },
     { name: "ftp", body: { url: "ftp://93.184.216.34/hook" }, path: "url", message: "must be an absolute http:// or https:// URL" },
     { name: "an unknown event type", body: { url: publicUrl, eventTypes: ["render.started"] }, path: "eventTypes.0", message: "" },
     { name: "an event type twice", body: { url: publicUrl, eventTypes: ["render.failed", "render.failed"] }, path: "eventTypes", message: "must not name an event type twice" },
@@ -129,6 +128,25 @@ describe("POST /api/Projects/:id/webhooks", () => {
     const error = problem.errors.find((entry) => entry.path === path);
     expect(error, JSON.stringify(problem)).toBeDefined();
     if (message) expect(error!.message).toBe(message);
+  });
+
+  it("POST – a public address → 201 with no warnings", async () => {
+    expect(await newEndpoint()).toMatchObject({ url: publicUrl, warnings: [] });
+  });
+
+  // `.invalid` never resolves (RFC 6761 §6.4): the resolver answers NXDOMAIN without the internet.
+  it("POST – a host that does not resolve (NXDOMAIN) → 201, saved and listed, with a warning on url naming the host", async () => {
+    const url = "https://offline-receiver.invalid/hooks/reelbind";
+    const response = await create(manager, { url });
+    expect(response.status, await response.clone().text()).toBe(201);
+    const saved = (await response.json()) as Endpoint & { warnings: string[] };
+    expect(saved).toMatchObject({ url, enabled: true });
+    expect(saved.warnings).toEqual([
+      "url: offline-receiver.invalid could not be resolved now (no such host, ENOTFOUND); the URL is saved, and each delivery resolves it again and is refused if it points at a private address",
+    ]);
+    const { items } = (await (await list(manager)).json()) as { items: Endpoint[] };
+    expect(items.find((item) => item.id === saved.id)).toMatchObject({ url });
+    expect(items.find((item) => item.id === saved.id)).not.toHaveProperty("warnings");
   });
 
   it("POST – malformed JSON → 400", async () => {
@@ -154,10 +172,18 @@ describe("PATCH and DELETE /api/Projects/:id/webhooks/:endpointId", () => {
   it.each([
     { name: "an empty body", body: {}, status: 422 },
     { name: "a private URL", body: { url: "http://10.0.0.1/" }, status: 422 },
+    { name: "a name resolving to loopback", body: { url: "http://localhost/hook" }, status: 422 },
     { name: "slug-like unknown field", body: { projectId: "x" }, status: 422 },
   ])("PATCH – $name → $status", async ({ body, status }) => {
     const endpoint = await newEndpoint();
     expect((await patch(manager, endpoint.id, body)).status).toBe(status);
+  });
+
+  it("PATCH – a new URL whose host does not resolve → 200 with its warning; a change without a URL → no warnings", async () => {
+    const endpoint = await newEndpoint();
+    const moved = (await (await patch(manager, endpoint.id, { url: "https://moved.invalid/hook" })).json()) as Endpoint & { warnings: string[] };
+    expect(moved).toMatchObject({ url: "https://moved.invalid/hook", warnings: [expect.stringMatching(/^url: moved\.invalid could not be resolved now \(/)] });
+    expect(await (await patch(manager, endpoint.id, { description: "CRM" })).json()).toMatchObject({ description: "CRM", warnings: [] });
   });
 
   it.each(["not-a-uuid", "00000000-0000-4000-8000-000000000000"])("GET/PATCH/DELETE/test – endpoint %s → 404", async (endpointId) => {
