@@ -39,6 +39,34 @@ export function isImageDataUrl(value: string): boolean {
   return magicBytes[type]?.(head) ?? false;
 }
 
+/**
+ * A data value as the player takes it: a string as it is, a number or boolean as its text
+ * (personalization data is JSON, and `{"seats": 3}` shows "3"); anything else is no value.
+ */
+export function playedValue(value: unknown): string | undefined {
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  return undefined;
+}
+
+/** The data as the player binds it: the values playedValue keeps, as strings. */
+export function playedData(data: Readonly<Record<string, unknown>> | null | undefined): Record<string, string> {
+  const played: Record<string, string> = {};
+  for (const [key, raw] of Object.entries(data ?? {})) {
+    const value = playedValue(raw);
+    if (value !== undefined) played[key] = value;
+  }
+  return played;
+}
+
+/**
+ * A share's or session's data as the player will receive it (bindingData): numbers and booleans
+ * become their text; anything else stays, for checkPersonalizationData to warn that it is no string.
+ */
+export function asPlayedValues(data: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(data).map(([key, value]) => [key, playedValue(value) ?? value]));
+}
+
 /** Text as the player sets it: line breaks become "\r" (After Effects' line separator). */
 export const asLottieText = (text: string) => text.replace(/\r\n|\n/g, "\r");
 

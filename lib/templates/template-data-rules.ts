@@ -1,7 +1,7 @@
 import { and, eq, like } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { templateFiles, templates } from "@/lib/db/schema";
-import { checkPersonalizationData, templateRuleFields, type DataProblem, type DataRuleField } from "./data-rules";
+import { asPlayedValues, checkPersonalizationData, templateRuleFields, type DataProblem, type DataRuleField } from "./data-rules";
 import type { BindingManifest, TemplateField } from "./manifest";
 
 // A stored template's data rules (data-rules.ts), for the checks that run on the server: the
@@ -28,8 +28,8 @@ export async function getTemplateDataRules(db: Db, templateId: string): Promise<
   };
 }
 
-/** The data's problems against a stored template. */
+/** A share's data's problems against a stored template, its values as the player will receive them. */
 export async function checkTemplateData(db: Db, templateId: string, data: Readonly<Record<string, unknown>>): Promise<DataProblem[]> {
   const rules = await getTemplateDataRules(db, templateId);
-  return checkPersonalizationData(rules.fields, data, rules.imageFiles);
+  return checkPersonalizationData(rules.fields, asPlayedValues(data), rules.imageFiles);
 }

@@ -840,7 +840,7 @@ describe("PUT …/public-video-shares/{channel} – personalization data checked
 
   it.each([
     ["a value over a strict field's maxLength", { planName: "Platinum" }, '"planName" is 8 characters; the template allows at most 5'],
-    ["a value of a strict field that is not a string", { planName: 5 }, '"planName" must be a string'],
+    ["a value of a strict field that is not a string (nor a number, which plays as its text)", { planName: { tier: "Gold" } }, '"planName" must be a string'],
   ])("%s → 422 problem+json naming the key; the share keeps its data", async (_, data, message) => {
     const response = await put(admin.token, projectId, "DEV", body({ firstName: "Bo", ...data }));
     expect(response.status).toBe(422);
