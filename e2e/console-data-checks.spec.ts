@@ -77,7 +77,7 @@ test("share form: the template's data rules warn under the data in the live prev
   await page.goto(`/projects/${projectId}/shares/PROD`);
   await page.getByLabel("Title", { exact: true }).fill("Your weather");
   const data = page.getByLabel("Personalization data (JSON)");
-  const warnings = page.getByRole("status", { name: "Personalization data warnings" });
+  const warnings = page.getByRole("region", { name: "Personalization data warnings" });
 
   // A strict field's problem blocks the save, naming the template; nothing is sent.
   await data.fill('{"Status": "Thunderstorms"}');

@@ -286,7 +286,7 @@ function ShareForm({ projectId, channel, share, template, credentials }: FormPro
           )}
         </Field>
         {template && dataWarnings.length > 0 ? (
-          <div role="status" aria-label="Personalization data warnings" className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-200">
+          <section aria-label="Personalization data warnings" aria-live="polite" className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-200">
             <p className="font-medium">
               {template.name} {template.version} will not show this data as written:
             </p>
@@ -296,7 +296,7 @@ function ShareForm({ projectId, channel, share, template, credentials }: FormPro
               ))}
             </ul>
             <p className="mt-1 text-xs text-amber-800">The same warnings its live preview gives. You can save anyway; the share plays it as described.</p>
-          </div>
+          </section>
         ) : null}
       </div>
       <div className="flex flex-wrap items-center gap-3 lg:col-span-2">
