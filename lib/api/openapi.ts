@@ -41,7 +41,7 @@ import {
 import { tokenScopes, type TokenScope } from "@/lib/auth/token-scopes";
 import type { Role } from "@/lib/db/schema";
 import { embedSessionBody, embedSessionSchema, manifestQuery } from "@/lib/embed/schema";
-import { channelSchema, putShareBody, rotatedSlugSchema, shareSchema } from "@/lib/shares/schema";
+import { channelSchema, putShareBody, rotatedSlugSchema, savedShareSchema, shareSchema } from "@/lib/shares/schema";
 import {
   createdRenderSchema,
   createRenderBody,
@@ -275,8 +275,8 @@ export const operations: Operation[] = [
     scope: "shares:write",
     body: putShareBody,
     responses: {
-      200: { description: "The share was replaced (or already had this configuration)", schema: shareSchema },
-      201: { description: "The share was created, Enabled, with a new slug", schema: shareSchema },
+      200: { description: "The share was replaced (or already had this configuration), with its data's warnings", schema: savedShareSchema },
+      201: { description: "The share was created, Enabled, with a new slug, with its data's warnings", schema: savedShareSchema },
     },
   },
   {

@@ -6,6 +6,7 @@ import { isUuid, type ProjectAccess } from "@/lib/auth/project-access";
 import type { Db } from "@/lib/db";
 import { campaignImports, campaigns, publicVideoShares, templates, type Channel } from "@/lib/db/schema";
 import type { BindingManifest, TemplateField } from "@/lib/templates/manifest";
+import { getTemplateDataRules } from "@/lib/templates/template-data-rules";
 import { findServedTemplate } from "@/lib/templates/served-template";
 import { getCampaignFunnel } from "./get-campaign-funnel";
 import { campaignFields, type CampaignField } from "./row-rules";
@@ -120,16 +121,25 @@ export async function getCampaignDetail(db: Db, access: ProjectAccess, campaignI
  * The fields a campaign's rows fill: those of the template its channel serves now, required as
  * the share's own data leaves them (row-rules.ts). Null when the channel serves no template.
  */
-export async function servedCampaignFields(db: Db, projectId: string, channel: Channel): Promise<{ templateId: string; fields: CampaignField[] } | null> {
+export async function servedCampaignFields(
+  db: Db,
+  projectId: string,
+  channel: Channel,
+): Promise<{ templateId: string; fields: CampaignField[]; imageFiles: Set<string> } | null> {
   const served = await findServedTemplate(db, projectId, channel);
   if (!served) return null;
-  const [[template], [share]] = await Promise.all([
+  const [[template], [share], rules] = await Promise.all([
     db.select({ fields: templates.fields }).from(templates).where(eq(templates.id, served.id)),
     db
       .select({ data: publicVideoShares.personalizationData })
       .from(publicVideoShares)
       .where(and(eq(publicVideoShares.projectId, projectId), eq(publicVideoShares.channel, channel))),
+    getTemplateDataRules(db, served.id),
   ]);
   const stored = (template?.fields ?? []) as TemplateField[];
-  return { templateId: served.id, fields: campaignFields(stored, (served.manifest as BindingManifest | null) ?? null, share?.data ?? null) };
+  return {
+    templateId: served.id,
+    fields: campaignFields(stored, (served.manifest as BindingManifest | null) ?? null, share?.data ?? null),
+    imageFiles: rules.imageFiles,
+  };
 }

@@ -82,7 +82,7 @@ export async function importRecipients(
       .where(eq(campaignImports.id, claimed.row.id));
     throw error;
   });
-  const plan = planColumns(header, served.fields, campaign.fieldMap, headerLine);
+  const plan = planColumns(header, served.fields, campaign.fieldMap, headerLine, served.imageFiles);
   const writer = new BatchWriter(db, actor, access, campaign, claimed.row, plan, concurrentBatches[await getDbDriver()]);
   try {
     let index = 0;
@@ -186,6 +186,7 @@ class BatchWriter {
     if (verdict.ok) {
       if (this.inFlight.some((batch) => batch.ids.has(verdict.row.externalId))) this.duplicates++;
       else this.accepted.push({ ...verdict.row, line: row.line });
+      this.keep(verdict.warnings);
     } else {
       this.refused++;
       this.keep(verdict.problems);

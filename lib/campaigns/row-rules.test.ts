@@ -43,19 +43,43 @@ describe("planColumns and checkRow", () => {
     ]);
   });
 
-  it("refuses a missing required value, a value over maxLength (code points) and a wrong value count; accepts the rest", () => {
+  it("refuses a missing required value and a wrong value count; a value over maxLength (code points) is kept with the preview's warning", () => {
     const plan = planColumns(["id", "firstName", "planName"], fields, {}, 1);
     expect(checkRow(["a", "", "Gold"], plan, 2)).toMatchObject({ ok: false, problems: [{ line: 2, code: "missing_field", column: "firstName" }] });
-    expect(checkRow(["a", "Åsa-Matilda-Ö", ""], plan, 3)).toMatchObject({ ok: false, problems: [{ code: "too_long", message: '"firstName" is 13 characters; the template allows 12' }] });
-    expect(checkRow(["a", "😀".repeat(12), ""], plan, 4)).toMatchObject({ ok: true });
+    expect(checkRow(["a", "Åsa-Matilda-Ö", ""], plan, 3)).toEqual({
+      ok: true,
+      row: { externalId: "a", email: null, data: { firstName: "Åsa-Matilda-Ö" } },
+      warnings: [{ line: 3, column: "firstName", code: "too_long", message: '"firstName" was shortened to 12 characters', severity: "warning" }],
+    });
+    expect(checkRow(["a", "😀".repeat(12), ""], plan, 4)).toMatchObject({ ok: true, warnings: [] });
     expect(checkRow(["a", "Ana"], plan, 5)).toMatchObject({ ok: false, problems: [{ code: "field_count" }] });
-    expect(checkRow([" a-1 ", "Ana", ""], plan, 6)).toEqual({ ok: true, row: { externalId: "a-1", email: null, data: { firstName: "Ana" } } });
+    expect(checkRow([" a-1 ", "Ana", ""], plan, 6)).toEqual({ ok: true, row: { externalId: "a-1", email: null, data: { firstName: "Ana" } }, warnings: [] });
+  });
+
+  it("a field the manifest marks strict refuses the row, in the share form's and the API's words", () => {
+    const strictManifest = { ...manifest, fields: manifest.fields.map((field) => (field.key === "firstName" ? { ...field, strict: true } : field)) };
+    const strictFields = campaignFields(stored, strictManifest, null);
+    expect(strictFields.find((field) => field.key === "firstName")!.strict).toBe(true);
+    const plan = planColumns(["id", "firstName"], strictFields, {}, 1);
+    expect(checkRow(["a", "Maximilianoooooo"], plan, 7)).toEqual({
+      ok: false,
+      problems: [{ line: 7, column: "firstName", code: "too_long", message: '"firstName" is 16 characters; the template allows at most 12', severity: "error" }],
+    });
+  });
+
+  it("an image value that is neither an image data URL nor one of the template's images warns (known images only)", () => {
+    const plan = planColumns(["id", "firstName", "avatar"], fields, {}, 1, new Set(["logo.png"]));
+    expect(checkRow(["a", "Ana", "logo.png"], plan, 2)).toMatchObject({ ok: true, warnings: [] });
+    expect(checkRow(["a", "Ana", "https://x.test/me.png"], plan, 3)).toMatchObject({
+      ok: true,
+      warnings: [{ line: 3, column: "avatar", code: "not_image", severity: "warning" }],
+    });
   });
 
   it("without an id, a row is known by its data and email", () => {
     const plan = planColumns(["firstName", "email"], fields, {}, 1);
     const row = checkRow(["Ana", "ana@example.com"], plan, 2);
-    expect(row).toEqual({ ok: true, row: { externalId: dataDigest({ firstName: "Ana" }, "ana@example.com"), email: "ana@example.com", data: { firstName: "Ana" } } });
+    expect(row).toEqual({ ok: true, row: { externalId: dataDigest({ firstName: "Ana" }, "ana@example.com"), email: "ana@example.com", data: { firstName: "Ana" } }, warnings: [] });
     expect(dataDigest({ firstName: "Ana" }, null)).not.toBe(dataDigest({ firstName: "Ana" }, "ana@example.com"));
   });
 });

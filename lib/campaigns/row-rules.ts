@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { checkPersonalizationData, templateRuleFields, type DataProblemCode } from "@/lib/templates/data-rules";
 import type { BindingManifest, TemplateField } from "@/lib/templates/manifest";
 import type { ImportProblem } from "./schema";
 
@@ -6,7 +7,7 @@ import type { ImportProblem } from "./schema";
 // satisfy (docs/decisions.md, "Campaigns"). Pure: the import (import-recipients.ts) feeds it rows.
 
 /** A field of the served template as a campaign row must fill it. */
-export type CampaignField = { key: string; type: TemplateField["type"]; required: boolean; maxLength: number | null };
+export type CampaignField = { key: string; type: TemplateField["type"]; required: boolean; maxLength: number | null; strict: boolean };
 
 /** Column names (case-insensitive) that carry the recipient's own id, in order of preference. */
 const idColumnNames = ["id", "recipient_id", "external_id"];
@@ -23,6 +24,7 @@ export const maxValueCharacters = 16_384;
  */
 export function campaignFields(stored: TemplateField[], manifest: BindingManifest | null, shareData: Record<string, unknown> | null): CampaignField[] {
   const manifestDefaults = new Map((manifest?.fields ?? []).map((field) => [field.key, field.default]));
+  const strict = new Set(templateRuleFields(stored, manifest).filter((field) => field.strict).map((field) => field.key));
   return stored.map((field) => {
     const shareValue = shareData?.[field.key];
     const sharedFills = typeof shareValue === "string" ? shareValue !== "" : typeof shareValue === "number" || typeof shareValue === "boolean";
@@ -31,6 +33,7 @@ export function campaignFields(stored: TemplateField[], manifest: BindingManifes
       type: field.type,
       required: field.type === "text" && manifestDefaults.get(field.key) === undefined && !sharedFills,
       maxLength: field.maxLength,
+      strict: strict.has(field.key),
     };
   });
 }
@@ -43,12 +46,20 @@ export type ColumnPlan = {
   width: number;
   /** Warnings about the header itself (unknown and duplicate columns), line 1 (or null for a JSON batch). */
   warnings: ImportProblem[];
+  /** The template's image files an image value may name; null: not known, names are taken on trust. */
+  imageFiles: ReadonlySet<string> | null;
 };
 
-export function planColumns(header: string[], fields: CampaignField[], fieldMap: Record<string, string>, headerLine: number | null): ColumnPlan {
+export function planColumns(
+  header: string[],
+  fields: CampaignField[],
+  fieldMap: Record<string, string>,
+  headerLine: number | null,
+  imageFiles: ReadonlySet<string> | null = null,
+): ColumnPlan {
   const byKey = new Map(fields.map((field) => [field.key, field]));
   const mapped = new Map(Object.entries(fieldMap).map(([column, key]) => [column.trim(), key]));
-  const plan: ColumnPlan = { idIndex: null, emailIndex: null, fieldColumns: [], width: header.length, warnings: [] };
+  const plan: ColumnPlan = { idIndex: null, emailIndex: null, fieldColumns: [], width: header.length, warnings: [], imageFiles };
   const taken = new Set<string>();
   let idRank = Infinity;
   header.forEach((raw, index) => {
@@ -83,17 +94,25 @@ export function planColumns(header: string[], fields: CampaignField[], fieldMap:
 }
 
 export type AcceptedRow = { externalId: string; email: string | null; data: Record<string, string> };
-export type RowVerdict = { ok: true; row: AcceptedRow } | { ok: false; problems: ImportProblem[] };
+/** An accepted row may carry warnings: values the template adapts (data-rules.ts), with the row's line. */
+export type RowVerdict = { ok: true; row: AcceptedRow; warnings: ImportProblem[] } | { ok: false; problems: ImportProblem[] };
 
-const characters = (value: string) => {
-  let count = 0;
-  for (const _ of value) count++;
-  return count;
+const problemCodes: Record<DataProblemCode, ImportProblem["code"]> = {
+  unknown_key: "unknown_column",
+  not_string: "malformed",
+  too_long: "too_long",
+  not_image: "not_image",
 };
 
-/** One row's values (in header order) checked against the plan; refused rows say every reason, with their line. */
+/**
+ * One row's values (in header order) checked against the plan; refused rows say every reason,
+ * with their line. Each value is checked by the template's data rules (data-rules.ts), worded as
+ * its live preview and the share form word them: a strict field's problem refuses the row,
+ * another is a warning on the accepted row (the player shortens the text, or shows the default).
+ */
 export function checkRow(values: (string | null)[], plan: ColumnPlan, line: number | null): RowVerdict {
   const problems: ImportProblem[] = [];
+  const warnings: ImportProblem[] = [];
   const refuse = (code: ImportProblem["code"], column: string | undefined, message: string) =>
     problems.push({ line, ...(column === undefined ? {} : { column }), code, message, severity: "error" });
   if (values.length !== plan.width) {
@@ -108,18 +127,22 @@ export function checkRow(values: (string | null)[], plan: ColumnPlan, line: numb
       continue;
     }
     if (value.includes("\u0000")) refuse("malformed", field.key, `"${field.key}" contains a NUL character`);
-    else if (field.maxLength !== null && value.length > field.maxLength && characters(value) > field.maxLength) {
-      refuse("too_long", field.key, `"${field.key}" is ${characters(value)} characters; the template allows ${field.maxLength}`);
-    } else if (value.length > maxValueCharacters) {
-      refuse("too_long", field.key, `"${field.key}" is longer than ${maxValueCharacters} characters`);
-    } else data[field.key] = value;
+    else if (value.length > maxValueCharacters) refuse("too_long", field.key, `"${field.key}" is longer than ${maxValueCharacters} characters`);
+    else {
+      const found = checkPersonalizationData([field], { [field.key]: value }, plan.imageFiles);
+      for (const problem of found) {
+        if (problem.strict) refuse(problemCodes[problem.code], field.key, problem.message);
+        else warnings.push({ line, column: field.key, code: problemCodes[problem.code], message: problem.message, severity: "warning" });
+      }
+      if (!found.some((problem) => problem.strict)) data[field.key] = value;
+    }
   }
   const email = plan.emailIndex === null ? null : (values[plan.emailIndex] ?? "").trim() || null;
   if (email !== null && (email.length > 320 || email.includes("\u0000"))) refuse("malformed", "email", "email is longer than 320 characters or contains a NUL");
   const ownId = plan.idIndex === null ? "" : (values[plan.idIndex] ?? "").trim();
   if (ownId.length > maxExternalIdLength || ownId.includes("\u0000")) refuse("unusable_id", "id", `the recipient id is longer than ${maxExternalIdLength} characters or contains a NUL`);
   if (problems.length > 0) return { ok: false, problems };
-  return { ok: true, row: { externalId: ownId || dataDigest(data, email), email, data } };
+  return { ok: true, row: { externalId: ownId || dataDigest(data, email), email, data }, warnings };
 }
 
 /**

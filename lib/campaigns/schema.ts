@@ -49,7 +49,7 @@ export type ListRecipientsQuery = z.infer<typeof listRecipientsQuery>;
 export const importProblemSchema = z.object({
   line: z.number().int().nullable().describe("The file's line (1 is the header); for a JSON batch, the recipient's position (1-based)"),
   column: z.string().optional(),
-  code: z.enum(["unknown_column", "missing_field", "too_long", "field_count", "duplicate_column", "unusable_id", "malformed"]),
+  code: z.enum(["unknown_column", "missing_field", "too_long", "not_image", "field_count", "duplicate_column", "unusable_id", "malformed"]),
   message: z.string(),
   severity: z.enum(["warning", "error"]),
 });

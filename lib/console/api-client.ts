@@ -20,6 +20,17 @@ export class ApiProblem extends Error {
     this.errors = document.errors ?? [];
   }
 
+  /**
+   * The problem's first line when it says more than its field errors: a 422's detail is by default
+   * those errors joined ("path: message; …", lib/api/errors.ts); a route that knows what the user
+   * did wrong (a file in the wrong field) writes a sentence instead, shown above the errors.
+   */
+  headline(): string | null {
+    if (this.errors.length === 0) return this.message;
+    const joined = this.errors.map((error) => (error.path ? `${error.path}: ${error.message}` : error.message)).join("; ");
+    return this.message === joined ? null : this.message;
+  }
+
   /** The message for one field (its path as the API names it, e.g. "publicTitle" or "ctaUrl"). */
   fieldError(path: string): string | undefined {
     return this.errors.find((error) => error.path === path)?.message;

@@ -5,6 +5,7 @@ import type { Db } from "@/lib/db";
 import { findShareRecipient } from "@/lib/campaigns/recipient-share";
 import { findProjectPublicShare, findPublicShareFor, type PublicShare } from "@/lib/shares/public-share";
 import { chargeShareMiss } from "@/lib/shares/share-lookup-limit";
+import { playedData } from "@/lib/templates/data-rules";
 import { loadLottie } from "@/lib/templates/load-lottie";
 import type { Lottie } from "@/lib/templates/lottie";
 import { chaptersOf, type BindingManifest } from "@/lib/templates/manifest";
@@ -63,14 +64,7 @@ async function findSessionShare(db: Db, session: EmbedSessionClaims): Promise<Pu
  * data are written as text, anything else (objects, null) cannot be shown and is left out.
  */
 export function bindingData(...layers: (Record<string, unknown> | null | undefined)[]): Record<string, string> {
-  const data: Record<string, string> = {};
-  for (const layer of layers) {
-    for (const [key, value] of Object.entries(layer ?? {})) {
-      if (typeof value === "string") data[key] = value;
-      else if (typeof value === "number" || typeof value === "boolean") data[key] = String(value);
-    }
-  }
-  return data;
+  return Object.assign({}, ...layers.map(playedData)) as Record<string, string>;
 }
 
 /** A recipient's data (a campaign's personal URL) goes over the share's, as an embed session's does. */

@@ -83,4 +83,11 @@ export const shareSchema = z.object({
   restoredBy: z.uuid().nullable(),
 });
 
+/** PUT's answer: the share, and what the template it plays makes of its personalization data. */
+export const savedShareSchema = shareSchema.extend({
+  warnings: z
+    .array(z.string())
+    .describe("The personalization data's problems against the template the channel serves, worded as its live preview words them: unknown keys, text the player shortens, values it replaces by the default"),
+});
+
 export const rotatedSlugSchema = z.object({ previousSlug: z.string(), slug: z.string(), share: shareSchema });

@@ -10,6 +10,8 @@ import { randomBase62 } from "@/lib/auth/secrets";
 import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { apiCredentials, publicVideoShares, shareSlugs, type Channel } from "@/lib/db/schema";
+import { findServedTemplate } from "@/lib/templates/served-template";
+import { checkTemplateData } from "@/lib/templates/template-data-rules";
 import type { PutShareInput } from "./schema";
 
 type ShareRow = typeof publicVideoShares.$inferSelect;
@@ -107,13 +109,36 @@ function auditShare(tx: Db, actor: Actor, access: ProjectAccess, share: ShareRow
 }
 
 /**
- * PUT: creates the channel's share (Enabled, with a new slug) or replaces its configuration.
+ * The personalization data checked against the template the channel serves now, by the rules
+ * and in the words of its live preview (lib/templates/data-rules.ts): a field the manifest marks
+ * strict refuses a value that breaks its rule (422, one error per key); anything else is a
+ * warning the answer carries. No template served yet: nothing to check against.
+ */
+async function checkShareData(db: Db, { projectId, channel }: ShareScope, data: PutShareInput["personalizationData"]): Promise<string[]> {
+  if (!data) return [];
+  const served = await findServedTemplate(db, projectId, channel);
+  if (!served) return [];
+  const problems = await checkTemplateData(db, served.id, data);
+  const refused = problems.filter((problem) => problem.strict);
+  if (refused.length > 0) {
+    throw new ValidationError(
+      refused.map((problem) => ({ path: `personalizationData.${problem.key}`, message: problem.message })),
+      `The personalization data breaks rules that ${served.name} ${served.version} (the template the ${channel} share plays) marks strict: ${refused.map((problem) => problem.message).join("; ")}.`,
+    );
+  }
+  return problems.map((problem) => problem.message);
+}
+
+/**
+ * PUT: creates the channel's share (Enabled, with a new slug) or replaces its configuration,
+ * with the warnings its data earns from the template it plays (checkShareData).
  * Idempotent: a body equal to what is stored changes nothing and writes no audit event.
  * Concurrent first PUTs of one channel end with one share: the loser updates the winner's.
  */
 export async function putShare(db: Db, actor: Actor, access: ProjectAccess, channel: Channel, input: PutShareInput) {
   const scope = { projectId: access.project.id, channel };
-  return db.transaction(async (tx) => {
+  const warnings = await checkShareData(db, scope, input.personalizationData);
+  const saved = await db.transaction(async (tx) => {
     await requireActiveCredential(tx, scope.projectId, input.apiCredentialId);
     const existing = await lockShare(tx, scope);
     if (existing) return { share: presentShare(await replaceShare(tx, actor, access, existing, input)), created: false };
@@ -134,6 +159,7 @@ export async function putShare(db: Db, actor: Actor, access: ProjectAccess, chan
     await auditShare(tx, actor, access, created, "share.created", { slug });
     return { share: presentShare(created), created: true };
   });
+  return { ...saved, warnings };
 }
 
 const configurationFields = [

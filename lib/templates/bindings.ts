@@ -1,5 +1,8 @@
 import { isImageAsset, listImageAssets, listTextLayers, slotKind, textKeyframes, type Lottie, type LottieAsset, type LottieLayer } from "./lottie";
+import { asLottieText, checkPersonalizationData, dataRuleFields, isImageDataUrl } from "./data-rules";
 import type { BindingManifest, ManifestField } from "./manifest";
+
+export { isImageDataUrl } from "./data-rules";
 
 // Applies personalization data to a template's animation. The one implementation shared by the
 // server preview and the browser player: no Node APIs here.
@@ -17,8 +20,6 @@ export type ApplyBindingsInput = {
 
 export type AppliedBindings = { lottie: Lottie; warnings: string[] };
 
-const imageDataUrl = /^data:image\/(png|jpeg|webp);base64,([A-Za-z0-9+/]*={0,2})$/;
-
 /**
  * Returns a deep copy of the animation with the data applied (the input is never touched, and
  * a player that mutates what it loads — lottie-web does — cannot reach the template), plus
@@ -26,21 +27,19 @@ const imageDataUrl = /^data:image\/(png|jpeg|webp);base64,([A-Za-z0-9+/]*={0,2})
  */
 export function applyBindings({ lottie, manifest, data, assets }: ApplyBindingsInput): AppliedBindings {
   const bound = structuredClone(lottie);
-  const warnings: string[] = [];
   const fields = bindingFieldsOf(manifest, lottie);
-  const keys = new Set(fields.map((field) => field.key));
-  for (const key of Object.keys(data)) if (!keys.has(key)) warnings.push(`unknown key "${key}"`);
-
   const files = new Set(assets ?? []);
   for (const image of listImageAssets(lottie)) if (!image.embedded) files.add(image.fileName);
 
+  // The data rules' warnings (data-rules.ts), worded as the share form, the API and campaigns word them.
+  const problems = checkPersonalizationData(dataRuleFields(fields), data, files);
+  const warnings = problems.map((problem) => problem.message);
+  const unusable = new Set(problems.filter((problem) => problem.code === "not_string" || problem.code === "not_image").map((problem) => problem.key));
+
   for (const field of fields) {
-    const value = Object.hasOwn(data, field.key) ? (data[field.key] as unknown) : undefined;
-    if (value !== undefined && typeof value !== "string") {
-      warnings.push(`"${field.key}" is not a string; the default is used`);
-    }
+    const value = Object.hasOwn(data, field.key) && !unusable.has(field.key) ? (data[field.key] as unknown) : undefined;
     const given = typeof value === "string" ? value : undefined;
-    const applied = field.type === "text" ? bindText(bound, field, given, warnings) : bindImage(bound, field, given, files, warnings);
+    const applied = field.type === "text" ? bindText(bound, field, given) : bindImage(bound, field, given);
     if (!applied) warnings.push(`"${field.key}" targets ${describeTarget(field)}, which templateJson does not have`);
   }
   return { lottie: bound, warnings };
@@ -75,26 +74,23 @@ function describeTarget({ type, target }: ManifestField): string {
  * Longer than maxLength code points: cut to maxLength - 1 and end with "…", so the result
  * still fits maxLength and the viewer can see it was shortened.
  */
-function boundText(field: ManifestField, value: string | undefined, warnings: string[]): string | undefined {
-  let text = value ?? field.default;
-  if (text === undefined) return undefined;
-  text = text.replace(/\r\n|\n/g, "\r");
+function boundText(field: ManifestField, value: string | undefined): string | undefined {
+  const given = value ?? field.default;
+  if (given === undefined) return undefined;
+  const text = asLottieText(given);
   const codePoints = [...text];
-  if (field.maxLength !== undefined && codePoints.length > field.maxLength) {
-    text = field.maxLength > 1 ? `${codePoints.slice(0, field.maxLength - 1).join("")}…` : codePoints.slice(0, field.maxLength).join("");
-    warnings.push(`"${field.key}" was shortened to ${field.maxLength} characters`);
-  }
-  return text;
+  if (field.maxLength === undefined || codePoints.length <= field.maxLength) return text;
+  return field.maxLength > 1 ? `${codePoints.slice(0, field.maxLength - 1).join("")}…` : codePoints.slice(0, field.maxLength).join("");
 }
 
 /** Returns false when the animation has no such target. */
-function bindText(lottie: Lottie, field: ManifestField, value: string | undefined, warnings: string[]): boolean {
+function bindText(lottie: Lottie, field: ManifestField, value: string | undefined): boolean {
   const { target } = field;
   if ("asset" in target) return false;
   if ("slot" in target) {
     const slot = lottie.slots?.[target.slot];
     if (slotKind(slot) !== "text") return false;
-    const text = boundText(field, value, warnings);
+    const text = boundText(field, value);
     if (text === undefined) return true;
     const property = slot!.p as { k: unknown };
     if (Array.isArray(property.k)) for (const keyframe of property.k) (keyframe as { s: { t: string } }).s.t = text;
@@ -103,7 +99,7 @@ function bindText(lottie: Lottie, field: ManifestField, value: string | undefine
   }
   const layers = allLayers(lottie).filter((layer) => layer.ty === 5 && layer.nm === target.layer);
   if (layers.length === 0) return false;
-  const text = boundText(field, value, warnings);
+  const text = boundText(field, value);
   if (text === undefined) return true;
   for (const layer of layers) {
     for (const keyframe of textKeyframes(layer)) {
@@ -123,10 +119,11 @@ function allLayers(lottie: Lottie): LottieLayer[] {
 
 /**
  * Image: a data URL (PNG, JPEG or WebP, base64, checked against the image's first bytes) is
- * embedded; the name of one of the template's image files is referenced. Anything else is a
- * warning and the default (the manifest's file name, else the template's own image) stays.
+ * embedded; the name of one of the template's image files is referenced. Anything else (already
+ * a warning, and left out by the caller) leaves the default: the manifest's file name, else the
+ * template's own image.
  */
-function bindImage(lottie: Lottie, field: ManifestField, value: string | undefined, files: Set<string>, warnings: string[]): boolean {
+function bindImage(lottie: Lottie, field: ManifestField, value: string | undefined): boolean {
   const { target } = field;
   let asset: LottieAsset | undefined;
   if ("asset" in target) asset = (lottie.assets ?? []).find((candidate) => isImageAsset(candidate) && candidate.id === target.asset);
@@ -136,12 +133,7 @@ function bindImage(lottie: Lottie, field: ManifestField, value: string | undefin
   }
   if (!asset) return false;
 
-  let choice = value;
-  if (choice !== undefined && !isImageDataUrl(choice) && !files.has(choice)) {
-    warnings.push(`"${field.key}" is neither a data:image/png, jpeg or webp base64 URL nor one of the template's image files; the default image is used`);
-    choice = undefined;
-  }
-  choice ??= field.default;
+  const choice = value ?? field.default;
   if (choice === undefined) return true;
   if (isImageDataUrl(choice)) {
     asset.p = choice;
@@ -153,25 +145,4 @@ function bindImage(lottie: Lottie, field: ManifestField, value: string | undefin
     asset.e = 0;
   }
   return true;
-}
-
-const magicBytes: Record<string, (bytes: string) => boolean> = {
-  png: (b) => b.startsWith("\x89PNG\r\n\x1a\n"),
-  jpeg: (b) => b.startsWith("\xff\xd8\xff"),
-  webp: (b) => b.startsWith("RIFF") && b.slice(8, 12) === "WEBP",
-};
-
-/** A base64 data URL of a PNG, JPEG or WebP image whose first bytes match its declared type. */
-export function isImageDataUrl(value: string): boolean {
-  const match = imageDataUrl.exec(value);
-  if (!match) return false;
-  const [, type, payload] = match as unknown as [string, string, string];
-  if (payload.length % 4 !== 0 || payload.length < 16) return false;
-  let head: string;
-  try {
-    head = atob(payload.slice(0, 16));
-  } catch {
-    return false;
-  }
-  return magicBytes[type]?.(head) ?? false;
 }

@@ -28,6 +28,8 @@ export type ManifestField = {
   target: ManifestTarget;
   default?: string;
   maxLength?: number;
+  /** Data that breaks the field's rule (too long, not a string, not an image) is refused, not adapted (data-rules.ts). */
+  strict?: boolean;
 };
 export type ManifestChapter = { id: string; name: string; startFrame: number; endFrame: number };
 export type ManifestCta = { id: string; name: string; layer: string };
@@ -205,6 +207,8 @@ export type TemplateField = {
    */
   default: string | null;
   maxLength: number | null;
+  /** true: the manifest refuses data that breaks the field's rule (data-rules.ts); absent otherwise. */
+  strict?: true;
 };
 
 /** The template's field list, as the template API and the console show it. */
@@ -214,6 +218,7 @@ export function fieldsOf(manifest: BindingManifest | null, lottie: Lottie): Temp
     type: field.type,
     default: field.default ?? (field.type === "text" ? templateText(field.target, lottie) : null),
     maxLength: field.type === "text" ? (field.maxLength ?? null) : null,
+    ...(field.strict === true ? { strict: true as const } : {}),
   }));
 }
 

@@ -28,6 +28,7 @@ export async function getTemplateOutline(db: Db, { project }: ProjectAccess, tem
       target: field.target,
       default: stored.get(field.key)?.default ?? field.default ?? null,
       maxLength: stored.get(field.key)?.maxLength ?? field.maxLength ?? null,
+      ...(field.strict === true ? { strict: true as const } : {}),
     })),
     chapters: lottie ? chaptersOf(manifest, lottie) : [],
     ctas: manifest?.ctas ?? [],

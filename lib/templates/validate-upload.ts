@@ -48,18 +48,24 @@ export function validateUpload({ fields, files }: ReceivedUpload): ValidUpload {
     }
   });
 
+  // A file in the wrong field says so first, in the user's terms, with the parser's detail after it.
+  const mistakes: FileMistake[] = [];
   let lottie: Lottie | null = null;
   const templateJson = one("templateJson");
   if (templateJson) {
     try {
       lottie = parseLottieJson(templateJson.text!);
     } catch (error) {
+      const mistake = lottieFileMistake(templateJson);
+      if (mistake) mistakes.push(mistake);
       errors.push(...errorsOf(error, "templateJson"));
     }
   }
 
   let manifest: BindingManifest | null = null;
   const manifestJson = one("manifestJson");
+  const manifestMistake = manifestJson ? manifestFileMistake(manifestJson) : null;
+  if (manifestMistake) mistakes.push(manifestMistake);
   if (manifestJson && lottie) {
     try {
       manifest = parseManifestJson(manifestJson.text!, lottie);
@@ -88,6 +94,13 @@ export function validateUpload({ fields, files }: ReceivedUpload): ValidUpload {
     }
   }
 
+  if (mistakes.length > 0) {
+    const swapped = templateJson && manifestJson && mistakes.some((m) => m.kind === "manifest_as_lottie") && mistakes.some((m) => m.kind === "lottie_as_manifest");
+    const detail = swapped
+      ? `${templateJson.name} and ${manifestJson.name} are swapped: give ${manifestJson.name} (the Lottie animation) as the Lottie file (templateJson) and ${templateJson.name} (the binding manifest) as the manifest (manifestJson).`
+      : mistakes.map((mistake) => mistake.sentence).join(" ");
+    throw new ValidationError([...mistakes.map(({ path, message }) => ({ path, message })), ...errors], detail);
+  }
   if (errors.length > 0 || !form.success) throw new ValidationError(errors);
   return {
     fields: form.data,
@@ -126,6 +139,63 @@ export function fileSetErrors(kind: UploadFields["kind"] | null, files: { role: 
       assetNames.add(asset.name);
     });
   return errors;
+}
+
+/**
+ * A file given in the wrong field: the field error (worded to follow the field's label, "Lottie
+ * JSON is…") and the problem's first line, a sentence saying what to do.
+ */
+type FileMistake = { kind: "manifest_as_lottie" | "not_lottie" | "lottie_as_manifest"; path: string; message: string; sentence: string };
+
+const exportAdvice = "export it from After Effects with Bodymovin or from LottieFiles";
+
+/** What a JSON file looks like: a Lottie animation (layers and a frame range), a binding manifest (version and fields), or neither. */
+function jsonKind(text: string): "lottie" | "manifest" | "other" | "not_json" {
+  let value: unknown;
+  try {
+    value = parseJsonText(text);
+  } catch {
+    return "not_json";
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return "other";
+  const record = value as Record<string, unknown>;
+  const lottieMembers = ["v", "fr", "ip", "op", "w", "h", "layers"].filter((member) => member in record).length;
+  if ((Array.isArray(record.layers) && lottieMembers >= 2) || lottieMembers >= 3) return "lottie";
+  if (Array.isArray(record.fields) && "version" in record) return "manifest";
+  return "other";
+}
+
+/** A templateJson that Lottie parsing refused: a binding manifest (swapped files) or JSON that is no animation at all. */
+function lottieFileMistake(file: ReceivedFile): FileMistake | null {
+  const kind = jsonKind(file.text!);
+  if (kind === "manifest") {
+    return {
+      kind: "manifest_as_lottie",
+      path: "templateJson",
+      message: `(${file.name}) is a binding manifest, not a Lottie animation: the files look swapped; give it as the manifest and the animation here`,
+      sentence: `${file.name}, given as the Lottie file (templateJson), is a binding manifest, not a Lottie animation: the files look swapped. Give the animation (the data.json that Bodymovin or LottieFiles exports) as templateJson and ${file.name} as the manifest (manifestJson).`,
+    };
+  }
+  if (kind === "other") {
+    return {
+      kind: "not_lottie",
+      path: "templateJson",
+      message: `(${file.name}) is not a Lottie animation: ${exportAdvice}`,
+      sentence: `${file.name} is not a Lottie animation: ${exportAdvice} (a .json animation file), and give it as the Lottie file (templateJson).`,
+    };
+  }
+  return null;
+}
+
+/** A manifestJson that is a Lottie animation (swapped files). */
+function manifestFileMistake(file: ReceivedFile): FileMistake | null {
+  if (jsonKind(file.text!) !== "lottie") return null;
+  return {
+    kind: "lottie_as_manifest",
+    path: "manifestJson",
+    message: `(${file.name}) is a Lottie animation, not a binding manifest: give it as the Lottie file and the manifest here`,
+    sentence: `${file.name}, given as the binding manifest (manifestJson), is a Lottie animation: give it as the Lottie file (templateJson), and the manifest (manifest.json, {"version": 1, "fields": […]}) as manifestJson.`,
+  };
 }
 
 /** The field errors a parser threw, or one error on the file's field for anything else. */

@@ -12,7 +12,7 @@ import { useToast } from "@/components/console/toast";
 import { ApiProblem, problemMessage } from "@/lib/console/api-client";
 import { usePutShare, useRotateSlug, useShares, useShareStatus, type Channel, type ShareJson } from "@/lib/console/hooks/shares";
 import type { SharesPageData } from "@/lib/console/shares/load-shares";
-import { shareBody, trimmedCharacters, validateShareDraft, withDataKey, type ShareDraft } from "@/lib/console/shares/share-form";
+import { refusalMessage, shareBody, shareDataProblems, trimmedCharacters, validateShareDraft, withDataKey, type ShareDraft } from "@/lib/console/shares/share-form";
 import { shareTextLimits } from "@/lib/shares/share-rules";
 import { EmbedSnippet } from "./embed-snippet";
 import { ShareQr } from "./share-qr";
@@ -36,7 +36,6 @@ export function ShareEditor({ projectId, channel, currentUserId, baseUrl, shares
   const shares = useShares(projectId, initialShares);
   const share = (shares.data ?? initialShares).find((candidate) => candidate.channel === channel) ?? null;
   const template = servedTemplates[channel];
-  const sampleData = Object.fromEntries((template?.fields ?? []).filter((field) => field.type === "text").map((field) => [field.key, field.default ?? ""]));
   return (
     <div className="space-y-8">
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -62,7 +61,7 @@ export function ShareEditor({ projectId, channel, currentUserId, baseUrl, shares
           <h2 id="embed-heading" className="mb-4 text-lg font-semibold">
             Embed on your site
           </h2>
-          <EmbedSnippet baseUrl={baseUrl} slug={share.slug} channel={channel} sampleData={sampleData} />
+          <EmbedSnippet baseUrl={baseUrl} slug={share.slug} channel={channel} data={share.personalizationData} />
         </section>
       ) : null}
     </div>
@@ -147,11 +146,20 @@ function ShareForm({ projectId, channel, share, template, credentials }: FormPro
   const [touched, setTouched] = useState(false);
   const put = usePutShare(projectId, channel);
   const toast = useToast();
-  const local = validateShareDraft(draft);
+  const local = validateShareDraft(draft, template ?? null);
+  // The live preview's warnings for this data, as the API will answer them on save.
+  const dataWarnings = shareDataProblems(draft.personalizationData, template ?? null).filter((problem) => !problem.strict);
   const server = put.error instanceof ApiProblem ? put.error : null;
   // Checks show once the user has changed something (or tried to save), not on an empty new form.
   const dirty = touched || (Object.keys(initial) as (keyof ShareDraft)[]).some((key) => draft[key] !== initial[key]);
-  const errorOf = (field: keyof ShareDraft) => (dirty ? local[field] : undefined) ?? server?.fieldError(field);
+  // The server names a strict field's refusal by key (personalizationData.firstName): shown on the data's field.
+  const serverDataRefusals = server?.errors.filter((error) => error.path.startsWith("personalizationData.")) ?? [];
+  const serverError = (field: keyof ShareDraft) =>
+    server?.fieldError(field) ??
+    (field === "personalizationData" && serverDataRefusals.length > 0 && template
+      ? refusalMessage(serverDataRefusals.map((error) => ({ message: error.message })), template)
+      : undefined);
+  const errorOf = (field: keyof ShareDraft) => (dirty ? local[field] : undefined) ?? serverError(field);
   const set = (field: keyof ShareDraft) => (event: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) =>
     setDraft((current) => ({ ...current, [field]: event.target.value }));
 
@@ -182,7 +190,14 @@ function ShareForm({ projectId, channel, share, template, credentials }: FormPro
         setTouched(true);
         if (Object.keys(local).length > 0) return;
         put.mutate(shareBody(draft), {
-          onSuccess: () => toast.success(share ? "Share saved." : `The ${channel} share is live.`),
+          onSuccess: ({ warnings }) => {
+            const saved = share ? "Share saved" : `The ${channel} share is live`;
+            toast.success(
+              warnings.length === 0
+                ? `${saved}.`
+                : `${saved}, with ${warnings.length === 1 ? "1 warning" : `${warnings.length} warnings`} about its personalization data: ${warnings.join("; ")}.`,
+            );
+          },
         });
       }}
     >
@@ -270,6 +285,19 @@ function ShareForm({ projectId, channel, share, template, credentials }: FormPro
             <textarea {...control} rows={8} spellCheck={false} className={`${inputClass} font-mono`} value={draft.personalizationData} onChange={set("personalizationData")} placeholder='{"firstName": "Ana"}' />
           )}
         </Field>
+        {template && dataWarnings.length > 0 ? (
+          <section aria-label="Personalization data warnings" aria-live="polite" className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-200">
+            <p className="font-medium">
+              {template.name} {template.version} will not show this data as written:
+            </p>
+            <ul className="list-disc break-words pl-5">
+              {dataWarnings.map((problem) => (
+                <li key={`${problem.code}:${problem.key}`}>{problem.message}</li>
+              ))}
+            </ul>
+            <p className="mt-1 text-xs text-amber-800">The same warnings its live preview gives. You can save anyway; the share plays it as described.</p>
+          </section>
+        ) : null}
       </div>
       <div className="flex flex-wrap items-center gap-3 lg:col-span-2">
         <Button type="submit" intent="primary" busy={put.isPending} disabled={!active.length}>

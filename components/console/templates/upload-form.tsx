@@ -171,7 +171,11 @@ export function UploadForm({ projectId, uploadMode }: { projectId: string; uploa
             return;
           }
           if (!(error instanceof ApiProblem)) return setFormMessage(String((error as Error).message));
-          if (error.errors.length > 0) return setServerProblems(error.errors);
+          if (error.errors.length > 0) {
+            // What the user did wrong first (a file in the wrong field), when the server says it; the detail by field below.
+            setFormMessage(error.headline());
+            return setServerProblems(error.errors);
+          }
           setFormMessage(messageFor(error));
         },
       },
@@ -203,11 +207,11 @@ export function UploadForm({ projectId, uploadMode }: { projectId: string; uploa
 
       {problemCount > 0 || formMessage ? (
         <div ref={summary} tabIndex={-1} role="alert" className="rounded-md bg-red-50 px-4 py-3 text-sm text-red-800 ring-1 ring-red-200 focus:outline-2 focus:outline-red-600">
-          {formMessage ? <p>{formMessage}</p> : null}
+          {formMessage ? <p className={serverProblems.length > 0 ? "font-semibold" : undefined}>{formMessage}</p> : null}
           {localProblems.length > 0 ? <p className="font-medium">Some required parts are missing; see the marked fields.</p> : null}
           {serverProblems.length > 0 ? (
-            <p className="font-medium">
-              The server refused the upload ({serverProblems.length === 1 ? "1 problem" : `${serverProblems.length} problems`}); see the marked fields.
+            <p className={formMessage ? "mt-1" : "font-medium"}>
+              {formMessage ? "Details: " : null}The server refused the upload ({serverProblems.length === 1 ? "1 problem" : `${serverProblems.length} problems`}); see the marked fields.
             </p>
           ) : null}
           {grouped.other.length > 0 ? (

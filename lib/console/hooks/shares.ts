@@ -4,12 +4,14 @@ import { apiRequest } from "@/lib/console/api-client";
 import { queryKeys } from "@/lib/console/query-keys";
 import { optimisticList } from "./optimistic";
 import type { ShareBody } from "@/lib/console/shares/share-form";
-import type { rotatedSlugSchema, shareSchema } from "@/lib/shares/schema";
+import type { rotatedSlugSchema, savedShareSchema, shareSchema } from "@/lib/shares/schema";
 
 // The project's three shares (DEV, STAGING, PROD) through the REST API. Every change refreshes
 // the shares and the audit log; disable and restore show at once and roll back if refused.
 
 export type ShareJson = z.infer<typeof shareSchema>;
+/** PUT's answer: the share and its data's warnings. */
+export type SavedShareJson = z.infer<typeof savedShareSchema>;
 export type Channel = ShareJson["channel"];
 type Rotated = z.infer<typeof rotatedSlugSchema>;
 
@@ -30,7 +32,7 @@ function refresh(client: QueryClient, projectId: string) {
 export function usePutShare(projectId: string, channel: Channel) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: ShareBody) => apiRequest<ShareJson>(`${sharesPath(projectId)}/${channel}`, { method: "PUT", json: body }),
+    mutationFn: (body: ShareBody) => apiRequest<SavedShareJson>(`${sharesPath(projectId)}/${channel}`, { method: "PUT", json: body }),
     onSettled: () => refresh(client, projectId),
   });
 }

@@ -8,7 +8,9 @@ import type { Db } from "@/lib/db";
 import { channels, shareSchema } from "@/lib/shares/schema";
 import { listShares } from "@/lib/shares/shares";
 import { memberEmailFor } from "@/lib/audit/list-audit-events";
+import type { BindingManifest } from "@/lib/templates/manifest";
 import { findServedTemplate } from "@/lib/templates/served-template";
+import { getTemplateDataRules } from "@/lib/templates/template-data-rules";
 import { asApiJson } from "@/lib/console/page-access";
 
 // What the shares pages (server components) hand their client components: the shares, the
@@ -16,13 +18,24 @@ import { asApiJson } from "@/lib/console/page-access";
 // project's credentials for the picker (ProjectManager and up), and who disabled or restored a
 // share — another member's email only for roles that may see members, as in the audit log.
 
-export type ServedTemplate = { id: string; name: string; version: string; status: string; fields: { key: string; type: string; default?: string }[] };
+/** A channel's template with what the share form checks its data against (lib/templates/data-rules.ts). */
+export type ServedTemplate = {
+  id: string;
+  name: string;
+  version: string;
+  status: string;
+  fields: { key: string; type: "text" | "image"; default?: string; maxLength: number | null; strict: boolean }[];
+  imageFiles: string[];
+};
 
 export async function loadSharesPage(db: Db, actor: Actor, access: ProjectAccess) {
   const shares = await listShares(db, access);
   // DEV and STAGING serve the same template (the newest Testing, else Production): one query for both.
   const [testing, production] = await Promise.all([findServedTemplate(db, access.project.id, "DEV"), findServedTemplate(db, access.project.id, "PROD")]);
   const served = channels.map((channel) => [channel, channel === "PROD" ? production : testing] as const);
+  const rules = new Map(
+    await Promise.all([testing, production].flatMap((template) => (template ? [getTemplateDataRules(db, template.id).then((found) => [template.id, found] as const)] : []))),
+  );
   const credentials = can(access.role, "credential.read") ? await listCredentials(db, access) : [];
   const emails = await userEmails(db, [...shares.flatMap((share) => [share.disabledBy, share.restoredBy]), actor.userId]);
   const reader = { userId: actor.userId, role: access.role };
@@ -40,7 +53,8 @@ export async function loadSharesPage(db: Db, actor: Actor, access: ProjectAccess
               name: template.name,
               version: template.version,
               status: template.status,
-              fields: ((template.manifest as { fields?: ServedTemplate["fields"] } | null)?.fields ?? []).map(({ key, type, default: value }) => ({ key, type, default: value })),
+              fields: rules.get(template.id)!.fields.map((field) => ({ ...field, default: manifestDefaults(template.manifest).get(field.key) })),
+              imageFiles: [...rules.get(template.id)!.imageFiles],
             }
           : null,
       ]),
@@ -48,6 +62,11 @@ export async function loadSharesPage(db: Db, actor: Actor, access: ProjectAccess
     credentials: asApiJson(credentialSchema.array(), credentials),
     people,
   };
+}
+
+/** The manifest's defaults, by key: the data editor fills a field it adds with them. */
+function manifestDefaults(manifest: unknown): Map<string, string | undefined> {
+  return new Map(((manifest as BindingManifest | null)?.fields ?? []).map((field) => [field.key, field.default]));
 }
 
 export type SharesPageData = Awaited<ReturnType<typeof loadSharesPage>>;

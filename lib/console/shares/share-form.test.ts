@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { shareBody, validateShareDraft, withDataKey, type ShareDraft } from "./share-form";
+import { shareBody, shareDataProblems, validateShareDraft, withDataKey, type ShareDraft } from "./share-form";
 
 const draft = (change: Partial<ShareDraft> = {}): ShareDraft => ({
   publicTitle: "Your plan",
@@ -48,5 +48,29 @@ describe("withDataKey", () => {
     expect(JSON.parse(withDataKey('{"a": "1"}', "firstName", "there"))).toEqual({ a: "1", firstName: "there" });
     expect(withDataKey('{"firstName": "Ana"}', "firstName", "there")).toBe('{"firstName": "Ana"}');
     expect(JSON.parse(withDataKey("", "City", "Paris"))).toEqual({ City: "Paris" });
+  });
+});
+
+describe("validateShareDraft with the served template's data rules", () => {
+  const template = {
+    name: "Welcome message",
+    version: "1.0",
+    fields: [
+      { key: "firstName", type: "text" as const, maxLength: 12, strict: false },
+      { key: "planName", type: "text" as const, maxLength: 5, strict: true },
+    ],
+    imageFiles: [],
+  };
+
+  it("warnings do not block the save; they are the preview's words", () => {
+    const text = '{"nickname":"Max","firstName":"Maximilianoooooo"}';
+    expect(validateShareDraft(draft({ personalizationData: text }), template)).toEqual({});
+    expect(shareDataProblems(text, template).map((problem) => problem.message)).toEqual(['unknown key "nickname"', '"firstName" was shortened to 12 characters']);
+  });
+
+  it("a strict field's problem blocks the save, naming the template", () => {
+    expect(validateShareDraft(draft({ personalizationData: '{"planName":"Platinum"}' }), template)).toEqual({
+      personalizationData: 'Welcome message 1.0 refuses this data: "planName" is 8 characters; the template allows at most 5.',
+    });
   });
 });

@@ -1,4 +1,5 @@
 import { characters, isExactHttpUrl, localePattern, maxPersonalizationDataBytes, shareTextLimits } from "@/lib/shares/share-rules";
+import { asPlayedValues, checkPersonalizationData, type DataProblem, type DataRuleField } from "@/lib/templates/data-rules";
 
 // The share form's checks as the user types, on the rules the API's PUT body uses
 // (lib/shares/share-rules.ts); the server checks again and its 422 errors are shown by field.
@@ -42,8 +43,27 @@ export function parsePersonalizationData(text: string): { data: Record<string, u
   return { data: value as Record<string, unknown>, error: null };
 }
 
+/** The template the share's channel serves, as far as its data rules go. */
+export type ShareTemplateRules = { name: string; version: string; fields: readonly DataRuleField[]; imageFiles: readonly string[] };
+
+/**
+ * What the served template makes of the draft's data: the live preview's warnings, and its
+ * refusals for strict fields (lib/templates/data-rules.ts, the rules the API applies on save).
+ * None while the data is not a JSON object (that is its own error) or no template is served.
+ */
+export function shareDataProblems(text: string, template: ShareTemplateRules | null): DataProblem[] {
+  const { data } = parsePersonalizationData(text);
+  if (!data || !template) return [];
+  return checkPersonalizationData(template.fields, asPlayedValues(data), new Set(template.imageFiles));
+}
+
+/** The sentence for strict fields' refusals, naming the template. */
+export function refusalMessage(refused: readonly Pick<DataProblem, "message">[], template: Pick<ShareTemplateRules, "name" | "version">): string {
+  return `${template.name} ${template.version} refuses this data: ${refused.map((problem) => problem.message).join("; ")}.`;
+}
+
 /** Field → message for what the server would refuse; empty when the draft can be sent. */
-export function validateShareDraft(draft: ShareDraft): Partial<Record<keyof ShareDraft, string>> {
+export function validateShareDraft(draft: ShareDraft, template: ShareTemplateRules | null = null): Partial<Record<keyof ShareDraft, string>> {
   const errors: Partial<Record<keyof ShareDraft, string>> = {};
   const title = trimmedCharacters(draft.publicTitle);
   if (title === 0) errors.publicTitle = "A title is required.";
@@ -58,6 +78,8 @@ export function validateShareDraft(draft: ShareDraft): Partial<Record<keyof Shar
   if (url && !isExactHttpUrl(url)) errors.ctaUrl = "Must be an absolute http:// or https:// address.";
   const data = parsePersonalizationData(draft.personalizationData);
   if (data.error) errors.personalizationData = data.error;
+  const refused = shareDataProblems(draft.personalizationData, template).filter((problem) => problem.strict);
+  if (template && refused.length > 0) errors.personalizationData = refusalMessage(refused, template);
   if (!draft.apiCredentialId) errors.apiCredentialId = "Pick the API credential this share's analytics are attributed to.";
   return errors;
 }

@@ -45,7 +45,10 @@ async function expectJson<T>(response: Response, status: number): Promise<T> {
   return JSON.parse(text) as T;
 }
 
-/** A template whose firstName (at most 12 characters) has no default and whose planName has one, served by DEV. */
+/**
+ * A template whose firstName (at most 12 characters, shortened beyond) has no default and whose
+ * planName (at most 20, strict: refused beyond) has one, served by DEV.
+ */
 async function setUpProject() {
   const token = admin.token;
   const projectId = home.project.id;
@@ -54,7 +57,7 @@ async function setUpProject() {
     version: 1,
     fields: [
       { key: "firstName", type: "text", target: { layer: "First name" }, maxLength: 12 },
-      { key: "planName", type: "text", target: { layer: "Plan" }, default: "Plus", maxLength: 20 },
+      { key: "planName", type: "text", target: { layer: "Plan" }, default: "Plus", maxLength: 20, strict: true },
     ],
   };
   const uploaded = await uploadTemplateRoute(
@@ -146,30 +149,33 @@ describe("POST …/campaigns", () => {
 });
 
 describe("POST …/recipients (CSV)", () => {
-  it("BOM, `;` and quoted fields: each accepted row a recipient with a token and its viewer_hash; refused rows and unknown columns with line numbers", async () => {
+  it("BOM, `;` and quoted fields: each accepted row a recipient with a token and its viewer_hash; refused rows, unknown columns and the preview's data warnings with line numbers", async () => {
     const campaign = await newCampaign({ Vorname: "firstName" });
     const csv =
       `${bom}id;Vorname;planName;email;shoeSize\r\n` +
       `c-1;Ana;Gold;ana@example.com;38\r\n` +
       `c-2;"Bo;Jo";;;41\r\n` +
       `c-3;;Gold;;40\r\n` + // line 4: no firstName
-      `c-4;Bartholomew-Maximilian;;;40\r\n` + // line 5: too long
+      `c-4;Bartholomew-Maximilian;;;40\r\n` + // line 5: too long, shortened by the player: a warning
       `c-5;"Multi\nline";;;\r\n` + // lines 6-7
       `\r\n` +
-      `c-6;Dora\r\n`; // line 9: too few values
+      `c-6;Dora\r\n` + // line 9: too few values
+      `c-7;Eve;An-extremely-long-plan-name;;\r\n`; // line 10: too long for a strict field
     const imported = await expectJson<ImportJson>(await postCsv(campaign.id, csv), 201);
-    expect(imported).toMatchObject({ status: "completed", source: "csv", rowsDone: 6, rowsImported: 3, rowsRefused: 3, rowsDuplicate: 0, error: null });
+    expect(imported).toMatchObject({ status: "completed", source: "csv", rowsDone: 7, rowsImported: 4, rowsRefused: 3, rowsDuplicate: 0, error: null });
     expect(imported.problems).toEqual([
       expect.objectContaining({ line: 1, column: "shoeSize", code: "unknown_column", severity: "warning" }),
       expect.objectContaining({ line: 4, column: "firstName", code: "missing_field", severity: "error" }),
-      { line: 5, column: "firstName", code: "too_long", message: '"firstName" is 22 characters; the template allows 12', severity: "error" },
+      { line: 5, column: "firstName", code: "too_long", message: '"firstName" was shortened to 12 characters', severity: "warning" },
       expect.objectContaining({ line: 9, code: "field_count", severity: "error" }),
+      { line: 10, column: "planName", code: "too_long", message: '"planName" is 27 characters; the template allows at most 20', severity: "error" },
     ]);
     const { items, nextCursor } = await page(campaign.id);
     expect(nextCursor).toBeNull();
     expect(items.map((item) => [item.externalId, item.data, item.email, item.line])).toEqual([
       ["c-1", { firstName: "Ana", planName: "Gold" }, "ana@example.com", 2],
       ["c-2", { firstName: "Bo;Jo" }, null, 3],
+      ["c-4", { firstName: "Bartholomew-Maximilian" }, null, 5],
       ["c-5", { firstName: "Multi\nline" }, null, 6],
     ]);
     const db = await getDb();
@@ -180,8 +186,8 @@ describe("POST …/recipients (CSV)", () => {
       expect(row!.viewerHash).toBe(createHash("sha256").update(`${home.project.id}:${item.id}`).digest("hex"));
       expect(item.reach).toEqual({ opened: false, furthestPercent: 0, completed: false, clicked: false });
     }
-    expect(new Set(items.map((item) => item.url)).size).toBe(3);
-    expect((await detail(campaign.id)).recipientCount).toBe(3);
+    expect(new Set(items.map((item) => item.url)).size).toBe(4);
+    expect((await detail(campaign.id)).recipientCount).toBe(4);
   });
 
   it("the same content again adds nothing and answers the first import (Idempotent-Replayed); new rows in another file are added, known ids skipped", async () => {

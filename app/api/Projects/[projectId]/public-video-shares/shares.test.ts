@@ -10,9 +10,13 @@ import { auditEvents, publicVideoShares, shareSlugs, type Role } from "@/lib/db/
 import { findPublicShare } from "@/lib/shares/public-share";
 import type { rotatedSlugSchema, shareSchema } from "@/lib/shares/schema";
 import { apiRequest, createTestMember, createTestProject, routeParams } from "@/lib/testing/factories";
+import { makeLottie, textLayer } from "@/lib/testing/fixtures/lottie-builders";
+import { uploadRequest } from "@/lib/testing/multipart";
 import { POST as revokeCredentialRoute } from "@/app/api/credentials/[id]/revoke/route";
 import { POST as createCredentialRoute } from "@/app/api/credentials/route";
 import { GET as auditEventsRoute } from "../audit-events/route";
+import { POST as previewRoute } from "../templates/[templateId]/preview/route";
+import { POST as uploadTemplateRoute } from "../templates/upload/route";
 import { POST as disableRoute } from "./[channel]/disable/route";
 import { POST as restoreRoute } from "./[channel]/restore/route";
 import { POST as rotateSlugRoute } from "./[channel]/rotate-slug/route";
@@ -85,8 +89,14 @@ async function okJson<T>(response: Response, status = 200): Promise<T> {
   return JSON.parse(body) as T;
 }
 
-async function createShare(projectId: string, credentialId: string, channel = "PROD", extra: Record<string, unknown> = {}) {
-  return okJson<ShareJson>(await put(admin.token, projectId, channel, { publicTitle: "Spring", apiCredentialId: credentialId, ...extra }), 201);
+/** The share PUT created; its data warnings (none: no template is served) are checked and left out. */
+async function createShare(projectId: string, credentialId: string, channel = "PROD", extra: Record<string, unknown> = {}): Promise<ShareJson> {
+  const { warnings, ...share } = await okJson<ShareJson & { warnings: string[] }>(
+    await put(admin.token, projectId, channel, { publicTitle: "Spring", apiCredentialId: credentialId, ...extra }),
+    201,
+  );
+  expect(warnings).toEqual([]);
+  return share;
 }
 
 async function auditActionsFor(shareId: string): Promise<string[]> {
@@ -135,7 +145,7 @@ describe("PUT /api/Projects/:id/public-video-shares/:channel – create and repl
     expect(await auditActionsFor(share.id)).toEqual(["share.created"]);
 
     const listed = await okJson<{ items: ShareJson[] }>(await list(admin.token, projectId));
-    expect(listed.items).toEqual([share]);
+    expect(listed.items).toEqual([{ ...share, warnings: undefined }]);
   });
 
   it("PUT …/PROD – a second PUT with another body replaces every field (200, same id and slug)", async () => {
@@ -765,5 +775,87 @@ describe("public-video-shares – concurrency", () => {
 
     const retiredElsewhere = await db.select().from(publicVideoShares).where(inArray(publicVideoShares.slug, previous));
     expect(retiredElsewhere).toEqual([]);
+  });
+});
+
+// ── personalization data against the served template (issue 32) ─────────────────────
+
+describe("PUT …/public-video-shares/{channel} – personalization data checked as the template's live preview checks it", () => {
+  type SavedJson = ShareJson & { warnings: string[] };
+  let projectId: string;
+  let credentialId: string;
+  let templateId: string;
+
+  /** DEV serves this Testing template: firstName at most 12 (shortened beyond), planName at most 5 and strict. */
+  beforeAll(async () => {
+    ({ projectId, credentialId } = await newProject());
+    const lottie = makeLottie({ nm: `share-data-${randomUUID()}`, w: 320, h: 180, layers: [textLayer("Name", "there"), textLayer("Plan", "Basic")] });
+    const manifest = {
+      version: 1,
+      fields: [
+        { key: "firstName", type: "text", target: { layer: "Name" }, maxLength: 12 },
+        { key: "planName", type: "text", target: { layer: "Plan" }, maxLength: 5, strict: true },
+      ],
+    };
+    const uploaded = await uploadTemplateRoute(
+      uploadRequest(
+        `/api/Projects/${projectId}/templates/upload`,
+        [
+          { name: "name", value: "Greeting" },
+          { name: "kind", value: "LottieStandalone" },
+          { name: "templateJson", filename: "data.json", content: JSON.stringify(lottie), contentType: "application/json" },
+          { name: "manifestJson", filename: "manifest.json", content: JSON.stringify(manifest), contentType: "application/json" },
+        ],
+        { token: admin.token },
+      ),
+      routeParams({ projectId }),
+    );
+    expect(uploaded.status, await uploaded.clone().text()).toBe(201);
+    templateId = ((await uploaded.json()) as { id: string }).id;
+  });
+
+  const body = (personalizationData: unknown) => ({ publicTitle: "Hello", apiCredentialId: credentialId, personalizationData });
+
+  it("an unknown key and a name over maxLength → saved (201) with the live preview's own warnings, word for word", async () => {
+    const data = { nickname: "Max", firstName: "Maximilianoooooo" };
+    const response = await put(admin.token, projectId, "DEV", body(data));
+    expect(response.status).toBe(201);
+    const saved = (await response.json()) as SavedJson;
+    expect(saved.personalizationData).toEqual(data);
+    expect(saved.warnings).toEqual(['unknown key "nickname"', '"firstName" was shortened to 12 characters']);
+
+    const preview = await previewRoute(
+      apiRequest("POST", `/api/Projects/${projectId}/templates/${templateId}/preview`, { token: admin.token, body: { data } }),
+      routeParams({ projectId, templateId }),
+    );
+    expect(preview.status).toBe(200);
+    expect(((await preview.json()) as { warnings: string[] }).warnings).toEqual(saved.warnings);
+  });
+
+  it("data the template takes as it is → no warnings; a replace answers 200 with them too", async () => {
+    const response = await put(admin.token, projectId, "DEV", body({ firstName: "Ana", planName: "Gold" }));
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as SavedJson).warnings).toEqual([]);
+  });
+
+  it.each([
+    ["a value over a strict field's maxLength", { planName: "Platinum" }, '"planName" is 8 characters; the template allows at most 5'],
+    ["a value of a strict field that is not a string (nor a number, which plays as its text)", { planName: { tier: "Gold" } }, '"planName" must be a string'],
+  ])("%s → 422 problem+json naming the key; the share keeps its data", async (_, data, message) => {
+    const response = await put(admin.token, projectId, "DEV", body({ firstName: "Bo", ...data }));
+    expect(response.status).toBe(422);
+    expect(response.headers.get("content-type")).toBe("application/problem+json");
+    const problem = (await response.json()) as Problem & { detail: string };
+    expect(problem.code).toBe("validation_failed");
+    expect(problem.errors).toEqual([{ path: "personalizationData.planName", message }]);
+    expect(problem.detail).toContain("Greeting 1.0");
+    const [stored] = await (await getDb()).select().from(publicVideoShares).where(and(eq(publicVideoShares.projectId, projectId), eq(publicVideoShares.channel, "DEV")));
+    expect(stored!.personalizationData).toEqual({ firstName: "Ana", planName: "Gold" });
+  });
+
+  it("a channel that serves no template yet (PROD before a deploy) checks nothing: no warnings", async () => {
+    const response = await put(admin.token, projectId, "PROD", body({ nickname: "Max" }));
+    expect(response.status).toBe(201);
+    expect(((await response.json()) as SavedJson).warnings).toEqual([]);
   });
 });

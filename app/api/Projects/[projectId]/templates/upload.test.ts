@@ -552,3 +552,53 @@ describe("POST /api/Projects/:id/templates/upload – asset file names", () => {
     for (const name of names) expect(existsSync(path.resolve(blobsDir(), name.replaceAll("\\", "/")))).toBe(false);
   });
 });
+
+// ── files in the wrong field (issue 32) ────────────────────────────────────────────────
+
+describe("POST /api/Projects/:id/templates/upload – a file in the wrong field says what to do first, the parser's detail below", () => {
+  const weatherManifest = () => JSON.parse(bytesOf(weatherCardParts().find((part) => part.name === "manifestJson")).toString("utf8")) as unknown;
+  const named = (parts: UploadPart[]) => uniqueParts(parts.filter((part) => part.name !== "templateJson" && part.name !== "manifestJson"));
+
+  it("a JSON file that is no animation as templateJson → 422 whose detail says to export one, then the technical errors", async () => {
+    const parts = [...named(smallTemplateParts()), json("templateJson", { name: "my-site", dependencies: {} }, "package.json")];
+    const problem = await problemOf(await upload(manager.token, projectId, parts), 422);
+    expect(problem.detail).toBe(
+      "package.json is not a Lottie animation: export it from After Effects with Bodymovin or from LottieFiles (a .json animation file), and give it as the Lottie file (templateJson).",
+    );
+    expect(problem.errors).toEqual([
+      { path: "templateJson", message: "(package.json) is not a Lottie animation: export it from After Effects with Bodymovin or from LottieFiles" },
+      { path: "templateJson.v", message: "is required: the Bodymovin version string" },
+    ]);
+  });
+
+  it("the manifest and the animation swapped → 422 whose detail says they are swapped and which goes where", async () => {
+    const parts = [
+      ...named(weatherCardParts()),
+      json("templateJson", weatherManifest(), "manifest.json"),
+      json("manifestJson", weatherLottie(), "data.json"),
+    ];
+    const problem = await problemOf(await upload(manager.token, projectId, parts), 422);
+    expect(problem.detail).toBe(
+      "manifest.json and data.json are swapped: give data.json (the Lottie animation) as the Lottie file (templateJson) and manifest.json (the binding manifest) as the manifest (manifestJson).",
+    );
+    expect(problem.errors?.slice(0, 2)).toEqual([
+      { path: "templateJson", message: "(manifest.json) is a binding manifest, not a Lottie animation: the files look swapped; give it as the manifest and the animation here" },
+      { path: "manifestJson", message: "(data.json) is a Lottie animation, not a binding manifest: give it as the Lottie file and the manifest here" },
+    ]);
+    expect(problem.errors).toContainEqual({ path: "templateJson.v", message: "is required: the Bodymovin version string" });
+  });
+
+  it("a Lottie animation as manifestJson → 422 whose detail says to give it as the Lottie file; the manifest schema's errors follow", async () => {
+    const parts = [...named(weatherCardParts()), json("templateJson", weatherLottie(), "data.json"), json("manifestJson", weatherLottie(), "data.json")];
+    const problem = await problemOf(await upload(manager.token, projectId, parts), 422);
+    expect(problem.detail).toMatch(/^data\.json, given as the binding manifest \(manifestJson\), is a Lottie animation: give it as the Lottie file \(templateJson\)/);
+    expect(problem.errors?.[0]).toEqual({ path: "manifestJson", message: "(data.json) is a Lottie animation, not a binding manifest: give it as the Lottie file and the manifest here" });
+    expect(problem.errors).toContainEqual(expect.objectContaining({ path: "manifestJson.v", message: "is not a manifest field" }));
+  });
+
+  it("a damaged Lottie animation (op ≤ ip) keeps the technical wording alone: it is the right file, with a fault", async () => {
+    const parts = [...named(smallTemplateParts()), json("templateJson", { ...weatherLottie(), ip: 10, op: 5 }, "data.json")];
+    const problem = await problemOf(await upload(manager.token, projectId, parts), 422);
+    expect(problem.errors).toEqual([{ path: "templateJson.op", message: "must be greater than ip (10)" }]);
+  });
+});
