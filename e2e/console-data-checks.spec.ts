@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { mkdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
-import { expectAccessible, screenshotDir, signIn } from "./console-helpers";
+import { expectAccessible, screenshots as consoleScreenshots, signIn } from "./console-helpers";
 import { cli } from "./sign-in-helpers";
 
 // Issue 32: the console catches mistakes before viewers see them. The share form checks its
@@ -30,18 +30,8 @@ const manifest = {
 };
 const manifestFile = () => ({ name: "manifest.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(manifest)) });
 
-/** Full-page screenshots at 1280 and 390 wide (issue 32's phone width); nothing may stick out sideways on the phone. */
-async function screenshots(page: Page, name: string) {
-  mkdirSync(screenshotDir, { recursive: true });
-  for (const [label, size] of [["desktop", { width: 1280, height: 800 }], ["phone", { width: 390, height: 844 }]] as const) {
-    await page.setViewportSize(size);
-    await page.waitForFunction((width) => window.innerWidth === width, size.width);
-    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-    if (label === "phone") expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} on a phone`).toBeLessThanOrEqual(390);
-    await page.screenshot({ path: `${screenshotDir}/${name}-${label}.png`, fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
+/** Screenshots at 1280 and 390 pixels wide (issue 32's phone width). */
+const screenshots = (page: Page, name: string) => consoleScreenshots(page, name, { phoneWidth: 390 });
 
 test.beforeAll(async ({ request }) => {
   const [org, pm] = await Promise.all([

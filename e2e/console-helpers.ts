@@ -15,15 +15,18 @@ export async function signIn(page: Page, user: { email: string; password: string
   await expect(page).toHaveURL(/\/projects/, { timeout: 60_000 });
 }
 
-/** Full-page screenshots named e.g. members-desktop.png and members-phone.png; nothing may stick out sideways on a phone. */
-export async function screenshots(page: Page, name: string) {
+/**
+ * Full-page screenshots named e.g. members-desktop.png and members-phone.png, at 1280 and
+ * `phoneWidth` pixels wide; nothing may stick out sideways on the phone.
+ */
+export async function screenshots(page: Page, name: string, { phoneWidth = 375 }: { phoneWidth?: number } = {}) {
   mkdirSync(screenshotDir, { recursive: true });
-  for (const [label, size] of [["desktop", { width: 1280, height: 800 }], ["phone", { width: 375, height: 812 }]] as const) {
+  for (const [label, size] of [["desktop", { width: 1280, height: 800 }], ["phone", { width: phoneWidth, height: 844 }]] as const) {
     await page.setViewportSize(size);
     // Measured once the page has laid itself out at the new width (a resize event and a frame later).
     await page.waitForFunction((width) => window.innerWidth === width, size.width);
     await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-    if (label === "phone") expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} on a phone`).toBeLessThanOrEqual(375);
+    if (label === "phone") expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} on a phone`).toBeLessThanOrEqual(phoneWidth);
     await page.screenshot({ path: `${screenshotDir}/${name}-${label}.png`, fullPage: true });
   }
   await page.setViewportSize({ width: 1280, height: 800 });

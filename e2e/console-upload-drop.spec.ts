@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { mkdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { expectAccessible, screenshotDir, signIn } from "./console-helpers";
+import { expectAccessible, screenshots as consoleScreenshots, signIn } from "./console-helpers";
 import { cli } from "./sign-in-helpers";
 
 // Issue 32, findings 2 and 3, in the console: the README's "drop the demo folder's files on the
@@ -48,18 +48,8 @@ const sortedLines = (page: Page) => page.getByRole("region", { name: "Files sort
 const chosen = (page: Page, label: string) => page.getByRole("list", { name: `${label}: chosen` }).getByRole("listitem");
 const formAlert = (page: Page) => page.getByRole("form", { name: "Upload a template" }).getByRole("alert");
 
-/** Full-page screenshots at 1280 and 390 pixels wide; nothing may stick out sideways on the phone. */
-async function screenshots(page: Page, name: string) {
-  mkdirSync(screenshotDir, { recursive: true });
-  for (const [label, width] of [["desktop", 1280], ["phone", 390]] as const) {
-    await page.setViewportSize({ width, height: 844 });
-    await page.waitForFunction((w) => window.innerWidth === w, width);
-    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-    if (label === "phone") expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} on a phone`).toBeLessThanOrEqual(width);
-    await page.screenshot({ path: `${screenshotDir}/${name}-${label}.png`, fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
+/** Screenshots at 1280 and 390 pixels wide (issue 32's phone width). */
+const screenshots = (page: Page, name: string) => consoleScreenshots(page, name, { phoneWidth: 390 });
 
 test("Upload form – the demo folder's files and a text file dropped on the Lottie field: each sorted into its field, one line per file; uploaded", async ({ page }) => {
   await signIn(page, manager);
