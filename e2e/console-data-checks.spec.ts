@@ -28,6 +28,7 @@ const manifest = {
     { key: "Status", type: "text", target: { layer: "Status" }, default: "Sunny", maxLength: 10, strict: true },
   ],
 };
+const imageFile = (name: string) => ({ name, mimeType: "image/jpeg", buffer: readFileSync(`${dir}/images/${name}`) });
 const manifestFile = () => ({ name: "manifest.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(manifest)) });
 
 /** Screenshots at 1280 and 390 pixels wide (issue 32's phone width). */
@@ -42,10 +43,18 @@ test.beforeAll(async ({ request }) => {
   await cli("member", "add", "--user", pm.id, "--project", projectId, "--role", "ProjectManager");
   const token = (await cli<{ token: string }>("token", "create", "--user", pm.id)).token;
   const headers = { authorization: `Bearer ${token}` };
-  const upload = await request.post(`/api/Projects/${projectId}/templates/upload`, {
-    headers,
-    multipart: { name: "Weather card", version: "1.0", kind: "LottieStandalone", templateJson: lottieFile(), manifestJson: manifestFile() },
-  });
+  // The images its animation shows go with it (an upload without them is refused).
+  const form = new FormData();
+  for (const [name, value] of Object.entries({ name: "Weather card", version: "1.0", kind: "LottieStandalone" })) form.set(name, value);
+  for (const [role, file] of [
+    ["templateJson", lottieFile()],
+    ["manifestJson", manifestFile()],
+    ["assetFiles", imageFile("img_0.jpg")],
+    ["assetFiles", imageFile("img_1.jpg")],
+  ] as const) {
+    form.append(role, new File([new Uint8Array(file.buffer)], file.name, { type: file.mimeType }));
+  }
+  const upload = await request.post(`/api/Projects/${projectId}/templates/upload`, { headers, multipart: form });
   expect(upload.status(), await upload.text()).toBe(201);
   templateId = ((await upload.json()) as Created).id;
   expect((await request.post(`/api/Projects/${projectId}/templates/${templateId}/deploy`, { headers })).status()).toBe(200);
