@@ -119,19 +119,21 @@ test("share form: the template's data rules warn under the data in the live prev
   expect(puts.some((body) => body.includes("Thunderstorms"))).toBe(false);
 });
 
-test("upload: swapped Lottie and manifest files → the first line says they are swapped and which goes where; the technical detail stays below", async ({ page }) => {
+// A swapped pair reaching the server gets the sentence saying which file goes where
+// (upload.test.ts, "swapped"); the form no longer lets one through: it reads each JSON file
+// and puts it in its field (issue 32, point 3).
+test("upload: the Lottie and the manifest picked into each other's fields → the form puts each in its own and says so; the upload goes through", async ({ page }) => {
   await signIn(page, manager);
   await page.goto(`/projects/${projectId}/templates/upload`);
   await page.getByLabel("Name", { exact: true }).fill("Swapped");
   await page.getByLabel("Lottie JSON", { exact: true }).setInputFiles(manifestFile());
   await page.getByLabel("Binding manifest", { exact: true }).setInputFiles(lottieFile());
-  await page.getByRole("button", { name: "Upload template" }).click();
-  const alert = page.getByRole("form", { name: "Upload a template" }).getByRole("alert");
-  await expect(alert).toContainText(
-    "manifest.json and data.json are swapped: give data.json (the Lottie animation) as the Lottie file (templateJson) and manifest.json (the binding manifest) as the manifest (manifestJson).",
-  );
-  await expect(alert).toContainText("Details: The server refused the upload");
-  await expect(page.getByText("Lottie JSON (manifest.json) is a binding manifest, not a Lottie animation")).toBeVisible();
-  await expect(page.getByText("v: is required: the Bodymovin version string")).toBeVisible();
+  const chosen = (label: string) => page.getByRole("list", { name: `${label}: chosen` }).getByRole("listitem");
+  await expect(chosen("Lottie JSON")).toHaveText([/^data\.json/]);
+  await expect(chosen("Binding manifest")).toHaveText([/^manifest\.json/]);
+  await expect(page.getByRole("region", { name: "Files sorted" })).toContainText("data.json → Lottie JSON");
+  await page.getByLabel("Asset files", { exact: true }).setInputFiles([imageFile("img_0.jpg"), imageFile("img_1.jpg")]);
   await screenshots(page, "upload-swapped-files");
+  await page.getByRole("button", { name: "Upload template" }).click();
+  await expect(page).toHaveURL(new RegExp(`/projects/${projectId}/templates/[0-9a-f-]{36}$`));
 });
