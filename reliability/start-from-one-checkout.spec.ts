@@ -13,6 +13,8 @@ import { stopOwnApp } from "./own-app";
 // Builds only: it runs in the embedded pass (each build takes a minute or two here).
 
 test.describe.configure({ mode: "serial" });
+// Skipped on PostgreSQL on purpose: the build lock does not depend on the database, and each
+// build takes minutes; .ci/run runs it in its embedded pass (npm test).
 test.skip(Boolean(process.env.E2E_DATABASE_URL), "the build lock does not depend on the database: the embedded pass runs it");
 
 const building = /^Building Reelbind \(first start or sources changed\)/m;

@@ -18,14 +18,13 @@ import { auditEvents, campaignImports, campaignRecipients, publicVideoShares, we
 import { buildPageManifest } from "@/lib/embed/page-manifest";
 import { apiRequest, createTestMember, createTestProject, routeParams } from "@/lib/testing/factories";
 import { makeLottie, textLayer } from "@/lib/testing/fixtures/lottie-builders";
-import { uploadRequest } from "@/lib/testing/multipart";
 import { PUT as putShareRoute } from "../public-video-shares/[channel]/route";
-import { POST as uploadTemplateRoute } from "../templates/upload/route";
 import { GET as exportRoute } from "./[campaignId]/export/route";
 import { GET as listRecipientsRoute, POST as postRecipientsRoute } from "./[campaignId]/recipients/route";
 import { GET as getCampaignRoute } from "./[campaignId]/route";
 import { GET as listRoute, POST as createRoute } from "./route";
 import { sessionActor } from "@/lib/auth/authenticate";
+import { uploadWithManifest } from "../templates/template-test-helpers";
 
 type CampaignJson = z.infer<typeof campaignSchema>;
 type DetailJson = z.infer<typeof campaignDetailSchema>;
@@ -60,20 +59,7 @@ async function setUpProject() {
       { key: "planName", type: "text", target: { layer: "Plan" }, default: "Plus", maxLength: 20, strict: true },
     ],
   };
-  const uploaded = await uploadTemplateRoute(
-    uploadRequest(
-      `/api/Projects/${projectId}/templates/upload`,
-      [
-        { name: "name", value: "Campaign template" },
-        { name: "kind", value: "LottieStandalone" },
-        { name: "templateJson", filename: "animation.json", content: JSON.stringify(lottie), contentType: "application/json" },
-        { name: "manifestJson", filename: "manifest.json", content: JSON.stringify(manifest), contentType: "application/json" },
-      ],
-      { token },
-    ),
-    routeParams({ projectId }),
-  );
-  expect(uploaded.status, await uploaded.clone().text()).toBe(201);
+  await uploadWithManifest(token, projectId, "Campaign template", lottie, manifest);
   const credential = await expectJson<{ id: string }>(
     await createCredentialRoute(apiRequest("POST", "/api/credentials", { token, body: { projectId } }), routeParams({})),
     201,

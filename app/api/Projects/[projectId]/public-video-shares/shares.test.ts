@@ -11,12 +11,11 @@ import { findPublicShare } from "@/lib/shares/public-share";
 import type { rotatedSlugSchema, shareSchema } from "@/lib/shares/schema";
 import { apiRequest, createTestMember, createTestProject, routeParams } from "@/lib/testing/factories";
 import { makeLottie, textLayer } from "@/lib/testing/fixtures/lottie-builders";
-import { uploadRequest } from "@/lib/testing/multipart";
 import { POST as revokeCredentialRoute } from "@/app/api/credentials/[id]/revoke/route";
 import { POST as createCredentialRoute } from "@/app/api/credentials/route";
 import { GET as auditEventsRoute } from "../audit-events/route";
 import { POST as previewRoute } from "../templates/[templateId]/preview/route";
-import { POST as uploadTemplateRoute } from "../templates/upload/route";
+import { uploadWithManifest } from "../templates/template-test-helpers";
 import { POST as disableRoute } from "./[channel]/disable/route";
 import { POST as restoreRoute } from "./[channel]/restore/route";
 import { POST as rotateSlugRoute } from "./[channel]/rotate-slug/route";
@@ -797,21 +796,7 @@ describe("PUT …/public-video-shares/{channel} – personalization data checked
         { key: "planName", type: "text", target: { layer: "Plan" }, maxLength: 5, strict: true },
       ],
     };
-    const uploaded = await uploadTemplateRoute(
-      uploadRequest(
-        `/api/Projects/${projectId}/templates/upload`,
-        [
-          { name: "name", value: "Greeting" },
-          { name: "kind", value: "LottieStandalone" },
-          { name: "templateJson", filename: "data.json", content: JSON.stringify(lottie), contentType: "application/json" },
-          { name: "manifestJson", filename: "manifest.json", content: JSON.stringify(manifest), contentType: "application/json" },
-        ],
-        { token: admin.token },
-      ),
-      routeParams({ projectId }),
-    );
-    expect(uploaded.status, await uploaded.clone().text()).toBe(201);
-    templateId = ((await uploaded.json()) as { id: string }).id;
+    templateId = await uploadWithManifest(admin.token, projectId, "Greeting", lottie, manifest);
   });
 
   const body = (personalizationData: unknown) => ({ publicTitle: "Hello", apiCredentialId: credentialId, personalizationData });

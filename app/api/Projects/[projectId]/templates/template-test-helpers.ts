@@ -129,6 +129,17 @@ export async function uploadSmall(token: string, projectId: string, name?: strin
   return template;
 }
 
+/** Uploads `lottie` bound by `manifest` as a LottieStandalone template (201 expected) and returns its id. */
+export async function uploadWithManifest(token: string, projectId: string, name: string, lottie: unknown, manifest: unknown): Promise<string> {
+  const parts: UploadPart[] = [
+    { name: "name", value: name },
+    { name: "kind", value: "LottieStandalone" },
+    { name: "templateJson", filename: "data.json", content: JSON.stringify(lottie), contentType: "application/json" },
+    { name: "manifestJson", filename: "manifest.json", content: JSON.stringify(manifest), contentType: "application/json" },
+  ];
+  return (await okJson<{ id: string }>(await upload(token, projectId, parts), 201)).id;
+}
+
 /** A body streamed in chunks the test controls: `pull` is only called when the reader asks. */
 export function lazyStream(next: () => Promise<Uint8Array | null> | Uint8Array | null): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>(
