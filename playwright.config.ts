@@ -34,9 +34,13 @@ const alone = /\/outage\.spec\.ts$/;
 const browserOnly = /\/(player|player-autoplay|sdk-bridge)\.spec\.ts$/;
 const skipBrowserOnly = process.env.E2E_SKIP_BROWSER_ONLY === "1";
 
+/** Which pass this is (CI runs a PGlite and a PostgreSQL pass side by side): each keeps its own artifacts directory. */
+export const passName = process.env.CI_REPORT_NAME ?? (process.env.E2E_DATABASE_URL ? "postgres" : "pglite");
+
 // Browser tests drive Debian's Chromium against the built app, started the way the README's quick start does.
 export default defineConfig({
   testDir: "e2e",
+  outputDir: `test-results/e2e-${passName}`,
   globalSetup: "./e2e/global-setup.ts",
   // Hang guards, not expectations: a busy machine only makes a test slower.
   timeout: 180_000,
@@ -51,7 +55,7 @@ export default defineConfig({
     { name: "alone", testMatch: alone, dependencies: ["demo-project", "own-data"] },
   ],
   reporter: process.env.CI_REPORT_DIR
-    ? [["list"], ["json", { outputFile: `${process.env.CI_REPORT_DIR}/playwright-${process.env.CI_REPORT_NAME ?? "pglite"}.json` }]]
+    ? [["list"], ["json", { outputFile: `${process.env.CI_REPORT_DIR}/playwright-${passName}.json` }]]
     : [["list"]],
   use: {
     baseURL: process.env.E2E_BASE_URL,
