@@ -26,17 +26,34 @@ const oneAtATime = new RegExp(`/(${[
 const alone = /\/outage\.spec\.ts$/;
 
 /**
- * Specs of what happens in the browser (the player, its autoplay, the host-page SDK's bridge):
- * they watch the wire from Chromium and read nothing a database decides, so the PostgreSQL pass
- * of scripts/run-tests.mjs sets E2E_SKIP_BROWSER_ONLY and leaves them to the PGlite one. Every
- * spec of server behaviour runs on both.
+ * Specs of what happens in the browser: the player, its autoplay and the host-page SDK's bridge
+ * (they watch the wire from Chromium and read nothing a database decides), and the console's
+ * forms and screens (what they check before sending, how they show the server's answers, dialogs,
+ * layout). The PostgreSQL pass of scripts/run-tests.mjs sets E2E_SKIP_BROWSER_ONLY and leaves them
+ * to the PGlite one: the server behaviour behind the console's forms is tested on both databases
+ * by the API specs here and vitest's `database` project, and the console's pages are rendered
+ * from PostgreSQL by the console flow, shares and analytics specs, which run on both.
  */
-const browserOnly = /\/(player|player-autoplay|sdk-bridge)\.spec\.ts$/;
+const browserOnly = new RegExp(`/(${[
+  "player",
+  "player-autoplay",
+  "sdk-bridge",
+  "console-accounts",
+  "console-data-checks",
+  "console-direct-uploads",
+  "console-edges",
+  "console-templates",
+  "console-upload-drop",
+].join("|")})\\.spec\\.ts$`);
 const skipBrowserOnly = process.env.E2E_SKIP_BROWSER_ONLY === "1";
+
+/** Which pass this is (PGlite, PostgreSQL, a quick start on another Node.js): each keeps its own artifacts directory, so that two passes run at once never clear each other's. */
+export const passName = process.env.CI_REPORT_NAME ?? (process.env.E2E_DATABASE_URL ? "postgres" : "pglite");
 
 // Browser tests drive Debian's Chromium against the built app, started the way the README's quick start does.
 export default defineConfig({
   testDir: "e2e",
+  outputDir: `test-results/e2e-${passName}`,
   globalSetup: "./e2e/global-setup.ts",
   // Hang guards, not expectations: a busy machine only makes a test slower.
   timeout: 180_000,
@@ -51,7 +68,7 @@ export default defineConfig({
     { name: "alone", testMatch: alone, dependencies: ["demo-project", "own-data"] },
   ],
   reporter: process.env.CI_REPORT_DIR
-    ? [["list"], ["json", { outputFile: `${process.env.CI_REPORT_DIR}/playwright-${process.env.CI_REPORT_NAME ?? "pglite"}.json` }]]
+    ? [["list"], ["json", { outputFile: `${process.env.CI_REPORT_DIR}/playwright-${passName}.json` }]]
     : [["list"]],
   use: {
     baseURL: process.env.E2E_BASE_URL,

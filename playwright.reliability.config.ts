@@ -1,5 +1,5 @@
 import { defineConfig } from "@playwright/test";
-import base from "./playwright.config";
+import base, { passName } from "./playwright.config";
 
 // npm run test:reliability – the fault, load, abuse and scale-out suite (issue 15). The same
 // built app and Chromium as the browser tests; specs that need processes or a database of
@@ -14,6 +14,7 @@ process.env.E2E_TRUSTED_PROXIES ??= "loopback";
 export default defineConfig({
   ...base,
   testDir: "reliability",
+  outputDir: `test-results/reliability-${passName}`,
   testIgnore: undefined,
   workers: Number(process.env.E2E_WORKERS ?? 2),
   // Specs that count their app's rows or read its log (the property tests, the route matrix)
@@ -21,6 +22,6 @@ export default defineConfig({
   projects: [{ name: "reliability" }],
   timeout: 600_000,
   reporter: process.env.CI_REPORT_DIR
-    ? [["list"], ["json", { outputFile: `${process.env.CI_REPORT_DIR}/reliability-${process.env.CI_REPORT_NAME ?? "pglite"}.json` }]]
+    ? [["list"], ["json", { outputFile: `${process.env.CI_REPORT_DIR}/reliability-${passName}.json` }]]
     : [["list"]],
 });

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 import { createOwnedProject, env } from "./owned-project";
 
 // Shared by the player specs: a project with a template and a share, the demo customer page's
@@ -137,4 +137,19 @@ export const hostCommand = (page: Page, script: string) => page.evaluate(`window
 /** Polls the demo host's calls until one matches; the cap is the config's expect timeout, a hang guard only. */
 export async function waitForCall(page: Page, predicate: (call: DemoCall) => boolean) {
   await expect.poll(async () => (await demoCalls(page)).some(predicate)).toBe(true);
+}
+
+/**
+ * A screenshot of `locator` once its rendering has settled: shots are taken until two in a row
+ * are the same (fonts, images and the player's frame painted), as toHaveScreenshot does. The cap
+ * only guards a page that never stops changing, and names it.
+ */
+export async function settledScreenshot(locator: Locator): Promise<Buffer> {
+  let previous = await locator.screenshot({ animations: "disabled" });
+  for (let shot = 1; shot < 100; shot += 1) {
+    const next = await locator.screenshot({ animations: "disabled" });
+    if (next.equals(previous)) return next;
+    previous = next;
+  }
+  throw new Error("the element's rendering never settled: 100 screenshots in a row differed");
 }

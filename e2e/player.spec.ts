@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { makeLottie, textLayer } from "../lib/testing/fixtures/lottie-builders";
-import { demoCalls, fixture, hostCommand, lightsUpload, recordAnalytics, secondOrigin, setUpShare, waitForCall, type Share } from "./embed-helpers";
+import { demoCalls, fixture, hostCommand, lightsUpload, recordAnalytics, secondOrigin, settledScreenshot, setUpShare, waitForCall, type Share } from "./embed-helpers";
 import { env } from "./owned-project";
 
 // The player iframe and the SDK in Chromium, on two origins: the app (and so the player) is
@@ -63,7 +63,7 @@ test("demo page on a second origin – an embed session binds its data: the scre
     await waitForCall(page, (call) => call.name === "onProgress" && call.message.positionMs === 6000);
     const player = page.frameLocator('[data-testid="demo-player"] iframe');
     await expect(player.getByText(name, { exact: true })).toBeVisible();
-    return page.getByTestId("demo-player").screenshot();
+    return settledScreenshot(page.getByTestId("demo-player"));
   };
   const bruno = await frameWith("Bruno");
   const carolina = await frameWith("Carolina");

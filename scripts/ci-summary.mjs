@@ -62,7 +62,7 @@ if (existsSync(stepsFile)) {
     total += Number(stepSeconds);
     console.log(`  ${name.padEnd(52)} ${stepSeconds.padStart(5)} s${code === "0" ? "" : `  FAILED (exit ${code})`}`);
   }
-  // Type check and lint run side by side: the run's own clock (CI_STARTED, epoch seconds) when .ci/run set it.
+  // Steps run side by side (type check and lint; the two branches of .ci/run): the run's own clock (CI_STARTED, epoch seconds) when .ci/run set it.
   const started = Number(process.env.CI_STARTED);
   if (started > 0) total = Math.round(Date.now() / 1000 - started);
   console.log(`  ${(started > 0 ? "the whole run" : "all steps").padEnd(52)} ${String(total).padStart(5)} s`);

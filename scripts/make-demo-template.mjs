@@ -7,7 +7,7 @@
 //
 // `npm run demo-template` runs it (`node scripts/make-demo-template.mjs <dir>` writes elsewhere).
 // The output is committed and the same bytes on every run: no clocks, no randomness, numbers
-// rounded, the PNG drawn and encoded by CanvasKit (WASM). lib/bootstrap/demo-template.test.ts
+// rounded, the PNG drawn and encoded by CanvasKit (WASM). lib/bootstrap/demo-template.unit.test.ts
 // checks that the committed files are what this script makes.
 //
 // Text renders in two places: the browser player (lottie-web's SVG renderer, with the font

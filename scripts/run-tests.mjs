@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// The test layers in order, each timed: `npm test` (the embedded database), `npm run test:postgres`
-// (the same suites against a PostgreSQL server, a fresh database per layer), `npm run test:all`
-// (both), `npm run test:stress` (the built-server and reliability suites with every core busy).
+// The test layers in order, each timed: `npm test` (the fast layers on the embedded database),
+// `npm run test:postgres` (the database-backed suites against a PostgreSQL server, a fresh
+// database per layer), `npm run test:all` (both, and the reliability suite on PGlite: what CI
+// runs), `npm run test:stress` (the built-server and reliability suites with every core busy).
 // Each step's duration goes to CI_REPORT_DIR/steps.tsv when that is set (scripts/ci-summary.mjs
 // prints it) and is printed at the end either way.
 import { spawn } from "node:child_process";
@@ -12,21 +13,25 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
 
-const usage = `Usage: node scripts/run-tests.mjs [--embedded] [--postgres] [--stress]
+const usage = `Usage: node scripts/run-tests.mjs [--build] [--embedded] [--reliability] [--postgres] [--stress]
 
-  --embedded   type check, lint, SDK size, unit and API tests, built-server tests and the
-               reliability suite on PGlite (npm test)
-  --postgres   unit and API tests, built-server tests and the reliability suite against the
-               PostgreSQL server of TEST_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres),
-               each in a fresh database dropped afterwards; the browser-only specs run in
-               the PGlite pass alone (npm run test:postgres)
+  --build        npm start's build step alone (when the sources changed); every layer below
+                 that needs the built app does it first
+  --embedded     type check, lint, SDK size, unit and API tests and built-server tests on
+                 PGlite (npm test)
+  --reliability  the reliability suite (faults, load, abuse) on PGlite
+  --postgres     the API tests (vitest's "database" project), built-server tests and the
+                 reliability suite against the PostgreSQL server of TEST_POSTGRES_URL (default
+                 postgres://postgres@127.0.0.1:5432/postgres), each in a fresh database dropped
+                 afterwards; the unit tests and the browser-only specs, which open no database,
+                 run in the PGlite pass alone (npm run test:postgres)
   --stress     the built-server and reliability suites on PGlite with one busy loop per core
                beside them (npm run test:stress)`;
 
 const { values: flags } = parseArgs({
-  options: { embedded: { type: "boolean" }, postgres: { type: "boolean" }, stress: { type: "boolean" }, help: { type: "boolean" } },
+  options: { build: { type: "boolean" }, embedded: { type: "boolean" }, reliability: { type: "boolean" }, postgres: { type: "boolean" }, stress: { type: "boolean" }, help: { type: "boolean" } },
 });
-if (flags.help || !(flags.embedded || flags.postgres || flags.stress)) {
+if (flags.help || !(flags.build || flags.embedded || flags.reliability || flags.postgres || flags.stress)) {
   console.log(usage);
   process.exit(flags.help ? 0 : 2);
 }
@@ -83,8 +88,12 @@ function startBusyLoops() {
   return () => children.forEach((child) => child.kill("SIGKILL"));
 }
 
-/** `npm start`'s build step alone (bundles, then `next build` when the sources changed), so the suites' timings do not include it. */
+let built = false;
+
+/** `npm start`'s build step alone (bundles, then `next build` when the sources changed), so the suites' timings do not include it. Once per run. */
 async function buildIfChanged() {
+  if (built) return;
+  built = true;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "reelbind-build-"));
   try {
     await step("build (when the sources changed)", [process.execPath, "scripts/prepare-start.mjs"], { DATA_DIR: dataDir, DATABASE_URL: undefined });
@@ -94,19 +103,23 @@ async function buildIfChanged() {
 }
 
 async function main() {
+  if (flags.build) await buildIfChanged();
   if (flags.embedded) {
     // One single-threaded process each, with little output: on two cores they run side by side.
     await steps([step("type check", "typecheck"), step("lint", "lint")]);
     await step("SDK size", "sdk:size");
-    await step("unit and API tests (PGlite)", "test:unit");
+    await step("unit and API tests (PGlite)", "test:vitest");
     await buildIfChanged();
     await step("built-server tests (PGlite)", "test:e2e");
+  }
+  if (flags.reliability) {
+    await buildIfChanged();
     await step("reliability suite (PGlite)", "test:reliability");
   }
   if (flags.postgres) {
     const report = { CI_REPORT_NAME: "postgres" };
     await buildIfChanged();
-    await withFreshDatabase("api", (url) => step("unit and API tests (PostgreSQL)", "test:unit", { ...report, DATABASE_URL: url }));
+    await withFreshDatabase("api", (url) => step("API tests (PostgreSQL)", "test:api", { ...report, DATABASE_URL: url }));
     await withFreshDatabase("e2e", (url) =>
       // The browser-only specs (playwright.config.ts) run in the PGlite pass alone.
       step("built-server tests (PostgreSQL)", "test:e2e", { ...report, E2E_DATABASE_URL: url, E2E_SKIP_BROWSER_ONLY: "1" }),

@@ -111,7 +111,7 @@ const webhooks = "/api/Projects/{projectId}/webhooks";
 const campaigns = "/api/Projects/{projectId}/campaigns";
 
 /**
- * The route table: every route under app/api, one entry per method (lib/api/route-table.test.ts
+ * The route table: every route under app/api, one entry per method (lib/api/route-table.unit.test.ts
  * holds the two to each other). The OpenAPI document and the reliability suite's route ×
  * role × tenant matrix are generated from it.
  */

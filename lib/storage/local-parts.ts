@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
-import { createReadStream, createWriteStream } from "node:fs";
-import { mkdir, readdir, rename, rm, stat } from "node:fs/promises";
+import { createReadStream } from "node:fs";
+import { mkdir, open, readdir, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 
@@ -37,8 +37,11 @@ export class LocalPartStaging {
       }
       if (size !== expectedSize) throw new PartSizeError(expectedSize, size);
     }
+    // Opened before the pipeline runs: a stream that opened its file lazily could create it after
+    // a failed part's clean-up below had run, leaving the temp file behind.
+    const file = await open(temp, "wx");
     try {
-      await pipeline(counted(), createWriteStream(temp, { flags: "wx" }));
+      await pipeline(counted(), file.createWriteStream());
       await rename(temp, path.join(dir, String(partNumber)));
     } catch (error) {
       await rm(temp, { force: true });
