@@ -245,7 +245,8 @@ async function waitFor<T>(what: string, check: () => Promise<T | undefined> | T 
   }
 }
 
-// PGlite runs inside the test process: there is no database server whose connections could be cut.
+// Skipped on PGlite on purpose: it runs inside the test process, so there is no database server
+// whose connections could be cut; .ci/run runs these in its PostgreSQL pass (npm run test:api).
 describe.skipIf(!process.env.DATABASE_URL)("standalone ingest server – database unavailable (PostgreSQL only)", () => {
   const dbName = `reelbind_ingest_down_${randomBytes(6).toString("hex")}`;
   let admin: postgres.Sql;

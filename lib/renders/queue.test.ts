@@ -86,8 +86,9 @@ describe("render queue", () => {
     await second.stop();
   });
 
-  // PGlite belongs to one process: a second worker process cannot share it (its restart is the
-  // recovery test in renders.test.ts).
+  // Skipped on PGlite on purpose: it belongs to one process, so a second worker process cannot
+  // share it (its restart is the recovery test in renders.test.ts); .ci/run runs this in its
+  // PostgreSQL pass (npm run test:api).
   it.skipIf(!process.env.DATABASE_URL)("a worker process killed mid-render (SIGKILL): its job expires and another worker retries it", { timeout: 120_000 }, async () => {
     const child = spawn(process.execPath, ["--import", "tsx", "lib/renders/testing/render-worker.ts"], { env: { ...process.env, RENDER_QUEUE_NAME: queueName }, stdio: ["ignore", "pipe", "inherit"], detached: true });
     try {
