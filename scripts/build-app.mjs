@@ -11,6 +11,7 @@
 //   "Cannot find module …"): each server from the tree is registered in .reelbind/servers/ while
 //   it runs, and a build is refused, saying which servers to stop, while any of them lives.
 import { spawnSync } from "node:child_process";
+import { buildSync } from "esbuild";
 import { createHash, randomUUID } from "node:crypto";
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -172,11 +173,32 @@ export const serverEnv = () => ({
   ALLOW_GENERATED_SECRETS: process.env.ALLOW_GENERATED_SECRETS ?? "1",
 });
 
+/**
+ * The server's worker threads, bundled beside Next's output (Next bundles what the routes import,
+ * not a file a Worker loads): the analytics rollup job (lib/analytics/rollups/rollup-job.ts).
+ * Packages stay imports, resolved from node_modules as the server's own are.
+ */
+function buildServerWorkers() {
+  buildSync({
+    entryPoints: [path.join(root, "lib", "analytics", "rollups", "rollup-worker.ts")],
+    outfile: path.join(root, ".next", "reelbind", "rollup-worker.mjs"),
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    packages: "external",
+    alias: { "@": root },
+    tsconfig: path.join(root, "tsconfig.json"),
+    logLevel: "warning",
+  });
+}
+
 /** `next build` with `env`, then the stamp of `fingerprint` (the sources as they were when it began). */
 export function runNextBuild(fingerprint, env) {
   rmSync(stampFile, { force: true });
   const build = spawnSync(process.execPath, [nextBin, "build"], { cwd: root, stdio: "inherit", env });
   if (build.status !== 0) return build.status ?? 1;
+  buildServerWorkers();
   writeFileSync(stampFile, fingerprint);
   return 0;
 }

@@ -5,20 +5,27 @@ import { getTemplateRowOrThrow, type TemplateRow } from "@/lib/templates/templat
 import { rate } from "./definitions";
 import { scopeOf, wholeDays } from "./get-project-analytics";
 import { readHeatmap } from "./rollups/read";
-import { refreshRollups, reportSettleMs } from "./rollups/refresh";
+import { readReportTail } from "./rollups/pending";
 import { filtersOf, type EngagementHeatmap, type HeatmapQuery } from "./schema";
 
 /**
  * GET /api/Projects/{projectId}/analytics/heatmap: second by second, how many plays of one
- * template watched, rewatched and left (definitions.ts), from the rollups (brought up to date
- * first) over whole UTC days. 404 for a template not in the project.
+ * template watched, rewatched and left (definitions.ts), from the rollups and the events not yet
+ * rolled up, over whole UTC days. 404 for a template not in the project.
  */
 export async function getEngagementHeatmap(db: Db, { project }: ProjectAccess, query: HeatmapQuery): Promise<EngagementHeatmap> {
   const template = await getTemplateRowOrThrow(db, { projectId: project.id, templateId: query.templateId });
   const durationMs = templateDurationMs(template);
-  await refreshRollups(db, { settleMs: reportSettleMs });
   const { from, to } = wholeDays(query.from, query.to);
-  const { plays, furthestMs, deltas } = await readHeatmap(db, { ...scopeOf(project.id, query, from, to), templateId: template.id });
+  // The tail and the rollups read in one snapshot, so they agree (get-project-analytics.ts).
+  const { freshness, heatmap } = await db.transaction(
+    async (tx) => {
+      const { change, ...freshness } = await readReportTail(tx, project.id);
+      return { freshness, heatmap: await readHeatmap(tx, { ...scopeOf(project.id, query, from, to), templateId: template.id }, change) };
+    },
+    { isolationLevel: "repeatable read", accessMode: "read only" },
+  );
+  const { plays, furthestMs, deltas } = heatmap;
   const length = Math.ceil((durationMs ?? furthestMs ?? 0) / 1000);
   // The rollups keep unclipped spans: a play that went on past the end dropped off in the last second.
   let lateDropOffs = 0;
@@ -35,6 +42,7 @@ export async function getEngagementHeatmap(db: Db, { project }: ProjectAccess, q
   }
   return {
     window: { from: from.toISOString(), to: to.toISOString() },
+    freshness,
     filters: filtersOf(query),
     templateId: template.id,
     durationMs,

@@ -3,7 +3,7 @@ import type { Db } from "@/lib/db";
 import { funnelQuartiles, maxBreakdownKeys, rate, type SeriesGranularity } from "./definitions";
 import type { DailyCounter } from "./rollups/contribution";
 import { documentBreakdown, filterBreakdown, readHours, readScope, type RollupScope, type ScopeTotals } from "./rollups/read";
-import { refreshRollups, reportSettleMs } from "./rollups/refresh";
+import { readReportTail, type RollupChange } from "./rollups/pending";
 import { seriesBuckets } from "./raw/get-series";
 import { filtersOf, type AnalyticsQuery, type ProjectAnalytics } from "./schema";
 
@@ -11,27 +11,29 @@ const dayMs = 86_400_000;
 
 /**
  * Everything GET /api/Projects/{projectId}/analytics answers, for one project, from the rollups
- * (brought up to date first). The window widens to whole UTC days, as the rollups count them;
- * the answer's `window` says which. The reads run in one read-only repeatable-read transaction,
- * so the summary and the breakdowns cannot disagree.
+ * plus the events the job has not rolled up yet (a bounded tail: rollups/pending.ts). The window
+ * widens to whole UTC days, as the rollups count them; the answer's `window` says which, its
+ * `freshness` how recent it is. The reads run in one read-only repeatable-read transaction, so
+ * the rollups, the tail, the summary and the breakdowns cannot disagree.
  */
 export async function getProjectAnalytics(db: Db, { project }: ProjectAccess, query: AnalyticsQuery): Promise<ProjectAnalytics> {
-  await refreshRollups(db, { settleMs: reportSettleMs });
   const { from, to } = wholeDays(query.from, query.to);
   const previousFrom = new Date(2 * from.getTime() - to.getTime());
   const scope = scopeOf(project.id, query, from, to);
   const previousScope = scopeOf(project.id, query, previousFrom, from);
   return db.transaction(
     async (tx) => {
-      const totals = await readScope(tx, scope, { documents: true });
+      const { change: tail, ...freshness } = await readReportTail(tx, project.id);
+      const totals = await readScope(tx, scope, { documents: true, tail });
       const summary = summaryOf(totals);
       const dayRows = dayBreakdown(totals, from, to);
       return {
         window: windowOf(from, to),
+        freshness,
         filters: filtersOf(query),
         summary,
-        previous: { window: windowOf(previousFrom, from), summary: summaryOf(await readScope(tx, previousScope, { documents: false })) },
-        series: await seriesOf(tx, scope, query.granularity, from, to, dayRows),
+        previous: { window: windowOf(previousFrom, from), summary: summaryOf(await readScope(tx, previousScope, { documents: false, tail })) },
+        series: await seriesOf(tx, scope, query.granularity, from, to, dayRows, tail),
         funnel: {
           plays: summary.plays,
           steps: funnelQuartiles.map((percent) => {
@@ -43,13 +45,13 @@ export async function getProjectAnalytics(db: Db, { project }: ProjectAccess, qu
         excluded: { botEvents: totals.counters.bot_events },
         breakdowns: {
           day: dayRows,
-          channel: await filterBreakdown(tx, scope, "channel"),
-          templateVersion: await filterBreakdown(tx, scope, "templateVersion"),
-          deviceType: await filterBreakdown(tx, scope, "deviceType"),
+          channel: await filterBreakdown(tx, scope, "channel", tail),
+          templateVersion: await filterBreakdown(tx, scope, "templateVersion", tail),
+          deviceType: await filterBreakdown(tx, scope, "deviceType", tail),
           browser: documentBreakdown(totals, "browser"),
           os: documentBreakdown(totals, "os"),
           referrerHost: documentBreakdown(totals, "referrerHost"),
-          country: await filterBreakdown(tx, scope, "country"),
+          country: await filterBreakdown(tx, scope, "country", tail),
         },
       };
     },
@@ -118,11 +120,12 @@ async function seriesOf(
   from: Date,
   to: Date,
   dayRows: ProjectAnalytics["breakdowns"]["day"],
+  tail: RollupChange | null,
 ): Promise<ProjectAnalytics["series"]> {
   if (granularity === "day") {
     return { granularity, points: dayRows.map(({ key, ...facts }) => ({ start: `${key}T00:00:00.000Z`, ...facts })) };
   }
-  const hours = await readHours(db, scope, from, to);
+  const hours = await readHours(db, scope, from, to, tail);
   return {
     granularity,
     points: seriesBuckets(from, to, "hour").map((start) => {

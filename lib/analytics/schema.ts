@@ -221,8 +221,18 @@ export const chapterRowSchema = z.object({
   share: fraction.describe("Of the window's plays; null without plays"),
 });
 
+export const freshnessSchema = z
+  .object({
+    asOf: z.iso.datetime().nullable().describe("When the newest event the answer includes was received; null when the project has none"),
+    pendingEvents: count.describe(
+      "Events already stored that the answer does not include yet (the rollup job is behind); 0 when it is complete. Counted up to 1,000,000",
+    ),
+  })
+  .describe("How recent the answer is: every event received up to `asOf` is in it, except `pendingEvents` ones stored later in the job's order");
+
 export const projectAnalyticsSchema = z.object({
   window: windowSchema,
+  freshness: freshnessSchema,
   filters: analyticsFiltersSchema,
   summary: analyticsSummarySchema,
   previous: z
@@ -260,6 +270,7 @@ export const heatmapSecondSchema = z.object({
 
 export const engagementHeatmapSchema = z.object({
   window: windowSchema,
+  freshness: freshnessSchema,
   filters: analyticsFiltersSchema,
   templateId: z.uuid(),
   durationMs: count.nullable().describe("From the template's Lottie file; null when unknown (the timeline then ends at the furthest watched millisecond)"),

@@ -1,5 +1,5 @@
 import { startPartitionMaintenance } from "@/lib/analytics/partitions";
-import { startRollupJob } from "@/lib/analytics/rollups/refresh";
+import { startRollupJob } from "@/lib/analytics/rollups/rollup-job";
 import { bootstrapDemo, formatBootstrapBanner } from "@/lib/bootstrap/bootstrap";
 import { publishAdminChannel } from "@/lib/cli/admin-channel";
 import { getConfig, startUpWarnings } from "@/lib/config";

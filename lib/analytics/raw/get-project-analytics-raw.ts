@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import type { ProjectAccess } from "@/lib/auth/project-access";
 import type { Db } from "@/lib/db";
 import { getBotEvents } from "./get-bot-events";
@@ -8,6 +9,7 @@ import { getQuartileFunnel } from "./get-quartile-funnel";
 import { getSeries } from "./get-series";
 import { getSummary } from "./get-summary";
 import { filtersOf, type AnalyticsQuery, type ProjectAnalytics } from "../schema";
+import { selectRows } from "../select-rows";
 import type { AnalyticsFilter } from "./sql";
 
 /**
@@ -22,8 +24,14 @@ export async function getProjectAnalyticsRaw(db: Db, { project }: ProjectAccess,
   return db.transaction(
     async (tx) => {
       const summary = await getSummary(tx, filter);
+      const [newest] = await selectRows<{ at: string | null }>(
+        tx,
+        sql`select to_char(max(received_at) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at from analytics_events where project_id = ${project.id}::uuid`,
+      );
       return {
         window: windowOf(filter),
+        // Raw rows are always complete: nothing is pending.
+        freshness: { asOf: newest?.at ?? null, pendingEvents: 0 },
         filters: filtersOf(query),
         summary,
         previous: { window: windowOf(previous), summary: await getSummary(tx, previous) },

@@ -1,59 +1,88 @@
 import { sql } from "drizzle-orm";
-import { getDb, type Db } from "@/lib/db";
+import type { Db } from "@/lib/db";
 import { hasErrorCode } from "@/lib/error-code";
-import { startPeriodicTask, type PeriodicTask } from "@/lib/server/periodic-task";
 import { selectRows } from "../select-rows";
-import { contributionOf, dailyCounters, type Contribution, type DailyDelta, type Facts, type RollupEvent } from "./contribution";
-import { addToCube, cubeKeyText, diff, mergeIntoRow, type CubeKey, type DailyRow } from "./cube";
+import { dailyCounters, type DailyDelta, type Facts } from "./contribution";
+import { cubeKeyText, mergeIntoRow, type CubeKey, type DailyRow } from "./cube";
+import { cursorOf, readPendingChange } from "./pending";
 
 // The rollup job: brings analytics_daily_rollups and analytics_hourly_rollups up to date with
-// analytics_events. Its cursor is a transaction id: every event stored by a transaction below
-// the oldest one still running is committed (or gone for good), so nothing can appear below
-// the cursor after it has moved. Each chunk of new events is one transaction: it reads all
-// events of the sessions the chunk touches, adds their contribution and subtracts what their
-// events already rolled up contributed, and moves the cursor. One process at a time runs it
-// (an advisory lock); a report runs it before reading, and the server every few seconds.
+// analytics_events, project by project. A project's cursor is a transaction id: every event
+// stored by a transaction below the oldest one still running is committed (or gone for good),
+// so nothing can appear below a cursor after it has moved. Each chunk is one transaction: it
+// reads one project's next events (pending.ts computes what they change), writes the change and
+// moves that project's cursor. The job takes the projects with events pending in turn, a chunk
+// each, so one project's backlog holds another's events back by one chunk at most. One process
+// at a time runs it (an advisory lock); the server runs it off its request loop (rollup-job.ts).
 
 /** Any constant works; it only has to be the same for every process of this database. */
-const rollupLockId = 720_114_235;
-/** Events read per chunk (a transaction of one xid is read whole, whatever its size). */
-const defaultChunkEvents = 20_000;
-/** How long a report waits for batches being stored when it was asked (refreshRollups' settleMs). */
-export const reportSettleMs = 2_000;
+export const rollupLockId = 720_114_235;
+/** Chunks are sized to take about this long, so the lock and a transaction are never held for long. */
+const chunkTargetMs = 500;
+const chunkBounds = { first: 2_000, min: 200, max: 50_000 };
 /** Rollup rows written per statement. */
 const rowsPerStatement = 1_000;
 
 export type RefreshResult = { events: number; sessions: number; chunks: number; rows: number; stale: boolean };
 
+/** Where the job stands after a round: projects with events pending and the oldest such event's receipt. */
+export type RollupProgress = { pendingProjects: number; oldestPendingAt: Date | null };
+
+export type RefreshOptions = {
+  /** Events per chunk; by default sized by time (about chunkTargetMs a chunk). */
+  chunkEvents?: number;
+  /** How long to wait for another process's chunk before answering `stale`. */
+  waitMs?: number;
+  /** Called before each round with what is pending (the job's lag). */
+  onProgress?: (progress: RollupProgress) => void;
+  /** Once aborted, no further chunk starts. */
+  signal?: AbortSignal;
+};
+
 /**
- * Rolls up every event committed so far. `stale` is true when another process held the job for
- * longer than `waitMs`: the rollups are then as recent as that process makes them. With
- * `settleMs`, it first waits (that long at most) for the transactions running when it was called
- * to end: the job cannot pass one still open, so without the wait an event committed just
- * before a report could miss it because some other batch was being stored at that moment.
+ * Rolls up every event committed so far, a round at a time: each round takes one chunk from each
+ * project with events pending. `stale` is true when another process held the job for longer
+ * than `waitMs`: the rollups are then as recent as that process makes them.
  */
-export async function refreshRollups(db: Db, { chunkEvents = defaultChunkEvents, waitMs = 5_000, settleMs = 0 } = {}): Promise<RefreshResult> {
+export async function refreshRollups(db: Db, { chunkEvents, waitMs = 5_000, onProgress, signal }: RefreshOptions = {}): Promise<RefreshResult> {
   const result: RefreshResult = { events: 0, sessions: 0, chunks: 0, rows: 0, stale: false };
-  if (settleMs > 0) await waitForRunningTransactions(db, settleMs);
+  let size = chunkEvents ?? chunkBounds.first;
   for (;;) {
-    const chunk = await db
-      .transaction(async (tx) => {
-        await tx.execute(sql.raw(`set local lock_timeout = '${Math.max(1, Math.round(waitMs))}ms'`));
-        await tx.execute(sql`select pg_advisory_xact_lock(${rollupLockId})`);
-        return rollUpChunk(tx, chunkEvents);
-      })
-      .catch((error: unknown) => {
-        // lock_not_available: another process is at it. drizzle wraps the driver's error in its own.
-        if (hasErrorCode(error, "55P03") || hasErrorCode((error as { cause?: unknown }).cause, "55P03")) return "stale" as const;
-        throw error;
-      });
-    if (chunk === "stale") return { ...result, stale: true };
-    if (chunk === null) return result;
-    result.events += chunk.events;
-    result.sessions += chunk.sessions;
-    result.rows += chunk.rows;
-    result.chunks++;
+    const pending = await pendingProjects(db);
+    onProgress?.({
+      pendingProjects: pending.length,
+      oldestPendingAt: pending.length === 0 ? null : new Date(Math.min(...pending.map((project) => Number(project.oldest_received_ms)))),
+    });
+    if (pending.length === 0) return result;
+    for (const { project_id: projectId } of pending) {
+      if (signal?.aborted) return result;
+      const started = performance.now();
+      const chunk = await db
+        .transaction(async (tx) => {
+          await tx.execute(sql.raw(`set local lock_timeout = '${Math.max(1, Math.round(waitMs))}ms'`));
+          await tx.execute(sql`select pg_advisory_xact_lock(${rollupLockId})`);
+          return rollUpChunk(tx, projectId, size);
+        })
+        .catch((error: unknown) => {
+          // lock_not_available: another process is at it. drizzle wraps the driver's error in its own.
+          if (hasErrorCode(error, "55P03") || hasErrorCode((error as { cause?: unknown }).cause, "55P03")) return "stale" as const;
+          throw error;
+        });
+      if (chunk === "stale") return { ...result, stale: true };
+      if (chunk === null) continue;
+      result.events += chunk.events;
+      result.sessions += chunk.sessions;
+      result.rows += chunk.rows;
+      result.chunks++;
+      if (chunkEvents === undefined && chunk.events >= size / 2) size = nextChunkSize(size, performance.now() - started);
+    }
   }
+}
+
+/** The next chunk's size: scaled toward chunkTargetMs, at most doubling or halving at once. */
+function nextChunkSize(size: number, elapsedMs: number): number {
+  const scale = Math.min(2, Math.max(0.5, chunkTargetMs / Math.max(elapsedMs, 1)));
+  return Math.round(Math.min(chunkBounds.max, Math.max(chunkBounds.min, size * scale)));
 }
 
 /**
@@ -69,117 +98,44 @@ const oldestTransactionHere = sql`select coalesce(
       and not exists (select 1 from pg_prepared_xacts p where p.transaction = running::xid and p.database <> current_database())),
   pg_snapshot_xmax(pg_current_snapshot()))`;
 
-/** Waits until every transaction running now has ended, polling, for `limitMs` at most. */
-async function waitForRunningTransactions(db: Db, limitMs: number): Promise<void> {
-  const [start] = await selectRows<{ xmax: string }>(db, sql`select pg_snapshot_xmax(pg_current_snapshot())::text as xmax`);
-  const until = Date.now() + limitMs;
-  while (Date.now() < until) {
-    const [now] = await selectRows<{ settled: boolean }>(db, sql`select (${oldestTransactionHere}) >= ${start!.xmax}::xid8 as settled`);
-    if (now?.settled) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+/**
+ * The projects with events the job may roll up now, in id order, each with its oldest such
+ * event's receipt: one probe of the (project_id, xid) index per project.
+ */
+async function pendingProjects(db: Db): Promise<{ project_id: string; oldest_received_ms: number }[]> {
+  return selectRows(
+    db,
+    sql`with horizon as materialized (${oldestTransactionHere} as below)
+    select p.id::text as project_id, first.received_ms as oldest_received_ms
+    from projects p
+    left join analytics_rollup_cursors c on c.project_id = p.id
+    cross join horizon
+    cross join lateral (
+      select extract(epoch from e.received_at)::float8 * 1000 as received_ms from analytics_events e
+      where e.project_id = p.id and e.xid >= coalesce(c.processed_before, '0'::xid8) and e.xid < horizon.below
+      order by e.xid limit 1) first
+    order by p.id`,
+  );
 }
 
-/** The events whose payload the rollups read (percent, watched spans, chapter): the others' payloads are not sent. */
-const payloadEventTypes = ["video.progressed", "video.incomplete", "video.completed", "video.paused", "chapter.entered"];
-
-const eventColumns = sql`e.project_id::text as project_id, e.xid::text as xid, e.event_id::text as event_id, e.event_type,
-  extract(epoch from e.occurred_at)::float8 * 1000 as occurred_ms, e.session_id, e.playback_id, e.viewer_hash, e.channel,
-  e.template_id, e.template_version, e.device ->> 'type' as device_type, e.device ->> 'browser' as browser, e.device ->> 'os' as os,
-  e.geo ->> 'country' as country, e.referrer_host, e.is_bot,
-  case when e.event_type in (${sql.join(payloadEventTypes.map((type) => sql`${type}`), sql`, `)}) then e.payload else '{}'::jsonb end as payload`;
-
-type EventRow = RollupEvent & { project_id: string; xid: string };
-type ChunkKey = { project_id: string; session_id: string | null; xid: string };
-
-/** One chunk: null when there was nothing to roll up. */
-async function rollUpChunk(tx: Db, chunkEvents: number): Promise<{ events: number; sessions: number; rows: number } | null> {
+/** One chunk of one project: null when it had nothing to roll up. */
+async function rollUpChunk(tx: Db, projectId: string, size: number): Promise<{ events: number; sessions: number; rows: number } | null> {
   const [state] = await selectRows<{ cursor: string; horizon: string }>(
     tx,
-    sql`select processed_before::text as cursor, (${oldestTransactionHere})::text as horizon from analytics_rollup_cursor`,
+    sql`select (${cursorOf(projectId)})::text as cursor, (${oldestTransactionHere})::text as horizon`,
   );
-  if (!state) throw new Error("analytics_rollup_cursor has no row (migration 0008 adds it)");
-  const cursor = BigInt(state.cursor);
-  const horizon = BigInt(state.horizon);
+  const cursor = BigInt(state!.cursor);
+  const horizon = BigInt(state!.horizon);
   if (cursor >= horizon) return null;
-
-  // Which sessions the chunk touches, read narrow: their events are read whole below, once.
-  // (The alias must not shadow the column in ORDER BY: ordered as text, the scan would sort the
-  // whole backlog, and transaction ids gaining a digit would come out of order.)
-  let keys = await selectRows<ChunkKey>(
-    tx,
-    sql`select e.project_id::text as project_id, e.session_id, e.xid::text as xid from analytics_events e
-    where e.xid >= ${state.cursor}::xid8 and e.xid < ${state.horizon}::xid8
-    order by e.xid limit ${chunkEvents}`,
-  );
-  if (keys.length === 0) {
-    // Only the job's own transactions (or rolled-back ones) since the cursor: skip them.
-    await tx.execute(sql`update analytics_rollup_cursor set processed_before = ${state.horizon}::xid8`);
-    return null;
-  }
-  // The chunk ends before the last transaction it read, unless that one is all it read: then it is read whole.
-  let end = horizon;
-  if (keys.length === chunkEvents) {
-    const last = keys.at(-1)!.xid;
-    end = BigInt(last);
-    if (keys[0]!.xid === last) {
-      keys = await selectRows<ChunkKey>(
-        tx,
-        sql`select e.project_id::text as project_id, e.session_id, e.xid::text as xid from analytics_events e where e.xid = ${last}::xid8`,
-      );
-      end += 1n;
-    } else keys = keys.filter((key) => key.xid !== last);
-  }
-
-  const change = { cube: new Map<string, { key: CubeKey; delta: DailyDelta }>(), hourly: new Map<string, Facts>() };
-  const sessions = new Map<string, { projectId: string; sessionId: string }>();
-  for (const { project_id: projectId, session_id: sessionId } of keys) {
-    if (sessionId !== null) sessions.set(`${projectId}|${sessionId}`, { projectId, sessionId });
-  }
-  if (keys.length > sessions.size) {
-    const sessionless = await selectRows<EventRow>(
-      tx,
-      sql`select ${eventColumns} from analytics_events e
-      where e.xid >= ${state.cursor}::xid8 and e.xid < ${end.toString()}::xid8 and e.session_id is null`,
-    );
-    for (const event of sessionless) addChange(change, event.project_id, contributionOf([event]));
-  }
-  if (sessions.size > 0) {
-    // Every event of those sessions rolled up once this chunk is done; those below the cursor already were.
-    const sessionEvents = await selectRows<EventRow>(
-      tx,
-      sql`select ${eventColumns} from analytics_events e
-      join jsonb_to_recordset(${JSON.stringify([...sessions.values()].map(({ projectId, sessionId }) => ({ p: projectId, s: sessionId })))}::jsonb)
-        as touched(p uuid, s text) on e.project_id = touched.p and e.session_id = touched.s
-      where e.xid < ${end.toString()}::xid8`,
-    );
-    const bySession = new Map<string, EventRow[]>();
-    for (const event of sessionEvents) {
-      const key = `${event.project_id}|${event.session_id}`;
-      const known = bySession.get(key);
-      if (known) known.push(event);
-      else bySession.set(key, [event]);
-    }
-    for (const [key, all] of bySession) {
-      const before = all.filter((event) => BigInt(event.xid) < cursor);
-      addChange(change, sessions.get(key)!.projectId, diff(contributionOf(all), contributionOf(before)));
-    }
-  }
-
+  const change = await readPendingChange(tx, { projectId, cursor, below: horizon, limit: size });
+  if (!change) return null;
   const rows = await writeCube(tx, change.cube);
   await writeHourly(tx, change.hourly);
-  await tx.execute(sql`update analytics_rollup_cursor set processed_before = ${end.toString()}::xid8`);
-  return { events: keys.length, sessions: sessions.size, rows };
-}
-
-function addChange(change: { cube: Map<string, { key: CubeKey; delta: DailyDelta }>; hourly: Map<string, Facts> }, projectId: string, contribution: Contribution): void {
-  for (const [dailyKey, delta] of contribution.daily) addToCube(change.cube, projectId, dailyKey, delta);
-  for (const [hourKey, facts] of contribution.hourly) {
-    const key = `${projectId}|${hourKey}`;
-    const known = change.hourly.get(key);
-    if (known) facts.forEach((value, i) => (known[i]! += value));
-    else change.hourly.set(key, [...facts]);
-  }
+  await tx.execute(sql`insert into analytics_rollup_cursors (project_id, processed_before, newest_received_at)
+    values (${projectId}::uuid, ${change.end.toString()}::xid8, ${change.newestReceivedAt}::timestamptz)
+    on conflict (project_id) do update set processed_before = excluded.processed_before,
+      newest_received_at = greatest(analytics_rollup_cursors.newest_received_at, excluded.newest_received_at)`);
+  return { events: change.events, sessions: change.sessions, rows };
 }
 
 const keyColumns = ["project_id", "mask", "channel", "template_id", "template_version", "device_type", "country", "day"] as const;
@@ -243,21 +199,4 @@ async function writeHourly(tx: Db, hourly: Map<string, Facts>): Promise<void> {
         completions = analytics_hourly_rollups.completions + excluded.completions,
         cta_clicks = analytics_hourly_rollups.cta_clicks + excluded.cta_clicks`);
   }
-}
-
-/** How often the server rolls up new events (a report also does before reading). */
-const rollupIntervalMs = 2_000;
-const rollupRetryMs = 2_000;
-
-/** Runs refreshRollups every few seconds on the process-wide database (lib/server/periodic-task.ts). */
-export function startRollupJob(): PeriodicTask {
-  return startPeriodicTask({
-    name: "Analytics rollup job",
-    run: async () => {
-      await refreshRollups(await getDb());
-      return undefined;
-    },
-    intervalMs: rollupIntervalMs,
-    retryMs: rollupRetryMs,
-  });
 }

@@ -9,6 +9,7 @@ import { createFreshDatabase } from "@/lib/testing/fresh-database";
 import { sessionRows, viewerHash, type SessionSpec, type Step, type Tenant } from "../analytics-test-helpers";
 import { getProjectAnalytics } from "../get-project-analytics";
 import type { AnalyticsQuery } from "../schema";
+import { readReportTail } from "./pending";
 import { refreshRollups } from "./refresh";
 import { sessionActor } from "@/lib/auth/authenticate";
 
@@ -84,8 +85,11 @@ describe("rollup job", () => {
     const report = await getProjectAnalytics(db, access, day("2026-04-03"));
     expect(report.summary).toMatchObject({ sessions: 1, plays: 1, completedPlays: 1, averageWatchPercent: 100, uniqueViewers: 1 });
     expect(report.funnel.steps.map((step) => step.count)).toEqual([1, 1, 1, 1]);
-    // Nothing left to roll up: a second run finds no event.
-    expect(await refreshRollups(db)).toMatchObject({ events: 0, stale: false });
+    // The reports added those events themselves; once the job has rolled them up, the rollups alone say the same.
+    expect(await readReportTail(db, tenant.projectId)).toMatchObject({ change: { events: rows.length }, pendingEvents: 0 });
+    expect(await refreshRollups(db)).toMatchObject({ stale: false });
+    expect(await readReportTail(db, tenant.projectId)).toMatchObject({ change: null, pendingEvents: 0 });
+    expect(await getProjectAnalytics(db, access, day("2026-04-03"))).toEqual(report);
   });
 
   it("small chunks: one-event transactions and a transaction larger than a chunk, every event counted once", async () => {
@@ -132,12 +136,18 @@ describe.skipIf(!process.env.DATABASE_URL)("rollup job beside open transactions 
       );
       // …then another commits, and the job runs: it must stop below the open one.
       await insertEventRows(db, late);
-      expect((await getProjectAnalytics(db, access, day("2026-04-05"))).summary).toMatchObject({ sessions: 0, plays: 0 });
+      await refreshRollups(db);
+      // The report sees what is committed: the later transaction's session, from its tail.
+      expect(await readReportTail(db, tenant.projectId)).toMatchObject({ change: { events: late.length }, pendingEvents: 0 });
+      expect((await getProjectAnalytics(db, access, day("2026-04-05"))).summary).toMatchObject({ sessions: 1, plays: 1 });
       await connection`commit`;
       connection.release();
       expect((await getProjectAnalytics(db, access, day("2026-04-05"))).summary).toMatchObject({ sessions: 2, plays: 2 });
+      await refreshRollups(db);
+      expect(await readReportTail(db, tenant.projectId)).toMatchObject({ change: null, pendingEvents: 0 });
+      expect((await getProjectAnalytics(db, access, day("2026-04-05"))).summary).toMatchObject({ sessions: 2, plays: 2 });
     } finally {
-      await other.end();
+      await other.end({ timeout: 1 }); // a failed check must not wait for the open transaction
     }
   });
 
@@ -149,6 +159,8 @@ describe.skipIf(!process.env.DATABASE_URL)("rollup job beside open transactions 
       await other.begin(async (tx) => {
         await tx`select pg_current_xact_id()`; // holds a transaction id, as a long write elsewhere would
         await insertEventRows(db, sessionRows(tenant, spec("2026-04-08T09:00:00Z"), [[0, "session.started", null], [1, "video.played", 1]]));
+        await refreshRollups(db);
+        expect(await readReportTail(db, tenant.projectId)).toMatchObject({ change: null, pendingEvents: 0 });
         expect((await getProjectAnalytics(db, access, day("2026-04-08"))).summary).toMatchObject({ sessions: 1, plays: 1 });
       });
     } finally {
@@ -175,5 +187,39 @@ describe.skipIf(!process.env.DATABASE_URL)("rollup job beside open transactions 
     const results = await Promise.all([refreshRollups(db), refreshRollups(db)]);
     expect(results.every((result) => !result.stale)).toBe(true);
     expect((await getProjectAnalytics(db, access, day("2026-04-06"))).summary).toMatchObject({ sessions: 50, plays: 50 });
+  });
+});
+
+describe("rollup job and reports: freshness and fairness", () => {
+  it("a report adds at most its tail of events not rolled up; the rest it counts as pending, and asOf is the newest it includes", async () => {
+    const { tenant, access } = await tenantWithAccess();
+    const batches = Array.from({ length: 4 }, (_, i) =>
+      sessionRows(tenant, spec(`2026-04-09T0${i}:00:00Z`), [[0, "session.started", null], [1, "video.played", 1]]),
+    );
+    for (const rows of batches) await insertEventRows(db, rows); // four transactions of two events
+    const tail = await readReportTail(db, tenant.projectId, { limit: 5 });
+    // Five events reach into the third transaction: the tail stops before it, whole transactions only.
+    expect(tail).toMatchObject({ change: { events: 4, sessions: 2 }, pendingEvents: 4, asOf: batches[1]!.at(-1)!.received_at });
+    const full = await getProjectAnalytics(db, access, day("2026-04-09"));
+    expect(full.summary).toMatchObject({ sessions: 4, plays: 4 });
+    expect(full.freshness).toEqual({ asOf: batches[3]!.at(-1)!.received_at, pendingEvents: 0 });
+  });
+
+  it("one project's backlog holds another project's events back by one chunk at most", async () => {
+    const busy = await tenantWithAccess();
+    const quiet = await tenantWithAccess();
+    for (let i = 0; i < 10; i++) {
+      await insertEventRows(db, sessionRows(busy.tenant, spec(`2026-04-10T0${i}:00:00Z`), [[0, "session.started", null], [1, "video.played", 1]]));
+    }
+    await insertEventRows(db, sessionRows(quiet.tenant, spec("2026-04-10T12:00:00Z"), [[0, "session.started", null]]));
+    // Stop the job as its second round begins: the first took one chunk (2 events) from each project.
+    const controller = new AbortController();
+    let rounds = 0;
+    await refreshRollups(db, { chunkEvents: 2, signal: controller.signal, onProgress: () => ++rounds === 2 && controller.abort() });
+    expect(await readReportTail(db, quiet.tenant.projectId)).toMatchObject({ change: null, pendingEvents: 0 });
+    const busyTail = await readReportTail(db, busy.tenant.projectId, { limit: 2 });
+    expect(busyTail.pendingEvents).toBeGreaterThan(0);
+    await refreshRollups(db);
+    expect((await getProjectAnalytics(db, busy.access, day("2026-04-10"))).summary).toMatchObject({ sessions: 10, plays: 10 });
   });
 });

@@ -9,6 +9,7 @@ const summary = {
 };
 const report: AnalyticsReport = {
   window: { from: "2026-11-19T00:00:00.000Z", to: "2026-11-26T00:00:00.000Z" },
+  freshness: { asOf: "2026-11-25T18:00:00.000Z", pendingEvents: 0 },
   filters: { channel: "PROD", templateId: null, templateVersion: null, deviceType: null, country: null },
   summary,
   previous: { window: { from: "2026-11-12T00:00:00.000Z", to: "2026-11-19T00:00:00.000Z" }, summary: { ...summary, sessions: 0 } },

@@ -47,7 +47,8 @@ export const analyticsEvents = pgTable(
   (t) => [
     uniqueIndex("analytics_events_project_event_unique").on(t.projectId, t.eventId, t.occurredAt),
     index("analytics_events_project_occurred_idx").on(t.projectId, t.occurredAt),
-    index("analytics_events_xid_idx").on(t.xid),
+    // The rollup job and the reports read a project's events above its cursor (lib/analytics/rollups).
+    index("analytics_events_project_xid_idx").on(t.projectId, t.xid),
     index("analytics_events_project_session_idx").on(t.projectId, t.sessionId),
     // A campaign's per-recipient reach: the events of a page of recipients by their viewer_hash.
     index("analytics_events_project_viewer_idx").on(t.projectId, t.viewerHash).where(sql`${t.viewerHash} is not null`),

@@ -1,5 +1,4 @@
-import { sql } from "drizzle-orm";
-import { bigint, check, customType, date, doublePrecision, jsonb, pgTable, primaryKey, smallint, text, uuid } from "drizzle-orm/pg-core";
+import { bigint, customType, date, doublePrecision, jsonb, pgTable, primaryKey, smallint, text, uuid } from "drizzle-orm/pg-core";
 import { timestamptz } from "./columns";
 
 // The analytics API's source (lib/analytics/rollups): aggregates the rollup job keeps up to date
@@ -11,17 +10,17 @@ const bytea = customType<{ data: Buffer }>({ dataType: () => "bytea" });
 const counter = (name: string) => bigint(name, { mode: "number" }).notNull().default(0);
 
 /**
- * The rollup job's cursor: every event stored by a transaction below `processed_before` is in
- * the rollups. One row.
+ * The rollup job's progress, per project: every event of the project stored by a transaction
+ * below `processed_before` is in the rollups. A project without a row has none rolled up yet.
+ * One cursor per project lets the job take projects in turn, so one project's backlog cannot
+ * hold another's events back (lib/analytics/rollups/refresh.ts).
  */
-export const analyticsRollupCursor = pgTable(
-  "analytics_rollup_cursor",
-  {
-    id: smallint("id").primaryKey().default(1),
-    processedBefore: xid8("processed_before").notNull(),
-  },
-  (t) => [check("analytics_rollup_cursor_one_row", sql`${t.id} = 1`)],
-);
+export const analyticsRollupCursors = pgTable("analytics_rollup_cursors", {
+  projectId: uuid("project_id").primaryKey(),
+  processedBefore: xid8("processed_before").notNull(),
+  /** received_at of the newest event rolled up: how recent a report read from the rollups alone is. */
+  newestReceivedAt: timestamptz("newest_received_at"),
+});
 
 /**
  * One UTC day of one project's events, for one combination of the report's filter dimensions.

@@ -193,6 +193,8 @@ let viewer: Member;
 let orgViewer: Member;
 let elsewhereAdmin: Member;
 
+let homeFreshness: ProjectAnalytics["freshness"];
+
 beforeAll(async () => {
   const db = await getDb();
   home = await createTestProject();
@@ -211,6 +213,9 @@ beforeAll(async () => {
     ...scenarioRows(tenant(elsewhere.organization.id, elsewhere.project.id), "elsewhere-2"),
   ];
   expect((await insertEventRows(db, rows)).size).toBe(rows.length);
+  // Every event is in the answer (none is left to the job that a report would not add itself).
+  const homeReceived = rows.filter((r) => r.project_id === home.project.id).map((r) => Date.parse(r.received_at));
+  homeFreshness = { asOf: new Date(Math.max(...homeReceived)).toISOString(), pendingEvents: 0 };
 });
 
 // ── calls ──────────────────────────────────────────────────────────────────────────────
@@ -235,6 +240,7 @@ describe("GET /api/Projects/:id/analytics – the hand-computed scenario", () =>
   it("GET /api/Projects/:id/analytics – every metric and breakdown over the window", async () => {
     expect(await analytics(inWindow)).toEqual({
       window: { from, to },
+      freshness: homeFreshness,
       filters: noFilters,
       summary: {
         sessions: 4,
@@ -294,6 +300,7 @@ describe("GET /api/Projects/:id/analytics – the hand-computed scenario", () =>
   it("GET /api/Projects/:id/analytics?channel=PROD – S1, S2 and S4 only", async () => {
     expect(await analytics(`${inWindow}&channel=PROD`)).toEqual({
       window: { from, to },
+      freshness: homeFreshness,
       filters: { ...noFilters, channel: "PROD" },
       summary: {
         sessions: 3,
@@ -375,6 +382,7 @@ describe("GET /api/Projects/:id/analytics – the hand-computed scenario", () =>
   it("GET /api/Projects/:id/analytics?channel=STAGING – no events: counts 0, rates and averages null, days zero-filled", async () => {
     expect(await analytics(`${inWindow}&channel=STAGING`)).toEqual({
       window: { from, to },
+      freshness: homeFreshness,
       filters: { ...noFilters, channel: "STAGING" },
       summary: zeroSummary,
       previous: { window: previousWindow, summary: zeroSummary },
@@ -515,6 +523,7 @@ describe("GET /api/Projects/:id/analytics – default window and empty projects"
     const empty = await createProject(db, { organizationId: home.organization.id, name: "Empty" });
     expect(await analytics(inWindow, orgViewer.token, empty.id)).toEqual({
       window: { from, to },
+      freshness: { asOf: null, pendingEvents: 0 },
       filters: noFilters,
       summary: zeroSummary,
       previous: { window: previousWindow, summary: zeroSummary },

@@ -31,6 +31,7 @@ const inWindow = `from=${from}&to=${to}`;
 let projectId: string;
 let token: string;
 let template: TemplateJson;
+let newestReceivedAt: string;
 const otherTemplateId = randomUUID();
 
 beforeAll(async () => {
@@ -93,6 +94,7 @@ beforeAll(async () => {
     ...sessionRows(tenant, spec("other-template", { templateId: otherTemplateId }), playA),
   ];
   expect((await insertEventRows(await getDb(), rows)).size).toBe(rows.length);
+  newestReceivedAt = new Date(Math.max(...rows.map((row) => Date.parse(row.received_at)))).toISOString();
 });
 
 const getHeatmap = (query: string, as = token, project = projectId) =>
@@ -121,6 +123,7 @@ describe("GET /api/Projects/:id/analytics/heatmap – the hand-computed scenario
   it("GET /api/Projects/:id/analytics/heatmap – every second of the template", async () => {
     expect(await heatmap(`${inWindow}&templateId=${template.id}`)).toEqual({
       window: { from, to },
+      freshness: { asOf: newestReceivedAt, pendingEvents: 0 },
       filters: { channel: null, templateId: template.id, templateVersion: null, deviceType: null, country: null },
       templateId: template.id,
       durationMs: 10_000,

@@ -1,0 +1,165 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { Db } from "@/lib/db";
+import { selectRows } from "../select-rows";
+import { contributionOf, type Contribution, type DailyDelta, type Facts, type RollupEvent } from "./contribution";
+import { addToCube, diff, type CubeKey } from "./cube";
+
+// What a project's events above its cursor change in the rollups, computed in memory. The job
+// (refresh.ts) writes it and moves the cursor; a report (get-project-analytics.ts) adds it to
+// what it reads, so its numbers are right at the moment of the answer without waiting for the job.
+//
+// A session's events may straddle the cursor: its change is the contribution of all its events
+// read minus that of those below the cursor (already rolled up), so nothing counts twice.
+
+/** A change to the cube's daily rows and to the hourly rows, keyed as the tables are. */
+export type RollupChange = {
+  cube: Map<string, { key: CubeKey; delta: DailyDelta }>;
+  /** `${projectId}|${hour ms}|${combination}` → facts. */
+  hourly: Map<string, Facts>;
+};
+
+export type PendingChange = RollupChange & {
+  /** Events read above the cursor. */
+  events: number;
+  sessions: number;
+  /** The transaction id the change reaches (exclusive): the cursor's next value. */
+  end: bigint;
+  /** received_at of the newest event read, ISO text. */
+  newestReceivedAt: string;
+};
+
+/** The project's cursor: the transaction id below which its events are in the rollups ('0' before any). */
+export const cursorOf = (projectId: string): SQL =>
+  sql`coalesce((select processed_before from analytics_rollup_cursors where project_id = ${projectId}::uuid), '0'::xid8)`;
+
+/** The events whose payload the rollups read (percent, watched spans, chapter): the others' payloads are not sent. */
+const payloadEventTypes = ["video.progressed", "video.incomplete", "video.completed", "video.paused", "chapter.entered"];
+
+const eventColumns = sql`e.xid::text as xid, e.event_id::text as event_id, e.event_type,
+  extract(epoch from e.occurred_at)::float8 * 1000 as occurred_ms, e.session_id, e.playback_id, e.viewer_hash, e.channel,
+  e.template_id, e.template_version, e.device ->> 'type' as device_type, e.device ->> 'browser' as browser, e.device ->> 'os' as os,
+  e.geo ->> 'country' as country, e.referrer_host, e.is_bot,
+  case when e.event_type in (${sql.join(payloadEventTypes.map((type) => sql`${type}`), sql`, `)}) then e.payload else '{}'::jsonb end as payload`;
+
+type EventRow = RollupEvent & { xid: string };
+type Key = { session_id: string | null; xid: string; received_ms: number };
+
+/**
+ * The change made by the project's first `limit` events (in transaction order) at or above
+ * `cursor` and below `below` (no bound when null: all the snapshot sees), or null when there are
+ * none. A transaction is taken whole: the change ends before the last transaction read, unless
+ * that one is all it read (then it is read whole, whatever its size).
+ */
+export async function readPendingChange(
+  db: Db,
+  { projectId, cursor, below, limit }: { projectId: string; cursor: bigint; below: bigint | null; limit: number },
+): Promise<PendingChange | null> {
+  const upper = below === null ? sql`` : sql`and e.xid < ${below.toString()}::xid8`;
+  // Which sessions the change touches, read narrow: their events are read whole below, once.
+  // (The alias must not shadow the column in ORDER BY: ordered as text, the scan would sort the
+  // whole backlog, and transaction ids gaining a digit would come out of order.)
+  let keys = await selectRows<Key>(
+    db,
+    sql`select e.session_id, e.xid::text as xid, extract(epoch from e.received_at)::float8 * 1000 as received_ms from analytics_events e
+    where e.project_id = ${projectId}::uuid and e.xid >= ${cursor.toString()}::xid8 ${upper}
+    order by e.xid limit ${limit}`,
+  );
+  if (keys.length === 0) return null;
+  let end = below;
+  if (keys.length === limit) {
+    const last = keys.at(-1)!.xid;
+    end = BigInt(last);
+    if (keys[0]!.xid === last) {
+      keys = await selectRows<Key>(
+        db,
+        sql`select e.session_id, e.xid::text as xid, extract(epoch from e.received_at)::float8 * 1000 as received_ms from analytics_events e
+        where e.project_id = ${projectId}::uuid and e.xid = ${last}::xid8`,
+      );
+      end += 1n;
+    } else keys = keys.filter((key) => key.xid !== last);
+  }
+  const until = end === null ? sql`` : sql`and e.xid < ${end.toString()}::xid8`;
+
+  const change: RollupChange = { cube: new Map(), hourly: new Map() };
+  const sessions = new Set<string>();
+  let newestMs = -Infinity;
+  for (const key of keys) {
+    if (key.session_id !== null) sessions.add(key.session_id);
+    newestMs = Math.max(newestMs, Number(key.received_ms));
+  }
+  if (keys.length > sessions.size) {
+    const sessionless = await selectRows<EventRow>(
+      db,
+      sql`select ${eventColumns} from analytics_events e
+      where e.project_id = ${projectId}::uuid and e.xid >= ${cursor.toString()}::xid8 ${until} and e.session_id is null`,
+    );
+    for (const event of sessionless) addChange(change, projectId, contributionOf([event]));
+  }
+  if (sessions.size > 0) {
+    // Every event of those sessions rolled up once this change is; those below the cursor already were.
+    const sessionEvents = await selectRows<EventRow>(
+      db,
+      sql`select ${eventColumns} from analytics_events e
+      where e.project_id = ${projectId}::uuid and e.session_id in (select jsonb_array_elements_text(${JSON.stringify([...sessions])}::jsonb)) ${until}`,
+    );
+    const bySession = new Map<string, EventRow[]>();
+    for (const event of sessionEvents) {
+      const known = bySession.get(event.session_id!);
+      if (known) known.push(event);
+      else bySession.set(event.session_id!, [event]);
+    }
+    for (const all of bySession.values()) {
+      const before = all.filter((event) => BigInt(event.xid) < cursor);
+      addChange(change, projectId, diff(contributionOf(all), contributionOf(before)));
+    }
+  }
+  const reached = end ?? BigInt(keys.reduce((max, key) => (BigInt(key.xid) > BigInt(max) ? key.xid : max), keys[0]!.xid)) + 1n;
+  return { ...change, events: keys.length, sessions: sessions.size, end: reached, newestReceivedAt: new Date(newestMs).toISOString() };
+}
+
+function addChange(change: RollupChange, projectId: string, contribution: Contribution): void {
+  for (const [dailyKey, delta] of contribution.daily) addToCube(change.cube, projectId, dailyKey, delta);
+  for (const [hourKey, facts] of contribution.hourly) {
+    const key = `${projectId}|${hourKey}`;
+    const known = change.hourly.get(key);
+    if (known) facts.forEach((value, i) => (known[i]! += value));
+    else change.hourly.set(key, [...facts]);
+  }
+}
+
+/** Events a report rolls up itself, at most, beyond the job's cursor (about a quarter of a second's work). */
+export const reportTailEvents = 10_000;
+/** Pending events are counted up to this many (a count of a longer backlog says "at least"). */
+export const pendingCountCap = 1_000_000;
+
+export type ReportTail = {
+  /** The change of the events not yet rolled up that the report includes; null when there are none. */
+  change: RollupChange | null;
+  /** received_at of the newest event the report includes, ISO; null when the project has none. */
+  asOf: string | null;
+  /** Events stored but not included: beyond the tail, left to the job. */
+  pendingEvents: number;
+};
+
+/**
+ * What a report adds to the rollups it reads, in its own transaction (so the two agree): the
+ * change of the project's first reportTailEvents events above its cursor, and how fresh that
+ * makes it. A report never writes: the job alone moves cursors.
+ */
+export async function readReportTail(db: Db, projectId: string, { limit = reportTailEvents } = {}): Promise<ReportTail> {
+  const [state] = await selectRows<{ cursor: string; newest_ms: number | null }>(
+    db,
+    sql`select (${cursorOf(projectId)})::text as cursor,
+      (select extract(epoch from newest_received_at)::float8 * 1000 from analytics_rollup_cursors where project_id = ${projectId}::uuid) as newest_ms`,
+  );
+  const rolledUpMs = state!.newest_ms === null ? null : Number(state!.newest_ms);
+  const change = await readPendingChange(db, { projectId, cursor: BigInt(state!.cursor), below: null, limit });
+  if (!change) return { change: null, asOf: rolledUpMs === null ? null : new Date(rolledUpMs).toISOString(), pendingEvents: 0 };
+  const [rest] = await selectRows<{ count: string | number }>(
+    db,
+    sql`select count(*) as count from (select 1 from analytics_events e
+      where e.project_id = ${projectId}::uuid and e.xid >= ${change.end.toString()}::xid8 limit ${pendingCountCap}) pending`,
+  );
+  const newestMs = Math.max(rolledUpMs ?? -Infinity, Date.parse(change.newestReceivedAt));
+  return { change, asOf: new Date(newestMs).toISOString(), pendingEvents: Number(rest!.count) };
+}

@@ -1,0 +1,20 @@
+import { parentPort, workerData } from "node:worker_threads";
+import { drizzle } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
+import type { Db } from "@/lib/db";
+import { runRollupLoop } from "./rollup-loop";
+
+// The rollup job's worker thread (rollup-job.ts starts it; scripts/build-app.mjs bundles this
+// file to .next/reelbind/rollup-worker.mjs). It has its own connections: two, one for the job's
+// transaction and one for its look at what is pending. "stop" ends it after the chunk under way.
+
+const { databaseUrl } = workerData as { databaseUrl: string };
+const client = postgres(databaseUrl, { max: 2, onnotice: () => {}, connect_timeout: 5 });
+const db = drizzle({ client }) as unknown as Db;
+const controller = new AbortController();
+parentPort!.on("message", (message) => {
+  if (message === "stop") controller.abort();
+});
+await runRollupLoop({ db: async () => db, signal: controller.signal, onStatus: (status) => parentPort!.postMessage(status) });
+await client.end({ timeout: 3 });
+parentPort!.close();
