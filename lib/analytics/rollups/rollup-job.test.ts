@@ -170,6 +170,8 @@ describe.skipIf(!process.env.DATABASE_URL)("rollup job beside open transactions 
   });
 
   it("a job held by another process longer than waitMs: the call answers stale instead of failing", async () => {
+    const { tenant } = await tenantWithAccess();
+    await insertEventRows(db, sessionRows(tenant, spec("2026-04-11T09:00:00Z"), [[0, "session.started", null]])); // something to roll up
     const other = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
     try {
       await other.begin(async (tx) => {
