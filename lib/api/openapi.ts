@@ -67,6 +67,20 @@ import {
 
 // The OpenAPI 3.1 document, generated from the same zod schemas the handlers validate with.
 
+const healthSchema = z.object({
+  status: z.literal("ok"),
+  database: z.enum(["pglite", "postgres"]),
+  analyticsRollups: z
+    .object({
+      runner: z.enum(["worker", "in-process"]).describe("worker: a thread of its own (PostgreSQL); in-process: the server's thread (PGlite)"),
+      lagSeconds: z.number().min(0).describe("How long the oldest event not yet rolled up has waited; 0 when caught up"),
+      pendingProjects: z.number().int().min(0),
+      checkedAt: z.iso.datetime(),
+    })
+    .nullable()
+    .describe("This process's analytics rollup job; null before its first round"),
+});
+
 const problemSchema = z.object({
   type: z.string(),
   title: z.string(),
@@ -692,7 +706,7 @@ export const operations: Operation[] = [
     path: "/api/health",
     summary: "Readiness: 200 when the database answers, 503 when it does not",
     role: "public",
-    responses: { 200: { description: "Ready" }, 503: { description: "The database does not answer" } },
+    responses: { 200: { description: "Ready", schema: healthSchema }, 503: { description: "The database does not answer" } },
   },
   {
     method: "get",

@@ -38,6 +38,24 @@ const describeCountry = (code: string) => {
   }
 };
 
+/** How recent the report is: "Updating…" while the rollup job has events the report does not include yet. */
+function Freshness({ freshness }: { freshness: AnalyticsReport["freshness"] }) {
+  if (freshness.pendingEvents > 0) {
+    return (
+      <p data-testid="analytics-freshness" role="status" className="flex items-center gap-2 text-amber-700">
+        <span aria-hidden className="h-2 w-2 animate-pulse rounded-full bg-amber-500" />
+        Updating… {freshness.pendingEvents.toLocaleString("en")} recent events not counted yet
+        {freshness.asOf ? ` (complete up to ${formatDateTime(freshness.asOf)})` : ""}
+      </p>
+    );
+  }
+  return (
+    <p data-testid="analytics-freshness" role="status" className="text-slate-500">
+      {freshness.asOf ? `Up to date: last event received ${formatDateTime(freshness.asOf)}` : "Up to date"}
+    </p>
+  );
+}
+
 /** The project's analytics for the view in the URL: KPIs, series, funnel, heatmap, breakdowns and refused events. */
 export function AnalyticsDashboard({ projectId, templates, renderedAt, initial }: Props) {
   const searchParams = useSearchParams();
@@ -100,6 +118,7 @@ export function AnalyticsDashboard({ projectId, templates, renderedAt, initial }
           {formatDateTime(data.window.from)} – {formatDateTime(data.window.to)}
           {data.excluded.botEvents > 0 ? ` · ${data.excluded.botEvents} bot events left out` : ""}
         </p>
+        <Freshness freshness={data.freshness} />
         <Button onClick={exportCsv}>Export CSV</Button>
       </div>
       {report.error ? <ErrorState message={problemMessage(report.error)} retry={() => void report.refetch()} /> : null}

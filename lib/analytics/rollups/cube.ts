@@ -119,6 +119,11 @@ function mergeChapter(target: ChapterFacts, entry: ChapterFacts): void {
   }
 }
 
+/** Keys of one dimension (and chapters) a rollup row keeps before it folds the rest into otherKey. */
+export const maxRowKeys = 100;
+/** Where a row's keys past maxRowKeys are counted. Not a hostname, browser or OS name a client can send. */
+export const otherKey = "(other)";
+
 /** A cube row's key: project, mask, the five filter values ('' where the mask leaves one out), day. */
 export type CubeKey = { projectId: string; mask: number; values: string[]; day: string };
 
@@ -157,6 +162,8 @@ export function mergeIntoRow(row: DailyRow | undefined, change: DailyDelta): Dai
   addDaily(merged, change);
   const sketch = ViewerSketch.fromBytes(row?.viewers ?? null);
   for (const viewer of change.viewers) sketch.add(viewer);
+  foldBreakdowns(merged);
+  foldChapters(merged);
   const breakdowns: DailyRow["breakdowns"] = {};
   for (const [key, facts] of merged.breakdowns) {
     const [dimension, value] = key.split("\u0000") as [string, string];
@@ -172,6 +179,44 @@ export function mergeIntoRow(row: DailyRow | undefined, change: DailyDelta): Dai
     heatmap_furthest_ms: merged.heatmapFurthestMs,
     viewers: sketch.isEmpty() ? null : sketch.toBytes(),
   };
+}
+
+/**
+ * Past maxRowKeys keys of a dimension (referrer hosts, browsers, OSes) or chapters, a row keeps
+ * the most-watched and folds the rest into otherKey: clients choose these values, and a row must
+ * stay small whatever they send. Sums are kept, so breakdowns still add up to the totals.
+ */
+function foldBreakdowns(delta: DailyDelta): void {
+  const byDimension = new Map<string, [string, Facts][]>();
+  for (const entry of delta.breakdowns) {
+    const dimension = entry[0].slice(0, entry[0].indexOf("\u0000"));
+    const list = byDimension.get(dimension);
+    if (list) list.push(entry);
+    else byDimension.set(dimension, [entry]);
+  }
+  for (const [dimension, entries] of byDimension) {
+    if (entries.length <= maxRowKeys) continue;
+    const otherId = `${dimension}\u0000${otherKey}`;
+    const ranked = entries.filter(([key]) => key !== otherId).sort(([keyA, a], [keyB, b]) => b[0] - a[0] || b[1] - a[1] || (keyA < keyB ? -1 : 1));
+    const other: Facts = [...(delta.breakdowns.get(otherId) ?? [0, 0, 0, 0])];
+    for (const [key, facts] of ranked.slice(maxRowKeys - 1)) {
+      facts.forEach((value, i) => (other[i]! += value));
+      delta.breakdowns.delete(key);
+    }
+    delta.breakdowns.set(otherId, other);
+  }
+}
+
+function foldChapters(delta: DailyDelta): void {
+  if (delta.chapters.size <= maxRowKeys) return;
+  const ranked = [...delta.chapters].filter(([id]) => id !== otherKey).sort(([idA, a], [idB, b]) => b.sessions - a.sessions || b.plays - a.plays || (idA < idB ? -1 : 1));
+  const other = delta.chapters.get(otherKey) ?? { sessions: 0, plays: 0, minPositionMs: null, name: "Other chapters", nameAtMs: -Infinity };
+  for (const [id, entry] of ranked.slice(maxRowKeys - 1)) {
+    other.sessions += entry.sessions;
+    other.plays += entry.plays;
+    delta.chapters.delete(id);
+  }
+  delta.chapters.set(otherKey, other);
 }
 
 /** A stored row as a change from nothing (its viewers stay in the stored sketch). */

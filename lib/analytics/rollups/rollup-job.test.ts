@@ -225,3 +225,34 @@ describe("rollup job and reports: freshness and fairness", () => {
     expect((await getProjectAnalytics(db, busy.access, day("2026-04-10"))).summary).toMatchObject({ sessions: 10, plays: 10 });
   });
 });
+
+describe("rollup rows stay small whatever clients send", () => {
+  it("past 100 referrer hosts or chapters a day, the least-watched fold into (other); the sums still match the totals", async () => {
+    const { tenant, access } = await tenantWithAccess();
+    const rows = Array.from({ length: 130 }, (_, i) =>
+      sessionRows(tenant, spec("2026-04-12T09:00:00Z"), [
+        [0, "session.started", null],
+        [1, "video.played", 1],
+        [2, "chapter.entered", 1, { chapter_id: `chapter-${i}`, chapter_name: `Chapter ${i}`, position_ms: i }],
+      ]).map((row) => ({ ...row, referrer_host: `host-${i}.example` })),
+    );
+    // The first ten hosts and chapters get a second session each: they are the most watched.
+    const popular = rows.slice(0, 10).map((session) => {
+      const sessionId = randomUUID();
+      return session.map((row) => ({ ...row, event_id: randomUUID(), session_id: sessionId }));
+    });
+    await insertEventRows(db, [...rows, ...popular].flat());
+    await refreshRollups(db);
+    expect(await readReportTail(db, tenant.projectId)).toMatchObject({ change: null });
+    const report = await getProjectAnalytics(db, access, day("2026-04-12"));
+    expect(report.summary.sessions).toBe(140);
+    const hosts = report.breakdowns.referrerHost;
+    expect(hosts).toHaveLength(100);
+    expect(hosts.find((row) => row.key === "(other)")).toMatchObject({ sessions: 31 });
+    expect(hosts.filter((row) => row.key !== "(other)").slice(0, 10).map((row) => row.key).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `host-${i}.example`).sort());
+    expect(hosts.reduce((sum, row) => sum + row.sessions, 0)).toBe(140);
+    expect(report.chapters).toHaveLength(100);
+    expect(report.chapters.find((row) => row.chapterId === "(other)")).toMatchObject({ sessions: 31, plays: 31 });
+    expect(report.chapters.reduce((sum, row) => sum + row.plays, 0)).toBe(140);
+  });
+});

@@ -5,7 +5,11 @@ import { queryKeys } from "@/lib/console/query-keys";
 
 // A project's analytics reports, one query per API query string. The page's server render
 // answers the first one (initialData); a changed filter keeps showing the previous numbers
-// until the new ones arrive.
+// until the new ones arrive. A report that says events are still being rolled up is asked again
+// every few seconds until it is complete.
+
+/** How often a report with pending events is asked again. */
+const pendingRefetchMs = 5_000;
 
 const base = (projectId: string) => `/api/Projects/${encodeURIComponent(projectId)}/analytics`;
 
@@ -15,6 +19,7 @@ export function useAnalyticsReport(projectId: string, search: string, initial?: 
     queryFn: ({ signal }) => apiRequest<AnalyticsReport>(`${base(projectId)}?${search}`, { signal }),
     initialData: initial?.search === search ? initial.report : undefined,
     placeholderData: keepPreviousData,
+    refetchInterval: (query) => ((query.state.data?.freshness.pendingEvents ?? 0) > 0 ? pendingRefetchMs : false),
   });
 }
 
