@@ -53,7 +53,7 @@ export async function prepareLoadTarget(app: StartedApp): Promise<LoadTarget> {
 const succeeded = (outcome: Outcome) => typeof outcome.status === "number" && outcome.status < 300;
 
 /** A small Lottie template uploaded, then deployed: the write that moves the project's Production template. */
-async function uploadAndDeploy(target: LoadTarget, index: number): Promise<Outcome> {
+export async function uploadAndDeploy(target: Pick<LoadTarget, "base" | "projectId" | "auth">, index: number): Promise<Outcome> {
   const { body, contentType } = multipartBody([
     { name: "name", value: "Load lights" },
     { name: "kind", value: "LottieStandalone" },

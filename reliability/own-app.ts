@@ -12,8 +12,8 @@ import type { AppDatabase } from "./database-checks";
 // PostgreSQL cluster of their own.
 
 /** The built app (`npm start`) on `database`; a restart on the same one reuses its data. */
-export function startOwnApp({ url, dataDir }: AppDatabase): Promise<StartedApp> {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
+export function startOwnApp({ url, dataDir }: AppDatabase, settings: Record<string, string> = {}): Promise<StartedApp> {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...settings, DATA_DIR: dataDir };
   delete env.DATABASE_URL;
   delete env.TOKEN_SECRETS;
   delete env.AUTH_SECRET;

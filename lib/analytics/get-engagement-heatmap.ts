@@ -4,7 +4,7 @@ import { templateChapters } from "@/lib/embed/page-manifest";
 import { getTemplateRowOrThrow, type TemplateRow } from "@/lib/templates/templates";
 import { rate } from "./definitions";
 import { scopeOf, wholeDays } from "./get-project-analytics";
-import { readHeatmap } from "./rollups/read";
+import { cubeMask, readHeatmap } from "./rollups/read";
 import { readReportTail } from "./rollups/pending";
 import { filtersOf, type EngagementHeatmap, type HeatmapQuery } from "./schema";
 
@@ -20,8 +20,9 @@ export async function getEngagementHeatmap(db: Db, { project }: ProjectAccess, q
   // The tail and the rollups read in one snapshot, so they agree (get-project-analytics.ts).
   const { freshness, heatmap } = await db.transaction(
     async (tx) => {
-      const { change, ...freshness } = await readReportTail(tx, project.id);
-      return { freshness, heatmap: await readHeatmap(tx, { ...scopeOf(project.id, query, from, to), templateId: template.id }, change) };
+      const scope = { ...scopeOf(project.id, query, from, to), templateId: template.id };
+      const { change, ...freshness } = await readReportTail(tx, project.id, { masks: [cubeMask(scope)] });
+      return { freshness, heatmap: await readHeatmap(tx, scope, change) };
     },
     { isolationLevel: "repeatable read", accessMode: "read only" },
   );

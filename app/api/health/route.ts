@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { rollupJobStatus } from "@/lib/analytics/rollups/rollup-job";
+import { rollupJobStatus } from "@/lib/analytics/rollups/rollup-status";
 import { withPublic } from "@/lib/api/handler";
 import { json } from "@/lib/api/responses";
 import { getDb, getDbDriver } from "@/lib/db";

@@ -17,6 +17,7 @@ import {
 /** The bit of each filter dimension in a rollup row's mask. */
 export const maskBits = { channel: 1, template_id: 2, template_version: 4, device_type: 8, country: 16 } as const;
 export const maskCount = 32;
+const allMasks = Array.from({ length: maskCount }, (_, mask) => mask);
 /** Only rows of one template carry a heatmap: the heatmap report always names its template. */
 const heatmapMask = maskBits.template_id;
 
@@ -129,12 +130,18 @@ export type CubeKey = { projectId: string; mask: number; values: string[]; day: 
 
 export const cubeKeyText = ({ projectId, mask, values, day }: CubeKey) => `${projectId}|${mask}|${values.join("\u0001")}|${day}`;
 
-/** Spreads one project's daily change (keyed `${day}|${combination}`) over every mask of the cube. */
-export function addToCube(cube: Map<string, { key: CubeKey; delta: DailyDelta }>, projectId: string, dailyKey: string, change: DailyDelta): void {
+/** Spreads one project's daily change (keyed `${day}|${combination}`) over the cube's masks (a report needs only those it reads; each once). */
+export function addToCube(
+  cube: Map<string, { key: CubeKey; delta: DailyDelta }>,
+  projectId: string,
+  dailyKey: string,
+  change: DailyDelta,
+  masks: readonly number[] = allMasks,
+): void {
   const separator = dailyKey.indexOf("|");
   const day = dailyKey.slice(0, separator);
   const combination = dailyKey.slice(separator + 1).split("\u0001");
-  for (let mask = 0; mask < maskCount; mask++) {
+  for (const mask of masks) {
     const values = filterDimensions.map((dimension, i) => (mask & maskBits[dimension] ? combination[i]! : ""));
     const key: CubeKey = { projectId, mask, values, day };
     const text = cubeKeyText(key);

@@ -52,7 +52,7 @@ type Key = { session_id: string | null; xid: string; received_ms: number };
  */
 export async function readPendingChange(
   db: Db,
-  { projectId, cursor, below, limit }: { projectId: string; cursor: bigint; below: bigint | null; limit: number },
+  { projectId, cursor, below, limit, masks }: { projectId: string; cursor: bigint; below: bigint | null; limit: number; masks?: readonly number[] },
 ): Promise<PendingChange | null> {
   const upper = below === null ? sql`` : sql`and e.xid < ${below.toString()}::xid8`;
   // Which sessions the change touches, read narrow: their events are read whole below, once.
@@ -93,7 +93,7 @@ export async function readPendingChange(
       sql`select ${eventColumns} from analytics_events e
       where e.project_id = ${projectId}::uuid and e.xid >= ${cursor.toString()}::xid8 ${until} and e.session_id is null`,
     );
-    for (const event of sessionless) addChange(change, projectId, contributionOf([event]));
+    for (const event of sessionless) addChange(change, projectId, contributionOf([event]), masks);
   }
   if (sessions.size > 0) {
     // Every event of those sessions rolled up once this change is; those below the cursor already were.
@@ -110,15 +110,15 @@ export async function readPendingChange(
     }
     for (const all of bySession.values()) {
       const before = all.filter((event) => BigInt(event.xid) < cursor);
-      addChange(change, projectId, diff(contributionOf(all), contributionOf(before)));
+      addChange(change, projectId, diff(contributionOf(all), contributionOf(before)), masks);
     }
   }
   const reached = end ?? BigInt(keys.reduce((max, key) => (BigInt(key.xid) > BigInt(max) ? key.xid : max), keys[0]!.xid)) + 1n;
   return { ...change, events: keys.length, sessions: sessions.size, end: reached, newestReceivedAt: new Date(newestMs).toISOString() };
 }
 
-function addChange(change: RollupChange, projectId: string, contribution: Contribution): void {
-  for (const [dailyKey, delta] of contribution.daily) addToCube(change.cube, projectId, dailyKey, delta);
+function addChange(change: RollupChange, projectId: string, contribution: Contribution, masks?: readonly number[]): void {
+  for (const [dailyKey, delta] of contribution.daily) addToCube(change.cube, projectId, dailyKey, delta, masks);
   for (const [hourKey, facts] of contribution.hourly) {
     const key = `${projectId}|${hourKey}`;
     const known = change.hourly.get(key);
@@ -143,17 +143,18 @@ export type ReportTail = {
 
 /**
  * What a report adds to the rollups it reads, in its own transaction (so the two agree): the
- * change of the project's first reportTailEvents events above its cursor, and how fresh that
- * makes it. A report never writes: the job alone moves cursors.
+ * change of the project's first reportTailEvents events above its cursor (to the cube `masks` the
+ * report reads: by default all), and how fresh that makes it. A report never writes: the job
+ * alone moves cursors.
  */
-export async function readReportTail(db: Db, projectId: string, { limit = reportTailEvents } = {}): Promise<ReportTail> {
+export async function readReportTail(db: Db, projectId: string, { limit = reportTailEvents, masks }: { limit?: number; masks?: readonly number[] } = {}): Promise<ReportTail> {
   const [state] = await selectRows<{ cursor: string; newest_ms: number | null }>(
     db,
     sql`select (${cursorOf(projectId)})::text as cursor,
       (select extract(epoch from newest_received_at)::float8 * 1000 from analytics_rollup_cursors where project_id = ${projectId}::uuid) as newest_ms`,
   );
   const rolledUpMs = state!.newest_ms === null ? null : Number(state!.newest_ms);
-  const change = await readPendingChange(db, { projectId, cursor: BigInt(state!.cursor), below: null, limit });
+  const change = await readPendingChange(db, { projectId, cursor: BigInt(state!.cursor), below: null, limit, masks });
   if (!change) return { change: null, asOf: rolledUpMs === null ? null : new Date(rolledUpMs).toISOString(), pendingEvents: 0 };
   const [rest] = await selectRows<{ count: string | number }>(
     db,

@@ -47,6 +47,9 @@ function cubeSelection(scope: RollupScope, free?: FilterDimension): { mask: numb
   return { mask, values };
 }
 
+/** The cube mask a read of the scope (with `free` left free, for a breakdown) selects. */
+export const cubeMask = (scope: RollupScope, free?: FilterDimension): number => cubeSelection(scope, free).mask;
+
 /** The rows of the scope's filters, plus (for a breakdown) one dimension left free. */
 function cubeConditions(scope: RollupScope, free?: FilterDimension): SQL {
   const { mask, values } = cubeSelection(scope, free);

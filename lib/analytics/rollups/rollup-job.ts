@@ -1,31 +1,22 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { Worker } from "node:worker_threads";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db";
-import { processWide } from "@/lib/process-wide";
 import type { PeriodicTask } from "@/lib/server/periodic-task";
 import { runRollupLoop, type RollupLoopStatus } from "./rollup-loop";
+import { rollupJobHolder as holder } from "./rollup-status";
 
 // Where the server runs the rollup job. On PostgreSQL, in a worker thread with connections of
 // its own (the bundle scripts/build-app.mjs makes from rollup-worker.ts): its CPU work (reading
 // events, computing sessions' contributions, merging rows) stays off the event loop that answers
 // ingest and reports. On PGlite, in the server's own thread: PGlite is this process's one
-// connection, and an embedded install's traffic is small. /api/health reads its status.
+// connection, and an embedded install's traffic is small. /api/health reads its status
+// (rollup-status.ts).
 
 /** The worker's bundle, built beside Next's output. */
 export const rollupWorkerFile = path.join(process.cwd(), ".next", "reelbind", "rollup-worker.mjs");
 /** A stopping worker gets this long to finish its chunk and close its connections. */
 const stopGraceMs = 10_000;
-
-type Holder = { status: RollupLoopStatus | null; runner: "worker" | "in-process" | null };
-const holder = () => processWide("analytics.rollup-job", (): Holder => ({ status: null, runner: null }));
-
-/** The job's last status in this process (null before its first round, or when another process holds it). */
-export function rollupJobStatus(): (RollupLoopStatus & { runner: "worker" | "in-process" }) | null {
-  const { status, runner } = holder();
-  return status && runner ? { ...status, runner } : null;
-}
 
 /** Starts the job: a worker thread on PostgreSQL when its bundle is built, else a loop in this thread. */
 export function startRollupJob(): PeriodicTask {
@@ -49,6 +40,8 @@ export function startRollupJob(): PeriodicTask {
 
 function startWorker(databaseUrl: string): PeriodicTask {
   holder().runner = "worker";
+  // Taken at run time: the bundler would otherwise try to bundle the Worker's file itself.
+  const { Worker } = process.getBuiltinModule("node:worker_threads");
   const worker = new Worker(rollupWorkerFile, { workerData: { databaseUrl } });
   worker.on("message", (status: RollupLoopStatus) => (holder().status = status));
   worker.on("error", (error) => console.error("The analytics rollup worker failed:", error));
