@@ -17,6 +17,8 @@
 //    7d-prod-mobile, 1d-us-1.1; "none" for none), each report cut off after
 //    BENCH_RAW_TIMEOUT_SECONDS (default 900).
 // 5. Checks every case's numbers, rollups and raw, against what the generator knows it sent.
+// 6. (BENCH_PART=burst alone, or after the above) a campaign send into the built app, with the
+//    rollup job off and on: bench/analytics-burst.ts.
 // Loopback only; bounded by the sizes, the runs, the per-case budget and the raw cap.
 import { randomUUID } from "node:crypto";
 import os from "node:os";
@@ -33,6 +35,7 @@ import { schema, type Db } from "@/lib/db";
 import { hasErrorCode } from "@/lib/error-code";
 import { eventRowColumns, toCopyText, type EventRow } from "@/lib/ingest/store-events";
 import { createFreshDatabase } from "@/lib/testing/fresh-database";
+import { benchBurst } from "./analytics-burst";
 import { random } from "./random";
 
 const serverUrl = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -271,7 +274,7 @@ async function catchUp(db: Db, client: postgres.Sql, transactions: Transactions)
   let last = { at: started, events: 0 };
   let lastLog = started;
   const watch = setInterval(() => {
-    void client`select processed_before::text as cursor from analytics_rollup_cursor`.then(([row]) => {
+    void client`select coalesce(max(processed_before), '0')::text as cursor from analytics_rollup_cursors`.then(([row]) => {
       const now = performance.now();
       const events = eventsBelow(BigInt(row!.cursor as string));
       if (events !== last.events) {
@@ -525,4 +528,8 @@ async function main() {
   }
 }
 
-await main();
+/** BENCH_PART: rollups (the steps above), burst (bench/analytics-burst.ts: a campaign send into the built app), or all (default). */
+const part = process.env.BENCH_PART ?? "all";
+if (!["rollups", "burst", "all"].includes(part)) throw new Error(`BENCH_PART: rollups, burst or all, not ${part}`);
+if (part !== "burst") await main();
+if (part !== "rollups") await benchBurst();

@@ -98,6 +98,7 @@ const envSchema = z.object({
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   ALLOW_GENERATED_SECRETS: z.enum(["0", "1"]).default("0"),
   REELBIND_BOOTSTRAP: z.enum(["0", "1"]).default("1"),
+  ROLLUP_JOB: z.enum(["0", "1"]).default("1"),
   STORAGE_DRIVER: z.enum(["local", "s3"]).default("local"),
   S3_BUCKET: z.string().optional(),
   S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
@@ -168,6 +169,8 @@ export type Config = {
   /** TOKEN_SECRETS or AUTH_SECRET came from DATA_DIR/secrets.json, not the environment. */
   generatedSecrets: boolean;
   bootstrapOnStart: boolean;
+  /** Whether this process runs the analytics rollup job (off: another process of the same database does, or nothing: reports then roll up their tail only). */
+  rollupJob: boolean;
   storage: StorageConfig;
   /** Raw analytics events are kept this many days, dropped a whole month at a time; 0 keeps them all (lib/analytics/partitions.ts). */
   analyticsRetentionDays: number;
@@ -279,6 +282,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     authSecret: e.AUTH_SECRET ?? generated!.authSecret,
     generatedSecrets: needsGenerated,
     bootstrapOnStart: e.REELBIND_BOOTSTRAP === "1",
+    rollupJob: e.ROLLUP_JOB === "1",
     storage,
     analyticsRetentionDays: e.ANALYTICS_RETENTION_DAYS,
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE === "1",

@@ -123,7 +123,7 @@ const recordsOfRefusals = new Set([
   "analytics_quarantine_samples",
   "analytics_daily_rollups",
   "analytics_hourly_rollups",
-  "analytics_rollup_cursor",
+  "analytics_rollup_cursors",
   "webhook_deliveries",
 ]);
 

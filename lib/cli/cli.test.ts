@@ -173,7 +173,7 @@ describe("runCommand – db row-counts", () => {
     const before = (await run(["db", "row-counts"])) as Record<string, number>;
     expect(Object.keys(before)).toEqual(
       [
-        "analytics_daily_rollups", "analytics_events", "analytics_hourly_rollups", "analytics_quarantine_counts", "analytics_quarantine_samples", "analytics_rollup_cursor", "api_credentials", "audit_events",
+        "analytics_daily_rollups", "analytics_events", "analytics_hourly_rollups", "analytics_quarantine_counts", "analytics_quarantine_samples", "analytics_rollup_cursors", "api_credentials", "audit_events",
         "campaign_imports", "campaign_recipients", "campaigns", "console_sessions", "idempotency_keys", "member_invitations", "memberships", "organizations", "personal_access_tokens", "projects", "public_video_shares",
         "rate_limits", "renders", "share_slugs", "template_files", "template_upload_sessions", "templates", "users", "webhook_deliveries", "webhook_endpoints", "webhook_signing_keys",
       ],

@@ -46,7 +46,7 @@ export async function startServer(): Promise<void> {
   // instead of a process per command. The file is 0600 in the server's own DATA_DIR: whoever
   // reads it is the server's user, who can read its environment and DATABASE_URL anyway.
   publishAdminChannel(config.dataDir, config.port);
-  backgroundTasks ??= [startPartitionMaintenance(), startRollupJob(), startDeliveryWorker(), startRenderWorker(), startUploadSessionSweep()];
+  backgroundTasks ??= [startPartitionMaintenance(), ...(config.rollupJob ? [startRollupJob()] : []), startDeliveryWorker(), startRenderWorker(), startUploadSessionSweep()];
   await cleanTempFiles(staleUploadMs).catch((error: unknown) => console.error("Cleaning upload temp files failed:", error));
   if (config.bootstrapOnStart) console.log(formatBootstrapBanner(await bootstrapDemo(db)));
 }
