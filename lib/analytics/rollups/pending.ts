@@ -2,7 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { selectRows } from "../select-rows";
 import { contributionOf, type Contribution, type DailyDelta, type Facts, type RollupEvent } from "./contribution";
-import { addToCube, diff, type CubeKey } from "./cube";
+import { addDaily, addToCube, diff, type CubeKey } from "./cube";
 
 // What a project's events above its cursor change in the rollups, computed in memory. The job
 // (refresh.ts) writes it and moves the cursor; a report (get-project-analytics.ts) adds it to
@@ -80,7 +80,9 @@ export async function readPendingChange(
   }
   const until = end === null ? sql`` : sql`and e.xid < ${end.toString()}::xid8`;
 
+  // Sessions' changes are summed per day and combination first, then spread over the cube once.
   const change: RollupChange = { cube: new Map(), hourly: new Map() };
+  const daily = new Map<string, DailyDelta>();
   const sessions = new Set<string>();
   let newestMs = -Infinity;
   for (const key of keys) {
@@ -93,7 +95,7 @@ export async function readPendingChange(
       sql`select ${eventColumns} from analytics_events e
       where e.project_id = ${projectId}::uuid and e.xid >= ${cursor.toString()}::xid8 ${until} and e.session_id is null`,
     );
-    for (const event of sessionless) addChange(change, projectId, contributionOf([event]), masks);
+    for (const event of sessionless) addContribution(daily, change, projectId, contributionOf([event]));
   }
   if (sessions.size > 0) {
     // Every event of those sessions rolled up once this change is; those below the cursor already were.
@@ -110,15 +112,21 @@ export async function readPendingChange(
     }
     for (const all of bySession.values()) {
       const before = all.filter((event) => BigInt(event.xid) < cursor);
-      addChange(change, projectId, diff(contributionOf(all), contributionOf(before)), masks);
+      addContribution(daily, change, projectId, diff(contributionOf(all), contributionOf(before)));
     }
   }
+  for (const [dailyKey, delta] of daily) addToCube(change.cube, projectId, dailyKey, delta, masks);
   const reached = end ?? BigInt(keys.reduce((max, key) => (BigInt(key.xid) > BigInt(max) ? key.xid : max), keys[0]!.xid)) + 1n;
   return { ...change, events: keys.length, sessions: sessions.size, end: reached, newestReceivedAt: new Date(newestMs).toISOString() };
 }
 
-function addChange(change: RollupChange, projectId: string, contribution: Contribution, masks?: readonly number[]): void {
-  for (const [dailyKey, delta] of contribution.daily) addToCube(change.cube, projectId, dailyKey, delta, masks);
+/** Sums a contribution into a chunk's daily deltas (by `${day}|${combination}`) and hourly facts. */
+function addContribution(daily: Map<string, DailyDelta>, change: RollupChange, projectId: string, contribution: Contribution): void {
+  for (const [dailyKey, delta] of contribution.daily) {
+    const known = daily.get(dailyKey);
+    if (known) addDaily(known, delta);
+    else daily.set(dailyKey, delta);
+  }
   for (const [hourKey, facts] of contribution.hourly) {
     const key = `${projectId}|${hourKey}`;
     const known = change.hourly.get(key);

@@ -18,8 +18,8 @@ import { cursorOf, readPendingChange } from "./pending";
 /** Any constant works; it only has to be the same for every process of this database. */
 export const rollupLockId = 720_114_235;
 /** Chunks are sized to take about this long, so the lock and a transaction are never held for long. */
-const chunkTargetMs = 500;
-const chunkBounds = { first: 2_000, min: 200, max: 50_000 };
+const chunkTargetMs = 2_000;
+const chunkBounds = { first: 10_000, min: 1_000, max: 100_000 };
 /** Rollup rows written per statement. */
 const rowsPerStatement = 1_000;
 
