@@ -225,7 +225,7 @@ export const freshnessSchema = z
   .object({
     asOf: z.iso.datetime().nullable().describe("When the newest event the answer includes was received; null when the project has none"),
     pendingEvents: count.describe(
-      "Events already stored that the answer does not include yet (the rollup job is behind); 0 when it is complete. Counted up to 1,000,000",
+      "Events already stored that the answer does not include yet (the rollup job is behind); 0 when it is complete. Counted up to 100,000 (a longer backlog shows as 100,000)",
     ),
   })
   .describe("How recent the answer is: every event received up to `asOf` is in it, except `pendingEvents` ones stored later in the job's order");

@@ -42,6 +42,16 @@ const eventColumns = sql`e.xid::text as xid, e.event_id::text as event_id, e.eve
   case when e.event_type in (${sql.join(payloadEventTypes.map((type) => sql`${type}`), sql`, `)}) then e.payload else '{}'::jsonb end as payload`;
 
 type EventRow = RollupEvent & { xid: string };
+
+/**
+ * For the rest of the caller's transaction: no bitmap scans. "A project's first N events above its
+ * cursor" is an ordered walk of the (project_id, xid) index that stops after N; but without fresh
+ * statistics (autovacuum off, a table just loaded) the planner guesses a few rows, and a bitmap scan
+ * of the whole backlog and a sort look cheaper: every chunk would then read everything pending.
+ */
+export async function preferOrderedIndexScans(tx: Db): Promise<void> {
+  await tx.execute(sql`set local enable_bitmapscan = off`);
+}
 type Key = { session_id: string | null; xid: string; received_ms: number };
 
 /**
@@ -55,6 +65,7 @@ export async function readPendingChange(
   { projectId, cursor, below, limit, masks }: { projectId: string; cursor: bigint; below: bigint | null; limit: number; masks?: readonly number[] },
 ): Promise<PendingChange | null> {
   const upper = below === null ? sql`` : sql`and e.xid < ${below.toString()}::xid8`;
+  await preferOrderedIndexScans(db);
   // Which sessions the change touches, read narrow: their events are read whole below, once.
   // (The alias must not shadow the column in ORDER BY: ordered as text, the scan would sort the
   // whole backlog, and transaction ids gaining a digit would come out of order.)
@@ -137,8 +148,8 @@ function addContribution(daily: Map<string, DailyDelta>, change: RollupChange, p
 
 /** Events a report rolls up itself, at most, beyond the job's cursor (about a quarter of a second's work). */
 export const reportTailEvents = 10_000;
-/** Pending events are counted up to this many (a count of a longer backlog says "at least"). */
-export const pendingCountCap = 1_000_000;
+/** Pending events are counted up to this many (a count of a longer backlog says "at least"): counting is a scan. */
+export const pendingCountCap = 100_000;
 
 export type ReportTail = {
   /** The change of the events not yet rolled up that the report includes; null when there are none. */

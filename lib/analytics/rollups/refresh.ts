@@ -4,7 +4,7 @@ import { hasErrorCode } from "@/lib/error-code";
 import { selectRows } from "../select-rows";
 import { dailyCounters, type DailyDelta, type Facts } from "./contribution";
 import { cubeKeyText, mergeIntoRow, type CubeKey, type DailyRow } from "./cube";
-import { cursorOf, readPendingChange } from "./pending";
+import { cursorOf, preferOrderedIndexScans, readPendingChange } from "./pending";
 
 // The rollup job: brings analytics_daily_rollups and analytics_hourly_rollups up to date with
 // analytics_events, project by project. A project's cursor is a transaction id: every event
@@ -18,7 +18,7 @@ import { cursorOf, readPendingChange } from "./pending";
 /** Any constant works; it only has to be the same for every process of this database. */
 export const rollupLockId = 720_114_235;
 /** Chunks are sized to take about this long, so the lock and a transaction are never held for long. */
-const chunkTargetMs = 2_000;
+const chunkTargetMs = 1_000;
 const chunkBounds = { first: 10_000, min: 1_000, max: 100_000 };
 /** Rollup rows written per statement. */
 const rowsPerStatement = 1_000;
@@ -103,8 +103,10 @@ const oldestTransactionHere = sql`select coalesce(
  * event's receipt: one probe of the (project_id, xid) index per project.
  */
 async function pendingProjects(db: Db): Promise<{ project_id: string; oldest_received_ms: number }[]> {
-  return selectRows(
-    db,
+  return db.transaction(async (tx) => {
+    await preferOrderedIndexScans(tx);
+    return selectRows(
+    tx,
     sql`with horizon as materialized (${oldestTransactionHere} as below)
     select p.id::text as project_id, first.received_ms as oldest_received_ms
     from projects p
@@ -115,7 +117,8 @@ async function pendingProjects(db: Db): Promise<{ project_id: string; oldest_rec
       where e.project_id = p.id and e.xid >= coalesce(c.processed_before, '0'::xid8) and e.xid < horizon.below
       order by e.xid limit 1) first
     order by p.id`,
-  );
+    );
+  });
 }
 
 /** One chunk of one project: null when it had nothing to roll up. */
