@@ -62,8 +62,11 @@ async function run(job: "on" | "off"): Promise<RunFigures> {
     let sending = true;
     const watching = (async () => {
       while (sending) {
-        const health = (await (await fetch(`${base}/api/health`)).json()) as { analyticsRollups: { lagSeconds: number } | null };
-        if (health.analyticsRollups) lagSecondsMax = Math.max(lagSecondsMax ?? 0, health.analyticsRollups.lagSeconds);
+        // A look that fails (a keep-alive connection closed under load) is only a missed sample.
+        const health = (await fetch(`${base}/api/health`)
+          .then((response) => response.json())
+          .catch(() => null)) as { analyticsRollups: { lagSeconds: number } | null } | null;
+        if (health?.analyticsRollups) lagSecondsMax = Math.max(lagSecondsMax ?? 0, health.analyticsRollups.lagSeconds);
         await delay(500);
       }
     })();
@@ -100,6 +103,9 @@ async function run(job: "on" | "off"): Promise<RunFigures> {
       secondsToRight: right ? Number(((polls.at(-1)!.at - sentAt) / 1000).toFixed(1)) : null,
       reportLatencyMsP50: Math.round(latencies[Math.floor(latencies.length / 2)]!),
     };
+  } catch (error) {
+    console.error(`job ${job}: the app's last output:\n${app?.output().slice(-3000)}`);
+    throw error;
   } finally {
     await app?.stop();
     rmSync(dataDir, { recursive: true, force: true });
