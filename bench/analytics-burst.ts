@@ -1,7 +1,7 @@
 // npm run bench:analytics, the burst part (BENCH_PART=burst runs it alone) – issue 31: a campaign
 // send into the built app (`npm start`, one process, PostgreSQL), as a busy customer's would go.
 // BENCH_BURST_SESSIONS viewer sessions (default 100,000, ~4.6 events each) over 20 days, batches
-// of 40 sessions, 32 connections, ingest limits lifted; then the 20-day report asked for until it
+// of 40 sessions, 32 connections, ingest limits lifted; then the 20-day report asked for (every second) until it
 // is right. Twice in the same run, each on a fresh database: the rollup job off (ROLLUP_JOB=0),
 // the baseline for the ingest rate, then on. Prints ingest events/s (on/off ratio), the job's
 // lag during the burst (from /api/health), the first report's latency, asOf age and
@@ -85,7 +85,7 @@ async function run(job: "on" | "off"): Promise<RunFigures> {
     };
     const sentAt = Date.now();
     // With the job off the report never becomes complete: one look is its figure.
-    const { polls, right } = job === "on" ? await pollUntilRight(ask, totals, { hangGuardMs: 600_000 }) : { polls: [await timedPoll(ask)], right: false };
+    const { polls, right } = job === "on" ? await pollUntilRight(ask, totals, { everyMs: 1_000, hangGuardMs: 600_000 }) : { polls: [await timedPoll(ask)], right: false };
     const first = polls[0]!;
     const latencies = polls.map((poll) => poll.latencyMs).sort((a, b) => a - b);
     return {

@@ -68,6 +68,8 @@ test("a share played on its landing page shows on the dashboard: KPI tiles, funn
   await page.getByRole("navigation", { name: "Project sections" }).getByRole("link", { name: "Analytics" }).click();
   await expect(page).toHaveURL(new RegExp(`/projects/${project.projectId}/analytics$`));
   await expect(page.getByRole("heading", { name: "Analytics" })).toBeVisible();
+  // The report is complete (its tail covers the play) and says when its newest event came.
+  await expect(page.getByTestId("analytics-freshness")).toHaveText(/^Up to date: last event received /);
 
   // The tiles: one session, one play, completed; the previous period had nothing.
   await expect(page.getByTestId("kpi-sessions")).toContainText("1");

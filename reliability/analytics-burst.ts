@@ -97,8 +97,8 @@ export function burstBatches(manifest: Manifest, plan: BurstPlan, now = Date.now
 export type SendFigures = { batches: number; acknowledged: number; refused: number; seconds: number; eventsPerSecond: number };
 
 /**
- * Posts batches with `connections` at once, each once; a batch not acknowledged (202) is counted
- * as refused, not retried. `source` is the bodies, or a function giving the next one (undefined:
+ * Posts batches with `connections` at once; a batch answered other than 202 is counted as refused,
+ * not retried. Acknowledged events are those accepted or already stored (duplicates). `source` is the bodies, or a function giving the next one (undefined:
  * no more). `tokens` are used in turn (each has its own rate limit).
  */
 export async function sendBatches(
@@ -117,16 +117,24 @@ export async function sendBatches(
       const body = take();
       if (body === undefined) return;
       const index = next++;
-      const response = await fetch(`${ingestUrl}/analytics/v1/events`, {
-        method: "POST",
-        headers: { Authorization: `Bearer ${tokens[index % tokens.length]}`, "Content-Type": "application/json", "User-Agent": browserUserAgent },
-        body,
-        signal: AbortSignal.timeout(120_000),
+      const post = () =>
+        fetch(`${ingestUrl}/analytics/v1/events`, {
+          method: "POST",
+          headers: { Authorization: `Bearer ${tokens[index % tokens.length]}`, "Content-Type": "application/json", "User-Agent": browserUserAgent },
+          body,
+          signal: AbortSignal.timeout(120_000),
+        });
+      // A keep-alive connection the server closed as it was reused has no answer: sent again, as
+      // the SDK would (a batch is idempotent; what the first try stored comes back as duplicates).
+      const response = await post().catch((error: unknown) => {
+        if ((error as { cause?: { code?: string } }).cause?.code !== "UND_ERR_SOCKET") throw error;
+        return post();
       });
       const text = await response.text();
       figures.batches++;
       if (response.status === 202) {
-        figures.acknowledged += (JSON.parse(text) as { accepted: number }).accepted;
+        const { accepted, duplicates } = JSON.parse(text) as { accepted: number; duplicates: number };
+        figures.acknowledged += accepted + duplicates;
         onAcknowledged?.(index);
       } else figures.refused++;
     }

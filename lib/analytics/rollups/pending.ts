@@ -52,7 +52,7 @@ type EventRow = RollupEvent & { xid: string };
 export async function preferOrderedIndexScans(tx: Db): Promise<void> {
   await tx.execute(sql`set local enable_bitmapscan = off`);
 }
-type Key = { session_id: string | null; xid: string; received_ms: number };
+type Row = EventRow & { received_ms: number };
 
 /**
  * The change made by the project's first `limit` events (in transaction order) at or above
@@ -66,69 +66,63 @@ export async function readPendingChange(
 ): Promise<PendingChange | null> {
   const upper = below === null ? sql`` : sql`and e.xid < ${below.toString()}::xid8`;
   await preferOrderedIndexScans(db);
-  // Which sessions the change touches, read narrow: their events are read whole below, once.
+  const columns = sql`${eventColumns}, extract(epoch from e.received_at)::float8 * 1000 as received_ms`;
   // (The alias must not shadow the column in ORDER BY: ordered as text, the scan would sort the
   // whole backlog, and transaction ids gaining a digit would come out of order.)
-  let keys = await selectRows<Key>(
+  let rows = await selectRows<Row>(
     db,
-    sql`select e.session_id, e.xid::text as xid, extract(epoch from e.received_at)::float8 * 1000 as received_ms from analytics_events e
+    sql`select ${columns} from analytics_events e
     where e.project_id = ${projectId}::uuid and e.xid >= ${cursor.toString()}::xid8 ${upper}
     order by e.xid limit ${limit}`,
   );
-  if (keys.length === 0) return null;
+  if (rows.length === 0) return null;
   let end = below;
-  if (keys.length === limit) {
-    const last = keys.at(-1)!.xid;
+  if (rows.length === limit) {
+    const last = rows.at(-1)!.xid;
     end = BigInt(last);
-    if (keys[0]!.xid === last) {
-      keys = await selectRows<Key>(
-        db,
-        sql`select e.session_id, e.xid::text as xid, extract(epoch from e.received_at)::float8 * 1000 as received_ms from analytics_events e
-        where e.project_id = ${projectId}::uuid and e.xid = ${last}::xid8`,
-      );
+    if (rows[0]!.xid === last) {
+      rows = await selectRows<Row>(db, sql`select ${columns} from analytics_events e where e.project_id = ${projectId}::uuid and e.xid = ${last}::xid8`);
       end += 1n;
-    } else keys = keys.filter((key) => key.xid !== last);
+    } else rows = rows.filter((row) => row.xid !== last);
   }
-  const until = end === null ? sql`` : sql`and e.xid < ${end.toString()}::xid8`;
 
   // Sessions' changes are summed per day and combination first, then spread over the cube once.
   const change: RollupChange = { cube: new Map(), hourly: new Map() };
   const daily = new Map<string, DailyDelta>();
-  const sessions = new Set<string>();
+  const bySession = new Map<string, EventRow[]>();
   let newestMs = -Infinity;
-  for (const key of keys) {
-    if (key.session_id !== null) sessions.add(key.session_id);
-    newestMs = Math.max(newestMs, Number(key.received_ms));
-  }
-  if (keys.length > sessions.size) {
-    const sessionless = await selectRows<EventRow>(
-      db,
-      sql`select ${eventColumns} from analytics_events e
-      where e.project_id = ${projectId}::uuid and e.xid >= ${cursor.toString()}::xid8 ${until} and e.session_id is null`,
-    );
-    for (const event of sessionless) addContribution(daily, change, projectId, contributionOf([event]));
-  }
-  if (sessions.size > 0) {
-    // Every event of those sessions rolled up once this change is; those below the cursor already were.
-    const sessionEvents = await selectRows<EventRow>(
-      db,
-      sql`select ${eventColumns} from analytics_events e
-      where e.project_id = ${projectId}::uuid and e.session_id in (select jsonb_array_elements_text(${JSON.stringify([...sessions])}::jsonb)) ${until}`,
-    );
-    const bySession = new Map<string, EventRow[]>();
-    for (const event of sessionEvents) {
-      const known = bySession.get(event.session_id!);
-      if (known) known.push(event);
-      else bySession.set(event.session_id!, [event]);
+  for (const row of rows) {
+    newestMs = Math.max(newestMs, Number(row.received_ms));
+    if (row.session_id === null) addContribution(daily, change, projectId, contributionOf([row]));
+    else {
+      const known = bySession.get(row.session_id);
+      if (known) known.push(row);
+      else bySession.set(row.session_id, [row]);
     }
-    for (const all of bySession.values()) {
-      const before = all.filter((event) => BigInt(event.xid) < cursor);
-      addContribution(daily, change, projectId, diff(contributionOf(all), contributionOf(before)));
+  }
+  if (bySession.size > 0) {
+    // The sessions' earlier events, already rolled up: what they contributed is taken back, and
+    // the whole session's contribution added, so a session split across chunks counts once.
+    const earlier = await selectRows<EventRow>(
+      db,
+      sql`select ${eventColumns} from analytics_events e
+      where e.project_id = ${projectId}::uuid and e.session_id in (select jsonb_array_elements_text(${JSON.stringify([...bySession.keys()])}::jsonb))
+        and e.xid < ${cursor.toString()}::xid8`,
+    );
+    const before = new Map<string, EventRow[]>();
+    for (const event of earlier) {
+      const known = before.get(event.session_id!);
+      if (known) known.push(event);
+      else before.set(event.session_id!, [event]);
+    }
+    for (const [sessionId, fresh] of bySession) {
+      const old = before.get(sessionId);
+      addContribution(daily, change, projectId, old ? diff(contributionOf([...old, ...fresh]), contributionOf(old)) : contributionOf(fresh));
     }
   }
   for (const [dailyKey, delta] of daily) addToCube(change.cube, projectId, dailyKey, delta, masks);
-  const reached = end ?? BigInt(keys.reduce((max, key) => (BigInt(key.xid) > BigInt(max) ? key.xid : max), keys[0]!.xid)) + 1n;
-  return { ...change, events: keys.length, sessions: sessions.size, end: reached, newestReceivedAt: new Date(newestMs).toISOString() };
+  const reached = end ?? rows.reduce((max, row) => (BigInt(row.xid) > max ? BigInt(row.xid) : max), 0n) + 1n;
+  return { ...change, events: rows.length, sessions: bySession.size, end: reached, newestReceivedAt: new Date(newestMs).toISOString() };
 }
 
 /** Sums a contribution into a chunk's daily deltas (by `${day}|${combination}`) and hourly facts. */

@@ -17,6 +17,8 @@ import { rollupJobHolder as holder } from "./rollup-status";
 export const rollupWorkerFile = path.join(process.cwd(), ".next", "reelbind", "rollup-worker.mjs");
 /** A stopping worker gets this long to finish its chunk and close its connections. */
 const stopGraceMs = 10_000;
+/** A worker that ended on its own is started again after this long. */
+const restartDelayMs = 2_000;
 
 /** Starts the job: a worker thread on PostgreSQL when its bundle is built, else a loop in this thread. */
 export function startRollupJob(): PeriodicTask {
@@ -40,17 +42,30 @@ export function startRollupJob(): PeriodicTask {
 
 function startWorker(databaseUrl: string): PeriodicTask {
   holder().runner = "worker";
-  // Taken at run time: the bundler would otherwise try to bundle the Worker's file itself.
-  const { Worker } = process.getBuiltinModule("node:worker_threads");
-  const worker = new Worker(rollupWorkerFile, { workerData: { databaseUrl } });
-  worker.on("message", (status: RollupLoopStatus) => (holder().status = status));
-  worker.on("error", (error) => console.error("The analytics rollup worker failed:", error));
-  const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
+  let stopping = false;
+  let current: { exited: Promise<void>; worker: import("node:worker_threads").Worker };
+  const start = () => {
+    // Taken at run time: the bundler would otherwise try to bundle the Worker's file itself.
+    const { Worker } = process.getBuiltinModule("node:worker_threads");
+    const worker = new Worker(rollupWorkerFile, { workerData: { databaseUrl } });
+    worker.on("message", (status: RollupLoopStatus) => (holder().status = status));
+    worker.on("error", (error) => console.error("The analytics rollup worker failed:", error));
+    const exited = new Promise<void>((resolve) =>
+      worker.once("exit", () => {
+        resolve();
+        // Ended without being asked (an error it could not survive): a new one takes over.
+        if (!stopping) setTimeout(() => !stopping && start(), restartDelayMs).unref();
+      }),
+    );
+    current = { exited, worker };
+  };
+  start();
   return {
     stop: async () => {
-      worker.postMessage("stop");
-      const timer = setTimeout(() => void worker.terminate(), stopGraceMs);
-      await exited;
+      stopping = true;
+      current.worker.postMessage("stop");
+      const timer = setTimeout(() => void current.worker.terminate(), stopGraceMs);
+      await current.exited;
       clearTimeout(timer);
     },
   };
