@@ -105,7 +105,12 @@ export async function sendBatches(
   ingestUrl: string,
   tokens: string[],
   source: string[] | (() => string | undefined),
-  { connections, signal, onAcknowledged }: { connections: number; signal?: AbortSignal; onAcknowledged?: (index: number) => void },
+  {
+    connections,
+    signal,
+    onAcknowledged,
+    batchesPerSecond,
+  }: { connections: number; signal?: AbortSignal; onAcknowledged?: (index: number) => void; batchesPerSecond?: number },
 ): Promise<SendFigures> {
   const started = performance.now();
   let next = 0;
@@ -117,6 +122,8 @@ export async function sendBatches(
       const body = take();
       if (body === undefined) return;
       const index = next++;
+      // Paced: batch `index` leaves no earlier than its turn (an open arrival rate), never later than it can.
+      if (batchesPerSecond) await delay(Math.max(0, started + (index * 1000) / batchesPerSecond - performance.now()));
       const post = () =>
         fetch(`${ingestUrl}/analytics/v1/events`, {
           method: "POST",
