@@ -22,6 +22,7 @@ function naiveServer(): http.Server {
       const rows = enrichEvents(result.batch.events, {
         organizationId: claims.organizationId,
         projectId: claims.projectId,
+        template: claims.templateId && claims.templateVersion ? { id: claims.templateId, version: claims.templateVersion } : undefined,
         userAgent: req.headers["user-agent"] ?? null,
         country: null,
         receivedAt: new Date(),
@@ -30,7 +31,7 @@ function naiveServer(): http.Server {
       let accepted = 0;
       for (const row of rows) accepted += (await insertEventRows(db, [row])).size;
       res.writeHead(202, { "content-type": "application/json" });
-      res.end(JSON.stringify({ accepted, duplicates: rows.length - accepted }));
+      res.end(JSON.stringify({ accepted, duplicates: rows.length - accepted, quarantined: 0 }));
     } catch (error) {
       res.writeHead(500);
       res.end(String(error));

@@ -45,13 +45,15 @@ type Result = { server: string; store: string; eventsPerSecond: number; p50: num
 
 const eventTypes = ["video.played", "video.progressed", "video.paused", "cta.clicked"] as const;
 
+/** The template the simulated pages play; their tokens name it, as the page manifest's do (no templates row needed). */
+const benchTemplate = { id: "7f1d3c1e-4a43-4a43-9c1e-1a2b3c4d5e6f", version: "1.0" };
+
 /**
  * Batches as the SDK sends them: one session's moments with page context. The JSON is written
  * once with placeholders and each request only splices in fresh ids, so the load generator
  * spends its CPU on sending, not on building bodies (it shares the 2 cores with the server).
  */
 function batchMaker(organizationId: string, projectId: string): () => string {
-  const templateId = "7f1d3c1e-4a43-4a43-9c1e-1a2b3c4d5e6f";
   const now = Date.now();
   const events = Array.from({ length: batchSize }, (_, i) => {
     const type = eventTypes[i % eventTypes.length]!;
@@ -69,8 +71,8 @@ function batchMaker(organizationId: string, projectId: string): () => string {
       payload,
       organization_id: organizationId,
       project_id: projectId,
-      template_id: templateId,
-      template_version: "1.0",
+      template_id: benchTemplate.id,
+      template_version: benchTemplate.version,
       session_id: "@session@",
       consent: { status: "granted" },
       referrer_host: "www.example.com",
@@ -148,7 +150,8 @@ async function startServer(kind: "standalone" | "naive" | "next", store: Store) 
 
 /** Mints one token per simulated page view, as the page manifest does: the per-token rate limit is for one viewer's page, not for the whole load. */
 function mintTokens(organizationId: string, projectId: string, tokenSecrets?: typeof secrets) {
-  return Promise.all(Array.from({ length: 256 }, () => mintIngestToken({ organizationId, projectId }, { secrets: tokenSecrets })));
+  const page = { organizationId, projectId, templateId: benchTemplate.id, templateVersion: benchTemplate.version };
+  return Promise.all(Array.from({ length: 256 }, () => mintIngestToken(page, { secrets: tokenSecrets })));
 }
 
 /** Batches of `batch()` POSTed by autocannon to one ingest URL, each with the next token. */

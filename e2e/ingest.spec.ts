@@ -20,7 +20,7 @@ async function sendBatch(request: APIRequestContext, ingest: Ingest, events: obj
     headers: { Authorization: `Bearer ${ingest.token}`, "User-Agent": browserUserAgent },
     data: { sent_at: new Date().toISOString(), events },
   });
-  return { status: response.status(), body: (await response.json()) as { accepted?: number; duplicates?: number; code?: string } };
+  return { status: response.status(), body: (await response.json()) as { accepted?: number; duplicates?: number; quarantined?: number; code?: string } };
 }
 
 async function ctaClicksStored(request: APIRequestContext, projectId: string, token: string): Promise<number> {
@@ -35,8 +35,8 @@ test.describe("POST /analytics/v1/events on the built server", () => {
     const manifest = await pageManifest(request, share.slug);
     const batch = Array.from({ length: 5 }, () => ctaClick(manifest));
 
-    expect(await sendBatch(request, manifest.ingest, batch)).toEqual({ status: 202, body: { accepted: 5, duplicates: 0 } });
-    expect(await sendBatch(request, manifest.ingest, batch)).toEqual({ status: 202, body: { accepted: 0, duplicates: 5 } });
+    expect(await sendBatch(request, manifest.ingest, batch)).toEqual({ status: 202, body: { accepted: 5, duplicates: 0, quarantined: 0 } });
+    expect(await sendBatch(request, manifest.ingest, batch)).toEqual({ status: 202, body: { accepted: 0, duplicates: 5, quarantined: 0 } });
     expect(await ctaClicksStored(request, projectId, token)).toBe(5);
   });
 
@@ -46,10 +46,10 @@ test.describe("POST /analytics/v1/events on the built server", () => {
     const stored = Array.from({ length: 2 }, () => ctaClick(manifest));
     const fresh = Array.from({ length: 3 }, () => ctaClick(manifest));
 
-    expect(await sendBatch(request, manifest.ingest, stored)).toEqual({ status: 202, body: { accepted: 2, duplicates: 0 } });
+    expect(await sendBatch(request, manifest.ingest, stored)).toEqual({ status: 202, body: { accepted: 2, duplicates: 0, quarantined: 0 } });
     expect(await sendBatch(request, manifest.ingest, [fresh[0]!, ...stored, ...fresh.slice(1)])).toEqual({
       status: 202,
-      body: { accepted: 3, duplicates: 2 },
+      body: { accepted: 3, duplicates: 2, quarantined: 0 },
     });
     expect(await ctaClicksStored(request, projectId, token)).toBe(5);
   });
@@ -66,7 +66,7 @@ test.describe("POST /analytics/v1/events on the built server", () => {
     const answers = await Promise.all(batches.map((events) => sendBatch(request, manifest.ingest, events)));
 
     answers.forEach((answer, i) => {
-      const expected = batches[i] === retried ? { accepted: 0, duplicates: 4 } : { accepted: 3, duplicates: 0 };
+      const expected = batches[i] === retried ? { accepted: 0, duplicates: 4, quarantined: 0 } : { accepted: 3, duplicates: 0, quarantined: 0 };
       expect(answer, `batch ${i}`).toEqual({ status: 202, body: expected });
     });
     expect(await ctaClicksStored(request, projectId, token)).toBe(4 + 60);
@@ -85,10 +85,10 @@ test("POST /analytics/v1/consent twice – the beacon is stored once and its ret
 
   const first = await beacon();
   expect(first.status(), await first.text()).toBe(202);
-  expect(await first.json()).toEqual({ accepted: 1, duplicates: 0 });
+  expect(await first.json()).toEqual({ accepted: 1, duplicates: 0, quarantined: 0 });
   const second = await beacon();
   expect(second.status(), await second.text()).toBe(202);
-  expect(await second.json()).toEqual({ accepted: 0, duplicates: 1 });
+  expect(await second.json()).toEqual({ accepted: 0, duplicates: 1, quarantined: 0 });
 });
 
 test("upload → deploy → PROD share → landing page → event – the whole path on the built server", async ({ request }) => {
@@ -118,6 +118,6 @@ test("upload → deploy → PROD share → landing page → event – the whole 
 
   const manifest = await pageManifest(request, share.slug);
   expect(manifest.template).toMatchObject({ id: template.id, version: "2.0" });
-  expect(await sendBatch(request, manifest.ingest, [ctaClick(manifest)])).toEqual({ status: 202, body: { accepted: 1, duplicates: 0 } });
+  expect(await sendBatch(request, manifest.ingest, [ctaClick(manifest)])).toEqual({ status: 202, body: { accepted: 1, duplicates: 0, quarantined: 0 } });
   expect(await ctaClicksStored(request, projectId, token)).toBe(1);
 });

@@ -94,7 +94,7 @@ async function openHostPage(page: Page, players: Record<string, HarnessPlayer>, 
       status: 202,
       headers: { "Access-Control-Allow-Origin": hostOrigin },
       contentType: "application/json",
-      body: JSON.stringify({ accepted: 1, duplicates: 0 }),
+      body: JSON.stringify({ accepted: 1, duplicates: 0, quarantined: 0 }),
     });
   });
 

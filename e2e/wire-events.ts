@@ -19,6 +19,8 @@ export type Manifest = {
 export const browserUserAgent = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36";
 
 export function ctaClick(manifest: Manifest) {
+  // Its ingest token would name no template, and ingest keeps no event of a template the project lacks.
+  if (!manifest.template) throw new Error(`The manifest of share ${manifest.shareId} serves no template: its events would not be stored`);
   return {
     event_id: randomUUID(),
     event_type: "cta.clicked",
@@ -27,8 +29,8 @@ export function ctaClick(manifest: Manifest) {
     payload: { cta_id: "book", cta_name: "Book a demo", position_ms: 1_000 },
     organization_id: manifest.organizationId,
     project_id: manifest.projectId,
-    template_id: manifest.template?.id ?? randomUUID(),
-    template_version: manifest.template?.version ?? "1.0",
+    template_id: manifest.template.id,
+    template_version: manifest.template.version,
     session_id: randomUUID(),
     consent: { status: "granted" },
   };

@@ -93,7 +93,9 @@
  *                        (the greatest toMs − 1) falls in s.
  *
  * Quarantine (GET …/analytics/quarantine): events refused by the v1 schema (422) in batches
- * that carried a valid ingest token of the project, counted per reason by the UTC hour they
+ * that carried a valid ingest token of the project, and events of accepted batches left unstored
+ * because their token names no template and the project does not have the one they name
+ * (reasons `template_id: …`, `template_version: …`), counted per reason by the UTC hour they
  * were received in (a window selects whole hours: those starting in [from, to)). An event with
  * several errors counts once under each distinct reason; a reason is the error's field path
  * within the event (slash-separated) and message. Errors of the batch itself (sent_at, events)

@@ -9,8 +9,9 @@ type ReasonRow = { reason: string; count: number };
 type SampleRow = { received_at: string | Date; reason: string; event: string };
 
 /**
- * GET /api/Projects/{projectId}/analytics/quarantine: what the v1 schema refused of the
- * project's batches in the window, by reason, and the newest refused events (definitions.ts).
+ * GET /api/Projects/{projectId}/analytics/quarantine: what ingest refused of the project's
+ * events in the window (the v1 schema, or a template the project does not have), by reason, and the
+ * newest refused events (definitions.ts).
  */
 export async function getQuarantineReport(db: Db, { project }: ProjectAccess, { from, to }: QuarantineQuery): Promise<QuarantineReport> {
   const reasons = await selectRows<ReasonRow>(

@@ -76,6 +76,9 @@ async function manifestFor(db: Db, share: PublicShare, session: EmbedSessionClai
     shareId: share.id,
     channel: share.channel,
     allowedOrigins,
+    // The page's events count for the template it plays, whatever they claim (docs/decisions.md).
+    templateId: share.template?.id,
+    templateVersion: share.template?.version,
   });
   const served = share.template && (await describeTemplate(db, share.template));
   return {

@@ -217,6 +217,13 @@ describe("enrichEvents", () => {
     expect(row!.device!.type === "bot").toBe(isBot);
   });
 
+  it("enrichEvents – a template in the context replaces each event's template_id and template_version", () => {
+    const template = { id: randomUUID(), version: "2.0" };
+    const events = [wireEvent(), wireEvent({ template_version: "2.1" }), wireEvent({ template_id: template.id })];
+    const rows = enrichEvents(events, context({ template }));
+    expect(rows.map((row) => [row.template_id, row.template_version])).toEqual(events.map(() => [template.id, "2.0"]));
+  });
+
   it("enrichEvents – sets absent optional fields, share and channel to null", () => {
     const [row] = enrichEvents([wireEvent({ playback_id: null })], context());
     expect(row).toMatchObject({ playback_id: null, viewer_hash: null, referrer_host: null, share_id: null, channel: null });

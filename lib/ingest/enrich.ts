@@ -5,8 +5,9 @@ import type { WireEvent } from "./validate-events";
 import { LRUCache } from "lru-cache";
 
 // The enrichment step of docs/design.md, Ingest: after validation, the server overwrites the tenant
-// fields with the token's claims and adds device, geo and received_at. Device and country
-// come from request headers, so both are treated as untrusted input.
+// fields (and the template, when the token names one) with the token's claims and adds device,
+// geo and received_at. Device and country come from request headers, so both are treated as
+// untrusted input.
 
 import type { DeviceType } from "./device-types";
 
@@ -147,6 +148,12 @@ export type EnrichmentContext = {
   projectId: string;
   shareId?: string;
   channel?: string;
+  /**
+   * The template the token says the page was served. When set, every event counts for it
+   * whatever it claims: the claim is signed, the event's is not (docs/decisions.md, "Which
+   * template an event counts for").
+   */
+  template?: { id: string; version: string };
   userAgent: string | null;
   /** The raw GEO_HEADER value; validated here. */
   country: string | null;
@@ -173,8 +180,8 @@ export function enrichEvents(events: WireEvent[], context: EnrichmentContext): E
     event_type: event.event_type,
     occurred_at: event.occurred_at,
     received_at: receivedAt,
-    template_id: event.template_id,
-    template_version: event.template_version,
+    template_id: context.template?.id ?? event.template_id,
+    template_version: context.template?.version ?? event.template_version,
     session_id: event.session_id,
     playback_id: event.playback_id,
     viewer_hash: event.viewer_hash ?? null,

@@ -9,6 +9,7 @@ import { forgeToken, strangerSecret, unsignedToken } from "@/lib/tokens/testing"
 import { OPTIONS as consentPreflight, POST as postConsent } from "@/app/analytics/v1/consent/route";
 import { OPTIONS as eventsPreflight, POST as postEvents } from "@/app/analytics/v1/events/route";
 import {
+  addTemplate,
   batchRequest,
   byteStream,
   configuredSecret,
@@ -19,12 +20,16 @@ import {
   ingestTokenFor,
   manyEvents,
   newTenant,
+  quarantineCounts,
+  servedTemplate,
   storedCount,
   storedEvents,
+  tenantWithTemplate,
   wireEvent,
   type BatchRequestOptions,
   type Tenant,
 } from "./ingest-test-helpers";
+import { templateRefusals } from "./project-templates";
 import { drainQuarantine } from "./quarantine";
 import { ingestRateLimit } from "./rate-limit";
 import { eventBatchLimits } from "./validate-events";
@@ -47,7 +52,15 @@ const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 function ingestClaims(tenant: Tenant, lifetimeSeconds = 3600) {
   const iat = nowSeconds();
-  return { organization_id: tenant.organizationId, project_id: tenant.projectId, aud: "reelbind-ingest", iat, exp: iat + lifetimeSeconds };
+  return {
+    organization_id: tenant.organizationId,
+    project_id: tenant.projectId,
+    template_id: servedTemplate.id,
+    template_version: servedTemplate.version,
+    aud: "reelbind-ingest",
+    iat,
+    exp: iat + lifetimeSeconds,
+  };
 }
 
 describe("POST /analytics/v1/events – bearer ingest token (401)", () => {
@@ -466,7 +479,6 @@ describe("POST /analytics/v1/events – enrichment", () => {
         referrer_host: "news.example.org",
         occurred_at: "2026-11-21T09:59:58.001Z",
         consent: { status: "not_required" },
-        template_version: "12.7",
       }),
       wireEvent(tenant, "session.started"),
     ];
@@ -533,6 +545,85 @@ describe("POST /analytics/v1/events – enrichment", () => {
     expect(geoHeader).toBe("CloudFront-Viewer-Country");
     await expectAccepted(await send({ token, body, headers: value === undefined ? {} : { [geoHeader]: value } }), 2);
     for (const row of await storedEvents(tenant.projectId)) expect(row.geo).toEqual(geo);
+  });
+});
+
+describe("POST /analytics/v1/events – which template an event counts for", () => {
+  /** A token naming no template, as the manifest minted them before they carried one. */
+  const templatelessToken = (tenant: Tenant) => ingestTokenFor(tenant, { template: null });
+  const about = (template: { id: string; version: string }) => ({ template_id: template.id, template_version: template.version });
+  const storedTemplates = async (projectId: string) => (await storedEvents(projectId)).map((row) => [row.templateId, row.templateVersion]);
+
+  it("a token naming a template: every event counts for it, whatever the events claim", async () => {
+    const tenant = newTenant();
+    const served = { id: randomUUID(), version: "4.2" };
+    const token = await ingestTokenFor(tenant, { template: served });
+    const events = [wireEvent(tenant), wireEvent(tenant, "video.paused", about({ id: randomUUID(), version: "9.9" })), wireEvent(tenant, "cta.clicked", { template_version: "4.3" })];
+    await expectAccepted(await send({ token, body: eventBatch(events) }), 3);
+    expect(await storedTemplates(tenant.projectId)).toEqual(events.map(() => [served.id, "4.2"]));
+  });
+
+  it("a token naming none: events of a template of the project are stored as they claim it", async () => {
+    const { tenant, template } = await tenantWithTemplate();
+    const events = [wireEvent(tenant, "video.played", about(template)), wireEvent(tenant, "video.paused", about(template))];
+    await expectAccepted(await send({ token: await templatelessToken(tenant), body: eventBatch(events) }), 2);
+    expect(await storedTemplates(tenant.projectId)).toEqual([
+      [template.id, template.version],
+      [template.id, template.version],
+    ]);
+  });
+
+  it.each([
+    ["a template_id the project does not have", () => ({ id: randomUUID(), version: "1.0" }), templateRefusals.unknownId],
+    ["another project's template", async () => (await tenantWithTemplate()).template, templateRefusals.unknownId],
+    ["a template_id of the project with another version", null, templateRefusals.unknownVersion],
+  ])("a token naming none: %s → 202, the event quarantined under its reason, not stored", async (_name, claimed, reason) => {
+    const { tenant, template } = await tenantWithTemplate();
+    const event = wireEvent(tenant, "video.played", about(claimed ? await claimed() : { id: template.id, version: "1.1" }));
+    await expectAccepted(await send({ token: await templatelessToken(tenant), body: eventBatch([event]) }), 0, 0, 1);
+    expect(await storedCount(tenant.projectId)).toBe(0);
+    await drainQuarantine();
+    expect(await quarantineCounts(tenant.projectId)).toEqual({ [reason]: 1 });
+  });
+
+  it("a token naming none, a mixed batch: the events of the project's templates stored, the others counted per reason", async () => {
+    const { tenant, template } = await tenantWithTemplate();
+    const good = [wireEvent(tenant, "session.started", about(template)), wireEvent(tenant, "video.played", about(template)), wireEvent(tenant, "video.paused", about(template))];
+    const unknownIds = [wireEvent(tenant, "video.played", about({ id: randomUUID(), version: "1.0" })), wireEvent(tenant, "video.played", about({ id: randomUUID(), version: "1.0" }))];
+    const otherVersion = wireEvent(tenant, "video.played", about({ id: template.id, version: "2.0" }));
+    const body = eventBatch([unknownIds[0], good[0], otherVersion, good[1], unknownIds[1], good[2]]);
+    await expectAccepted(await send({ token: await templatelessToken(tenant), body }), 3, 0, 3);
+    expect((await storedEvents(tenant.projectId)).map((row) => row.eventId).sort()).toEqual(good.map((event) => event.event_id).sort());
+    // A retry: the stored events are duplicates, the others are counted again (they were answered, and sent again).
+    await expectAccepted(await send({ token: await templatelessToken(tenant), body }), 0, 3, 3);
+    await drainQuarantine();
+    expect(await quarantineCounts(tenant.projectId)).toEqual({ [templateRefusals.unknownId]: 4, [templateRefusals.unknownVersion]: 2 });
+  });
+
+  it("a token naming none: a template uploaded after the project's templates were cached counts at once", async () => {
+    const { tenant, template } = await tenantWithTemplate();
+    const token = await templatelessToken(tenant);
+    await expectAccepted(await send({ token, body: eventBatch([wireEvent(tenant, "video.played", about(template))]) }), 1);
+    const uploaded = await addTemplate(tenant.projectId, "1.1");
+    await expectAccepted(await send({ token, body: eventBatch([wireEvent(tenant, "video.played", about(uploaded))]) }), 1);
+    expect(await storedTemplates(tenant.projectId)).toEqual(expect.arrayContaining([[uploaded.id, "1.1"]]));
+  });
+
+  it("a token naming none: past the quarantine's 100 records at once, batches are still answered, unrecorded; the recorded ones count every refused event", async () => {
+    // The limiters' clock stands still: no refill however long the batches take.
+    vi.useFakeTimers({ toFake: ["performance"] });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
+    const { tenant, template } = await tenantWithTemplate();
+    const token = await templatelessToken(tenant);
+    for (let batch = 0; batch < 101; batch++) {
+      const events = [wireEvent(tenant, "video.played", about(template)), ...Array.from({ length: 2 }, () => wireEvent(tenant, "video.played", about({ id: randomUUID(), version: "1.0" })))];
+      await expectAccepted(await send({ token, body: eventBatch(events) }), 1, 0, 2);
+    }
+    await drainQuarantine();
+    expect(await quarantineCounts(tenant.projectId)).toEqual({ [templateRefusals.unknownId]: 200 });
+    expect(await storedCount(tenant.projectId)).toBe(101);
   });
 });
 
@@ -672,6 +763,20 @@ describe("POST /analytics/v1/consent – the sendBeacon", () => {
     const event = consentEvent(tenant);
     await expectAccepted(await beacon({ token, event }), 1);
     await expectAccepted(await beacon({ token, event }), 0, 1);
+  });
+
+  it("a token naming a template: the beacon's event counts for it; a token naming none: an unknown template → 202, quarantined, not stored", async () => {
+    const tenant = newTenant();
+    const served = { id: randomUUID(), version: "3.1" };
+    await expectAccepted(await beacon({ token: await ingestTokenFor(tenant, { template: served }), event: consentEvent(tenant) }), 1);
+    expect((await storedEvents(tenant.projectId)).map((row) => [row.templateId, row.templateVersion])).toEqual([[served.id, "3.1"]]);
+
+    const { tenant: own } = await tenantWithTemplate();
+    const templateless = await ingestTokenFor(own, { template: null });
+    await expectAccepted(await beacon({ token: templateless, event: consentEvent(own) }), 0, 0, 1);
+    expect(await storedCount(own.projectId)).toBe(0);
+    await drainQuarantine();
+    expect(await quarantineCounts(own.projectId)).toEqual({ [templateRefusals.unknownId]: 1 });
   });
 
   it("application/json is accepted too → 202", async () => {

@@ -18,7 +18,8 @@ import { isOriginAllowed } from "@/lib/tokens/origins";
 import { verifyIngestToken, type IngestTokenClaims } from "@/lib/tokens/ingest-token";
 import { countryFromHeader, enrichEvents } from "./enrich";
 import { GroupCommitWriter } from "./group-commit";
-import { drainQuarantine, quarantineRefusedBatch } from "./quarantine";
+import { sortByTemplate } from "./project-templates";
+import { drainQuarantine, quarantineRefusedBatch, quarantineRefusedEvents } from "./quarantine";
 import { createRateLimiter, ingestRateLimit, sharedIngestRateLimit, takeFromEach } from "./rate-limit";
 import { storeEventRows } from "./store-events";
 import { eventBatchLimits, validateEvent, validateEventBatch, type WireEvent } from "./validate-events";
@@ -134,18 +135,36 @@ function requireAllowedOrigin(req: IngestRequest, claims: IngestTokenClaims): vo
   }
 }
 
-async function store(req: IngestRequest, token: string, claims: IngestTokenClaims, events: WireEvent[]) {
+/** The template the token names: every event it posts counts for that one. */
+function servedTemplate({ templateId, templateVersion }: IngestTokenClaims) {
+  return templateId && templateVersion ? { id: templateId, version: templateVersion } : undefined;
+}
+
+type StoreResult = { accepted: number; duplicates: number; quarantined: number };
+
+/**
+ * Enriches and stores a valid batch. Under a token that names no template, events naming a
+ * template the project does not have are not stored but counted in its quarantine, once the
+ * rest is committed (a batch answered 503 is sent again, and would be counted twice).
+ */
+async function store(req: IngestRequest, token: string, claims: IngestTokenClaims, events: WireEvent[]): Promise<StoreResult> {
   requireWithinLimits(req, token, claims, events.length);
-  const rows = enrichEvents(events, {
+  const receivedAt = new Date();
+  const template = servedTemplate(claims);
+  const { known, refused } = template ? { known: events, refused: [] } : await sortByTemplate(claims.projectId, events);
+  const rows = enrichEvents(known, {
     organizationId: claims.organizationId,
     projectId: claims.projectId,
     shareId: claims.shareId,
     channel: claims.channel,
+    template,
     userAgent: req.header("user-agent"),
     country: countryFromHeader(req.header(getConfig().geoHeader)),
-    receivedAt: new Date(),
+    receivedAt,
   });
-  return ingestWriter().write(rows);
+  const written = await ingestWriter().write(rows);
+  if (refused.length > 0) void quarantineRefusedEvents(claims.projectId, refused, receivedAt);
+  return { ...written, quarantined: refused.length };
 }
 
 /**
@@ -153,7 +172,7 @@ async function store(req: IngestRequest, token: string, claims: IngestTokenClaim
  * against the token's allowed origins (403), size (413), content type (415), JSON (400),
  * event count (413), schema of the whole batch (422, its refused events recorded in the
  * project's quarantine); then enriches and stores, answering
- * 202 {accepted, duplicates} once the rows are committed.
+ * 202 {accepted, duplicates, quarantined} once the rows are committed.
  */
 export async function ingestEventBatch(req: IngestRequest): Promise<IngestAnswer> {
   const origin = req.header("origin");
@@ -212,7 +231,7 @@ export async function ingestConsentBeacon(req: IngestRequest): Promise<IngestAns
   }
 }
 
-function accepted(written: { accepted: number; duplicates: number }, origin: string | null): IngestAnswer {
+function accepted(written: StoreResult, origin: string | null): IngestAnswer {
   return { status: 202, headers: { "Content-Type": "application/json", ...corsHeaders(origin) }, body: JSON.stringify(written) };
 }
 

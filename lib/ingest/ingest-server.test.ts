@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import type http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -14,6 +14,8 @@ import { strangerSecret } from "@/lib/tokens/testing";
 import { POST as postConsent } from "@/app/analytics/v1/consent/route";
 import { POST as postEvents } from "@/app/analytics/v1/events/route";
 import { createIngestServer } from "@/scripts/ingest-server";
+import { templateRefusals } from "./project-templates";
+import { drainQuarantine } from "./quarantine";
 import type { WireEvent } from "./validate-events";
 import {
   batchRequestInit,
@@ -25,7 +27,9 @@ import {
   ingestTokenFor,
   manyEvents,
   newTenant,
+  quarantineCounts,
   storedCount,
+  tenantWithTemplate,
   wireEvent,
   type BatchRequestOptions,
   type Tenant,
@@ -79,6 +83,17 @@ describe("standalone ingest server – routing", () => {
     const rawBody = JSON.stringify({ token, event: wireEvent(tenant, "consent.declined") });
     await expectAccepted(await post("/analytics/v1/consent", { rawBody, contentType: "text/plain;charset=UTF-8" }), 1);
     expect(await storedCount(tenant.projectId)).toBe(1);
+  });
+
+  it("POST /analytics/v1/events under a token naming no template → the project's template stored, an unknown one quarantined", async () => {
+    const { tenant, template } = await tenantWithTemplate();
+    const token = await ingestTokenFor(tenant, { template: null });
+    const own = wireEvent(tenant, "video.played", { template_id: template.id, template_version: template.version });
+    const unknown = wireEvent(tenant, "video.played", { template_id: randomUUID(), template_version: "1.0" });
+    await expectAccepted(await post("/analytics/v1/events", { token, body: eventBatch([own, unknown]) }), 1, 0, 1);
+    expect(await storedCount(tenant.projectId)).toBe(1);
+    await drainQuarantine();
+    expect(await quarantineCounts(tenant.projectId)).toEqual({ [templateRefusals.unknownId]: 1 });
   });
 
   it.each(["/analytics/v1/events", "/analytics/v1/consent"])("OPTIONS %s → 204 with the CORS preflight headers", async (pathname) => {

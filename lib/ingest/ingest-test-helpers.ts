@@ -3,7 +3,8 @@ import { asc, count, eq } from "drizzle-orm";
 import { expect } from "vitest";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db";
-import { analyticsEvents } from "@/lib/db/schema";
+import { analyticsEvents, analyticsQuarantineCounts, templates } from "@/lib/db/schema";
+import { createTestProject } from "@/lib/testing/factories";
 import { mintIngestToken } from "@/lib/tokens/ingest-token";
 import type { EventRow } from "./store-events";
 import type { EventPayloads, EventType, WireEvent } from "./validate-events";
@@ -15,6 +16,12 @@ import type { EventPayloads, EventType, WireEvent } from "./validate-events";
 export type Tenant = { organizationId: string; projectId: string };
 
 export const newTenant = (): Tenant => ({ organizationId: randomUUID(), projectId: randomUUID() });
+
+/**
+ * The template wireEvent's events name, and the one ingestTokenFor's tokens carry: tokens with a
+ * template need no templates row, so a made-up tenant's events are stored.
+ */
+export const servedTemplate = { id: "3e2d1c0b-9a8f-4e7d-8c6b-5a4f3e2d1c0b", version: "1.0" } as const;
 
 export const payloads: { [T in EventType]: EventPayloads[T] } = {
   "session.started": {},
@@ -33,6 +40,22 @@ export const payloads: { [T in EventType]: EventPayloads[T] } = {
   "consent.declined": { source: "host" },
 };
 
+/** A template row of `projectId` with `version`: its id and version. */
+export async function addTemplate(projectId: string, version = "1.0"): Promise<{ id: string; version: string }> {
+  const db = await getDb();
+  const [row] = await db
+    .insert(templates)
+    .values({ projectId, name: `Template ${version}`, kind: "LottieStandalone", version })
+    .returning({ id: templates.id, version: templates.version });
+  return row!;
+}
+
+/** A tenant with organization and project rows and one template: for tokens that name no template. */
+export async function tenantWithTemplate(): Promise<{ tenant: Tenant; template: { id: string; version: string } }> {
+  const { organization, project } = await createTestProject();
+  return { tenant: { organizationId: organization.id, projectId: project.id }, template: await addTemplate(project.id) };
+}
+
 /** A valid wire event of `tenant` with a fresh event_id; `overrides` replace fields. */
 export function wireEvent<T extends EventType>(
   tenant: Tenant,
@@ -47,8 +70,8 @@ export function wireEvent<T extends EventType>(
     payload: payloads[eventType],
     organization_id: tenant.organizationId,
     project_id: tenant.projectId,
-    template_id: "3e2d1c0b-9a8f-4e7d-8c6b-5a4f3e2d1c0b",
-    template_version: "1.0",
+    template_id: servedTemplate.id,
+    template_version: servedTemplate.version,
     session_id: randomUUID(),
     consent: { status: "granted" },
     ...overrides,
@@ -65,9 +88,17 @@ export function manyEvents(tenant: Tenant, n: number): WireEvent[] {
   return Array.from({ length: n }, (_, i) => wireEvent(tenant, types[i % types.length]!));
 }
 
+type TokenExtra = {
+  allowedOrigins?: string[];
+  shareId?: string;
+  channel?: "DEV" | "STAGING" | "PROD";
+  /** The template the token names; servedTemplate unless given, null for none (as tokens minted before they carried one). */
+  template?: { id: string; version: string } | null;
+};
+
 /** An ingest token signed with the configured secret (TOKEN_SECRETS of lib/testing/setup.ts). */
-export async function ingestTokenFor(tenant: Tenant, extra: { allowedOrigins?: string[]; shareId?: string; channel?: "DEV" | "STAGING" | "PROD" } = {}): Promise<string> {
-  return (await mintIngestToken({ ...tenant, ...extra })).token;
+export async function ingestTokenFor(tenant: Tenant, { template = servedTemplate, ...extra }: TokenExtra = {}): Promise<string> {
+  return (await mintIngestToken({ ...tenant, ...extra, templateId: template?.id, templateVersion: template?.version })).token;
 }
 
 /** The first configured secret: hand-built tokens that should verify except for one flaw use it. */
@@ -143,16 +174,25 @@ export async function expectProblem(response: Response, status: number): Promise
   return problem;
 }
 
-export async function expectAccepted(response: Response, accepted: number, duplicates = 0): Promise<void> {
+export async function expectAccepted(response: Response, accepted: number, duplicates = 0, quarantined = 0): Promise<void> {
   const text = await response.text();
   expect(response.status, text).toBe(202);
-  expect(JSON.parse(text)).toEqual({ accepted, duplicates });
+  expect(JSON.parse(text)).toEqual({ accepted, duplicates, quarantined });
 }
 
 export async function storedCount(projectId: string): Promise<number> {
   const db = await getDb();
   const [result] = await db.select({ n: count() }).from(analyticsEvents).where(eq(analyticsEvents.projectId, projectId));
   return result!.n;
+}
+
+/** The project's quarantine counts by reason, summed over hours. */
+export async function quarantineCounts(projectId: string): Promise<Record<string, number>> {
+  const db = await getDb();
+  const rows = await db.select().from(analyticsQuarantineCounts).where(eq(analyticsQuarantineCounts.projectId, projectId));
+  const counts: Record<string, number> = {};
+  for (const row of rows) counts[row.reason] = (counts[row.reason] ?? 0) + row.count;
+  return counts;
 }
 
 export async function storedEvents(projectId: string) {

@@ -9,22 +9,24 @@ import { validateEvent } from "./validate-events";
 // The quarantine (docs/decisions.md, "Analytics at scale"): when a batch with a valid ingest
 // token is refused by the v1 schema, its refused events are counted per reason and a few are
 // kept as samples, so a project can see what its pages send wrong. The 422 itself is not
-// changed or delayed: the record is written after it, best effort.
+// changed or delayed: the record is written after it, best effort. Events of an accepted batch
+// that were not stored because the project has no such template (./project-templates.ts) are
+// recorded the same way, after their batch's 202.
 
 /** Refused events sampled from one batch (the rest are only counted). */
 const samplesPerBatch = 10;
 const maxReasonLength = 300;
-/** Refused batches recorded a second per project and process; past it they are answered but not recorded. */
+/** Batches with refused events recorded a second per project and process; past it they are answered but not recorded. */
 const recordsPerSecond = { ratePerSecond: 20, burst: 100, maxKeys: 10_000 };
 
-type Refused = { reasons: string[]; event: unknown };
+export type RefusedEvent = { reasons: string[]; event: unknown };
 
 /**
  * The refused events of a batch body and their reasons: each event validated alone (so every
  * refused event is found, not only the first 50 errors of the batch), plus the batch's own errors.
  */
-export function refusedEvents(body: unknown, batchErrors: FieldError[]): Refused[] {
-  const refused: Refused[] = [];
+export function refusedEvents(body: unknown, batchErrors: FieldError[]): RefusedEvent[] {
+  const refused: RefusedEvent[] = [];
   const ownErrors = batchErrors.filter((error) => !/^events\.\d+(\.|$)/.test(error.path));
   if (ownErrors.length > 0) refused.push({ reasons: unique(ownErrors.map(reasonOf)), event: batchWithoutEvents(body) });
   const events = (body as { events?: unknown } | null)?.events;
@@ -79,10 +81,20 @@ const pending = () => processWide("ingest.quarantine-writes", () => new Set<Prom
  * Returns the write, which drainQuarantine also waits for.
  */
 export function quarantineRefusedBatch(projectId: string, body: unknown, batchErrors: FieldError[], receivedAt = new Date()): Promise<void> {
+  return recordUnlessLimited(projectId, () => refusedEvents(body, batchErrors), receivedAt);
+}
+
+/** Records the events of an accepted batch that were not stored, like quarantineRefusedBatch. */
+export function quarantineRefusedEvents(projectId: string, refused: RefusedEvent[], receivedAt = new Date()): Promise<void> {
+  return recordUnlessLimited(projectId, () => refused, receivedAt);
+}
+
+/** One limit for both kinds of record: a batch recorded is recorded whole, every refused event counted. */
+function recordUnlessLimited(projectId: string, refused: () => RefusedEvent[], receivedAt: Date): Promise<void> {
   const limiter = processWide("ingest.quarantine-limiter", () => createRateLimiter(recordsPerSecond));
   if (!limiter.take(projectId, 1).allowed) return Promise.resolve();
-  const write = recordRefused(projectId, refusedEvents(body, batchErrors), receivedAt).catch((error: unknown) => {
-    console.error("Could not record a refused ingest batch in the quarantine", error);
+  const write = recordRefused(projectId, refused(), receivedAt).catch((error: unknown) => {
+    console.error("Could not record refused ingest events in the quarantine", error);
   });
   const writes = pending();
   writes.add(write);
@@ -95,7 +107,7 @@ export async function drainQuarantine(): Promise<void> {
   await Promise.all(pending());
 }
 
-async function recordRefused(projectId: string, refused: Refused[], receivedAt: Date): Promise<void> {
+async function recordRefused(projectId: string, refused: RefusedEvent[], receivedAt: Date): Promise<void> {
   if (refused.length === 0) return;
   const counts = new Map<string, number>();
   for (const { reasons } of refused) for (const reason of reasons) counts.set(reason, (counts.get(reason) ?? 0) + 1);

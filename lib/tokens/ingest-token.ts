@@ -5,6 +5,11 @@ import { allowedOriginsClaimSchema, allowedOriginsSchema } from "./origins";
 import { signToken, verifyToken, type SignedToken, type TokenKind, type TokenOptions } from "./tokens";
 
 const channelSchema = z.enum(channelEnum.enumValues);
+/** A templates.version label. */
+const templateVersionSchema = z.string().regex(/^[0-9]+\.[0-9]+$/, "must be major.minor");
+
+/** Whether a template is named by its id and its version together, or not at all. */
+const bothOrNeither = (id: unknown, version: unknown) => (id == null) === (version == null);
 
 // The analytics ingest token (spec §5 items 5–6, docs/design.md, Tokens): minted into the page manifest,
 // presented as `Authorization: Bearer` on every ingest POST.
@@ -25,7 +30,10 @@ const mintIngestTokenInput = z.object({
   channel: channelSchema.nullish(),
   allowedOrigins: allowedOriginsSchema.nullish(),
   ttlSeconds: z.number().nullish(),
-});
+  /** The template the page serves: enrichment stores it with every event, whatever the events claim. */
+  templateId: z.uuid().nullish(),
+  templateVersion: templateVersionSchema.nullish(),
+}).refine((input) => bothOrNeither(input.templateId, input.templateVersion), { message: "templateId and templateVersion go together", path: ["templateId"] });
 
 export type MintIngestTokenInput = z.input<typeof mintIngestTokenInput>;
 
@@ -35,7 +43,9 @@ const ingestClaims = z.object({
   share_id: z.uuid().optional(),
   channel: channelSchema.optional(),
   allowed_origins: allowedOriginsClaimSchema.optional(),
-});
+  template_id: z.uuid().optional(),
+  template_version: templateVersionSchema.optional(),
+}).refine((claims) => bothOrNeither(claims.template_id, claims.template_version), { message: "template_id and template_version go together", path: ["template_id"] });
 
 export type IngestTokenClaims = {
   organizationId: string;
@@ -44,6 +54,9 @@ export type IngestTokenClaims = {
   channel: z.infer<typeof channelSchema> | undefined;
   /** Canonical origins; undefined means any origin may post. */
   allowedOrigins: string[] | undefined;
+  /** The template the page was served; both undefined in tokens minted before tokens carried it. */
+  templateId: string | undefined;
+  templateVersion: string | undefined;
   expiresAt: Date;
 };
 
@@ -55,13 +68,14 @@ function ingestTtlSeconds(requested: number | null | undefined): number {
 
 /** Mints an ingest token. Invalid input (ids, origins) throws a ZodError, i.e. 422. */
 export async function mintIngestToken(input: MintIngestTokenInput, options: TokenOptions = {}): Promise<SignedToken> {
-  const { organizationId, projectId, shareId, channel, allowedOrigins, ttlSeconds } = mintIngestTokenInput.parse(input);
+  const { organizationId, projectId, shareId, channel, allowedOrigins, ttlSeconds, templateId, templateVersion } = mintIngestTokenInput.parse(input);
   const claims = {
     organization_id: organizationId,
     project_id: projectId,
     ...(shareId ? { share_id: shareId } : {}),
     ...(channel ? { channel } : {}),
     ...(allowedOrigins ? { allowed_origins: allowedOrigins } : {}),
+    ...(templateId && templateVersion ? { template_id: templateId, template_version: templateVersion } : {}),
   };
   return signToken(ingestTokenKind, claims, ingestTtlSeconds(ttlSeconds), options);
 }
@@ -75,6 +89,8 @@ export async function verifyIngestToken(token: string, options: TokenOptions = {
     shareId: claims.share_id,
     channel: claims.channel,
     allowedOrigins: claims.allowed_origins,
+    templateId: claims.template_id,
+    templateVersion: claims.template_version,
     expiresAt,
   };
 }

@@ -11,6 +11,7 @@ import { signToken } from "./tokens";
 const organizationId = randomUUID();
 const projectId = randomUUID();
 const shareId = randomUUID();
+const templateId = randomUUID();
 const hour = 3600;
 
 /** Well-formed ingest claims with iat = t0 and the given lifetime; overrides win. */
@@ -30,16 +31,28 @@ const ingestHeader = { alg: "HS256", typ: "ingest+jwt", kid: currentSecret.kid }
 describe("mintIngestToken / verifyIngestToken – round trip", () => {
   it("mintIngestToken – all claims → verifyIngestToken returns them, with expiresAt", async () => {
     const { token, expiresAt } = await mintIngestToken(
-      { organizationId, projectId, shareId, channel: "STAGING", allowedOrigins: ["https://Shop.Example.com:443/", "http://localhost:3000"], ttlSeconds: 2 * hour },
+      {
+        organizationId,
+        projectId,
+        shareId,
+        channel: "STAGING",
+        allowedOrigins: ["https://Shop.Example.com:443/", "http://localhost:3000"],
+        ttlSeconds: 2 * hour,
+        templateId,
+        templateVersion: "12.3",
+      },
       { secrets, now: t0 },
     );
     expect(expiresAt).toEqual(at(2 * hour));
-    expect(await verifyIngestToken(token, { secrets, now: at(hour) })).toEqual({
+    expect(decodeJwt(token)).toMatchObject({ template_id: templateId, template_version: "12.3" });
+    expect(await verifyIngestToken(token, { secrets, now: at(hour) })).toStrictEqual({
       organizationId,
       projectId,
       shareId,
       channel: "STAGING",
       allowedOrigins: ["https://shop.example.com", "http://localhost:3000"],
+      templateId,
+      templateVersion: "12.3",
       expiresAt: at(2 * hour),
     });
   });
@@ -54,11 +67,20 @@ describe("mintIngestToken / verifyIngestToken – round trip", () => {
     await expect(mintIngestToken({ organizationId, projectId, channel: "QA" as never }, { secrets, now: t0 })).rejects.toThrow(/channel/);
   });
 
-  it("mintIngestToken – no shareId or allowedOrigins → claims left out, verify returns undefined", async () => {
-    const { token } = await mintIngestToken({ organizationId, projectId, shareId: null, allowedOrigins: null }, { secrets, now: t0 });
+  it("mintIngestToken – no shareId, allowedOrigins or template → claims left out, verify returns undefined", async () => {
+    const { token } = await mintIngestToken(
+      { organizationId, projectId, shareId: null, allowedOrigins: null, templateId: null, templateVersion: null },
+      { secrets, now: t0 },
+    );
     expect(Object.keys(decodeJwt(token)).sort()).toEqual(["aud", "exp", "iat", "jti", "organization_id", "project_id"]);
     const claims = await verifyIngestToken(token, { secrets, now: t0 });
-    expect([claims.shareId, claims.channel, claims.allowedOrigins]).toEqual([undefined, undefined, undefined]);
+    expect([claims.shareId, claims.channel, claims.allowedOrigins, claims.templateId, claims.templateVersion]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 
   it("mintIngestToken – duplicate origins after normalization → listed once", async () => {
@@ -123,6 +145,11 @@ describe("mintIngestToken – invalid input → ZodError (422)", () => {
     ["empty allowedOrigins list", { organizationId, projectId, allowedOrigins: [] }],
     ["eleven allowed origins", { organizationId, projectId, allowedOrigins: Array.from({ length: 11 }, (_, i) => `https://s${i}.example`) }],
     ["ttlSeconds NaN", { organizationId, projectId, ttlSeconds: Number.NaN }],
+    ["templateId not a uuid", { organizationId, projectId, templateId: "greeting", templateVersion: "1.0" }],
+    ["templateVersion without a minor", { organizationId, projectId, templateId, templateVersion: "1" }],
+    ["templateVersion with a patch", { organizationId, projectId, templateId, templateVersion: "1.0.2" }],
+    ["templateId without templateVersion", { organizationId, projectId, templateId }],
+    ["templateVersion without templateId", { organizationId, projectId, templateVersion: "1.0" }],
   ])("mintIngestToken – %s", async (_case, input) => {
     await expect(mintIngestToken(input, { secrets, now: t0 })).rejects.toBeInstanceOf(ZodError);
   });
@@ -213,6 +240,10 @@ describe("verifyIngestToken – refused tokens", () => {
       () => forgeToken(ingestHeader, ingestPayload(hour, { allowed_origins: ["https://A.example"] }), currentSecret),
     ],
     ["allowed_origins empty", () => forgeToken(ingestHeader, ingestPayload(hour, { allowed_origins: [] }), currentSecret)],
+    ["template_id not a uuid", () => forgeToken(ingestHeader, ingestPayload(hour, { template_id: "greeting", template_version: "1.0" }), currentSecret)],
+    ["template_version not major.minor", () => forgeToken(ingestHeader, ingestPayload(hour, { template_id: templateId, template_version: "v1" }), currentSecret)],
+    ["template_id without template_version", () => forgeToken(ingestHeader, ingestPayload(hour, { template_id: templateId }), currentSecret)],
+    ["template_version without template_id", () => forgeToken(ingestHeader, ingestPayload(hour, { template_version: "1.0" }), currentSecret)],
   ];
 
   it.each(invalidTokens)("verifyIngestToken – %s → invalid", async (_case, build) => {
@@ -221,12 +252,18 @@ describe("verifyIngestToken – refused tokens", () => {
   });
 
   it("verifyIngestToken – a well-formed hand-built token → accepted (the refused cases differ only in what they name)", async () => {
-    const token = await forgeToken(ingestHeader, ingestPayload(48 * hour, { share_id: shareId, allowed_origins: ["https://a.example"] }), currentSecret);
+    const token = await forgeToken(
+      ingestHeader,
+      ingestPayload(48 * hour, { share_id: shareId, allowed_origins: ["https://a.example"], template_id: templateId, template_version: "1.0" }),
+      currentSecret,
+    );
     await expect(verifyIngestToken(token, { secrets, now: at(60) })).resolves.toEqual({
       organizationId,
       projectId,
       shareId,
       allowedOrigins: ["https://a.example"],
+      templateId,
+      templateVersion: "1.0",
       expiresAt: at(48 * hour),
     });
   });

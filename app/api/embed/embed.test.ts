@@ -97,7 +97,7 @@ describe("GET /api/embed/manifest", () => {
     expect(Object.keys(manifest.template!.files.assets).sort()).toEqual(["img_0.jpg", "img_1.jpg"]);
 
     const claims = await verifyIngestToken(manifest.ingest!.token);
-    expect(claims).toMatchObject({ organizationId, projectId, shareId: share.id, allowedOrigins: undefined });
+    expect(claims).toMatchObject({ organizationId, projectId, shareId: share.id, allowedOrigins: undefined, templateId: template.id, templateVersion: "1.0" });
     expect(manifest.ingest!.url).toMatch(/^http:\/\/localhost:\d+$/);
   });
 

@@ -56,9 +56,9 @@ export const analyticsEvents = pgTable(
 );
 
 /**
- * Events refused by the v1 schema in batches that carried a valid ingest token, counted per
- * project, UTC hour and reason (the quarantine report). Bounded by reasons × hours, whatever
- * the volume of refused events.
+ * Events refused by the v1 schema in batches that carried a valid ingest token, or left unstored
+ * for a template the project does not have, counted per project, UTC hour and reason (the
+ * quarantine report). Bounded by reasons × hours, whatever the volume of refused events.
  */
 export const analyticsQuarantineCounts = pgTable(
   "analytics_quarantine_counts",

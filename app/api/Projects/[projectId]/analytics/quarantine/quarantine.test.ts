@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { POST as postEvents } from "@/app/analytics/v1/events/route";
@@ -6,7 +7,7 @@ import { quarantineReportSchema, type QuarantineReport } from "@/lib/analytics/s
 import { selectRows } from "@/lib/analytics/select-rows";
 import { getDb } from "@/lib/db";
 import { drainQuarantine } from "@/lib/ingest/quarantine";
-import { batchRequest, eventBatch, ingestTokenFor, storedCount, wireEvent, type Tenant } from "@/lib/ingest/ingest-test-helpers";
+import { addTemplate, batchRequest, eventBatch, ingestTokenFor, storedCount, wireEvent, type Tenant } from "@/lib/ingest/ingest-test-helpers";
 import { validateEventBatch } from "@/lib/ingest/validate-events";
 import { apiRequest, createTestMember, createTestProject, routeParams } from "@/lib/testing/factories";
 import { GET as quarantineRoute } from "./route";
@@ -121,6 +122,28 @@ describe("POST /analytics/v1/events → the quarantine", () => {
     // Newest first: the last event of the last batch.
     const positions = result.samples.map((sample) => (sample.event as { payload: { position_ms: number } }).payload.position_ms);
     expect(positions.slice(0, 3)).toEqual([-250, -249, -248]);
+  });
+
+  it("POST /analytics/v1/events – under a token naming no template: 202, the events of templates the project lacks reported by reason", async () => {
+    const { tenant, viewerToken } = await projectWithViewer();
+    const template = await addTemplate(tenant.projectId, "1.0");
+    const token = await ingestTokenFor(tenant, { template: null });
+    const own = wireEvent(tenant, "video.played", { template_id: template.id, template_version: "1.0" });
+    const madeUp = wireEvent(tenant, "video.played", { template_id: randomUUID(), template_version: "1.0" });
+    const otherVersion = wireEvent(tenant, "video.paused", { template_id: template.id, template_version: "7.0" });
+    const response = await send(token, eventBatch([own, madeUp, otherVersion]));
+    expect(response.status).toBe(202);
+    expect(await response.json()).toEqual({ accepted: 1, duplicates: 0, quarantined: 2 });
+    expect(await storedCount(tenant.projectId)).toBe(1);
+    const result = await report(viewerToken, tenant.projectId);
+    expect(result.reasons).toEqual(
+      expect.arrayContaining([
+        { reason: "template_id: not a template of this project", count: 1 },
+        { reason: "template_version: not a version of this template", count: 1 },
+      ]),
+    );
+    expect(result.reasons).toHaveLength(2);
+    expect(result.samples.map((sample) => sample.event)).toEqual(expect.arrayContaining([madeUp, otherVersion]));
   });
 
   it("POST /analytics/v1/events – nothing is recorded for a bad token, or under another project", async () => {

@@ -4,7 +4,7 @@ import { json } from "@/lib/api/responses";
 import { getQuarantineReport } from "@/lib/analytics/get-quarantine-report";
 import { quarantineQuery } from "@/lib/analytics/schema";
 
-// GET /api/Projects/{projectId}/analytics/quarantine?from=&to= – events the v1 schema refused, by reason, with samples
+// GET /api/Projects/{projectId}/analytics/quarantine?from=&to= – events ingest refused (v1 schema, unknown template), by reason, with samples
 export const GET = withProjectRole("analytics.read", async ({ req, db, access }) => {
   const query = parseInput(quarantineQuery, searchParamsObject(req));
   return json(await getQuarantineReport(db, access, query));
