@@ -59,6 +59,7 @@ describe("parseConfig – defaults", () => {
       authSecret: secrets.AUTH_SECRET,
       generatedSecrets: false,
       bootstrapOnStart: true,
+      rollupJob: true,
       storage: { driver: "local" },
       analyticsRetentionDays: 0,
       webhookAllowPrivate: false,
