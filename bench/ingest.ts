@@ -5,7 +5,7 @@
 // limit (the same rows loaded without HTTP: COPY on PostgreSQL, one-statement inserts on PGlite).
 // With BENCH_INGEST_URLS it loads ingest servers that are already running instead (loadRunning).
 // BENCH_ONLY=rollups: the standalone server's durable events/s with the analytics rollup job off,
-// then on (a process of its own refreshing every 2 s, as the app server does), in the same run.
+// then on (a process of its own, idle 1 s once caught up, as the app server's job), in the same run.
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -226,8 +226,8 @@ async function load(server: "standalone" | "naive" | "next", store: Store, { rol
 // ── the rollup job, on and off ───────────────────────────────────────────────────────────
 
 const dayMs = 86_400_000;
-/** What the app server waits between rollup rounds (lib/analytics/rollups/refresh.ts, startRollupJob). */
-const rollupIntervalMs = 2_000;
+/** What the app server's job waits once caught up (lib/analytics/rollups/rollup-loop.ts). */
+const rollupIntervalMs = 1_000;
 
 type RollupRound = { events: number; chunks: number; ms: number };
 type RollupFigures = {
@@ -245,8 +245,8 @@ type RollupFigures = {
 };
 
 /**
- * BENCH_ROLLUP_JOB=1: this file runs as the rollup job's process: refreshRollups, then 2 s, as
- * the app server's startRollupJob does, one JSON line per round. On SIGTERM it rolls up what
+ * BENCH_ROLLUP_JOB=1: this file runs as the rollup job's process: refreshRollups, then 1 s, as
+ * the app server's rollup loop does, one JSON line per round. On SIGTERM it rolls up what
  * is committed, then exits.
  */
 async function runRollupJob(): Promise<never> {
