@@ -24,7 +24,7 @@
  * - sessions             distinct session_id with a session.started.
  * - uniqueViewers        distinct coalesce(viewer_hash, session_id) of those sessions: exact up
  *                        to 256 viewers, then a HyperLogLog estimate (standard error ~1.6 %;
- *                        rollups/viewer-sketch.ts).
+ *                        rollups/viewer-sketch.ts), and never more than sessions.
  * - plays                number of plays.
  * - sessionsWithPlay     sessions (as above) that have at least one play, whenever it started.
  * - playRate             sessionsWithPlay / sessions.

@@ -256,3 +256,13 @@ describe("rollup rows stay small whatever clients send", () => {
     expect(report.chapters.reduce((sum, row) => sum + row.plays, 0)).toBe(140);
   });
 });
+
+describe("unique viewers", () => {
+  it("past the sketch's exact range the estimate never shows more viewers than sessions (300 viewers estimate at 304)", async () => {
+    const { tenant, access } = await tenantWithAccess();
+    const rows = Array.from({ length: 300 }, (_, i) => sessionRows(tenant, { ...spec("2026-04-13T09:00:00Z"), viewerHash: viewerHash(i) }, [[0, "session.started", null]])).flat();
+    await insertEventRows(db, rows);
+    const { summary } = await getProjectAnalytics(db, access, day("2026-04-13"));
+    expect(summary).toMatchObject({ sessions: 300, uniqueViewers: 300 });
+  });
+});
