@@ -417,7 +417,10 @@ async function main() {
   let failures = 0;
   try {
     const db: Db = await getDb(); // applies the migrations
-    const projectId = randomUUID();
+    // A real project: the rollup job takes the projects that have events pending.
+    const [organization] = await client`insert into organizations (name) values ('Bench') returning id::text as id`;
+    const [project] = await client`insert into projects (organization_id, name) values (${organization!.id as string}::uuid, 'Bench') returning id::text as id`;
+    const projectId = project!.id as string;
     const templateId = randomUUID();
     log(`partitions: ${(await ensurePartitions(client)).join(", ")}`);
     const loaded = await load(client, projectId, templateId, totalEvents);
