@@ -2,14 +2,12 @@ import type { ProjectAccess } from "@/lib/auth/project-access";
 import type { Db } from "@/lib/db";
 import { funnelQuartiles, maxBreakdownKeys, rate, type SeriesGranularity } from "./definitions";
 import type { DailyCounter } from "./rollups/contribution";
-import { cubeMask, documentBreakdown, filterBreakdown, readHours, readScope, type RollupScope, type ScopeTotals } from "./rollups/read";
+import { documentBreakdown, reportMasks, filterBreakdown, readHours, readScope, type RollupScope, type ScopeTotals } from "./rollups/read";
 import { readReportTail, type RollupChange } from "./rollups/pending";
 import { seriesBuckets } from "./raw/get-series";
 import { filtersOf, type AnalyticsQuery, type ProjectAnalytics } from "./schema";
 
 const dayMs = 86_400_000;
-/** The filter dimensions the report breaks down by (their cube rows leave that dimension free). */
-const breakdownColumns = ["channel", "template_version", "device_type", "country"] as const;
 
 /**
  * Everything GET /api/Projects/{projectId}/analytics answers, for one project, from the rollups
@@ -26,8 +24,7 @@ export async function getProjectAnalytics(db: Db, { project }: ProjectAccess, qu
   return db.transaction(
     async (tx) => {
       // The tail, spread over the masks this report reads only: its summary's and its breakdowns'.
-      const masks = [...new Set([cubeMask(scope), ...breakdownColumns.map((column) => cubeMask(scope, column))])];
-      const { change: tail, ...freshness } = await readReportTail(tx, project.id, { masks });
+      const { change: tail, ...freshness } = await readReportTail(tx, project.id, { masks: reportMasks(scope) });
       const totals = await readScope(tx, scope, { documents: true, tail });
       const summary = summaryOf(totals);
       const dayRows = dayBreakdown(totals, from, to);

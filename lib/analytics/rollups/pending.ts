@@ -18,6 +18,12 @@ export type RollupChange = {
   hourly: Map<string, Facts>;
 };
 
+/** An hourly key's parts: its project, its hour (ms) and its five filter values in rollup key order. */
+export function parseHourlyKey(key: string): { projectId: string; hourMs: number; values: string[] } {
+  const [projectId, hourMs] = key.split("|", 2) as [string, string];
+  return { projectId, hourMs: Number(hourMs), values: key.slice(projectId.length + hourMs.length + 2).split("\u0001") };
+}
+
 export type PendingChange = RollupChange & {
   /** Events read above the cursor. */
   events: number;
@@ -52,6 +58,7 @@ type EventRow = RollupEvent & { xid: string };
 export async function preferOrderedIndexScans(tx: Db): Promise<void> {
   await tx.execute(sql`set local enable_bitmapscan = off`);
 }
+
 type Row = EventRow & { received_ms: number };
 
 /**

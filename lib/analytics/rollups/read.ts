@@ -4,7 +4,7 @@ import { maxBreakdownKeys, type BreakdownDimension } from "../definitions";
 import { selectRows } from "../select-rows";
 import { dailyCounters, filterDimensions, type DailyCounter, type DocumentDimension, type FilterDimension } from "./contribution";
 import { maskBits, mergeIntoRow, type DailyRow } from "./cube";
-import type { RollupChange } from "./pending";
+import { parseHourlyKey, type RollupChange } from "./pending";
 import { ViewerSketch } from "./viewer-sketch";
 
 // Reads of the rollup tables: every query names its project, its mask and its day range, so it
@@ -49,6 +49,16 @@ function cubeSelection(scope: RollupScope, free?: FilterDimension): { mask: numb
 
 /** The cube mask a read of the scope (with `free` left free, for a breakdown) selects. */
 export const cubeMask = (scope: RollupScope, free?: FilterDimension): number => cubeSelection(scope, free).mask;
+
+const columnOf: Partial<Record<BreakdownDimension, FilterDimension>> = {
+  channel: "channel",
+  templateVersion: "template_version",
+  deviceType: "device_type",
+  country: "country",
+};
+
+/** The masks a whole report of the scope reads: its own, and each filter breakdown's (once each). */
+export const reportMasks = (scope: RollupScope): number[] => [...new Set([cubeMask(scope), ...Object.values(columnOf).map((column) => cubeMask(scope, column))])];
 
 /** The rows of the scope's filters, plus (for a breakdown) one dimension left free. */
 function cubeConditions(scope: RollupScope, free?: FilterDimension): SQL {
@@ -153,12 +163,6 @@ export function documentBreakdown(totals: ScopeTotals, dimension: DocumentDimens
   return orderBreakdown([...keys].map(([key, [sessions = 0, plays = 0, completions = 0, ctaClicks = 0]]) => ({ key, sessions, plays, completions, ctaClicks })));
 }
 
-const columnOf: Partial<Record<BreakdownDimension, FilterDimension>> = {
-  channel: "channel",
-  templateVersion: "template_version",
-  deviceType: "device_type",
-  country: "country",
-};
 
 /** A breakdown by one of the filter dimensions: the cube's rows with that dimension left free. */
 export async function filterBreakdown(
@@ -206,11 +210,8 @@ export async function readHours(db: Db, scope: RollupScope, from: Date, to: Date
   );
   const wanted = filterDimensions.map((dimension) => filterOf[dimension](scope));
   for (const [key, facts] of tail?.hourly ?? []) {
-    const [projectId, hourMs] = key.split("|", 2) as [string, string];
-    const combination = key.slice(projectId.length + hourMs.length + 2);
-    const hour = Number(hourMs);
+    const { projectId, hourMs: hour, values } = parseHourlyKey(key);
     if (projectId !== scope.projectId || hour < from.getTime() || hour >= to.getTime()) continue;
-    const values = combination.split("\u0001");
     if (!wanted.every((value, i) => value === null || values[i] === value)) continue;
     const start = new Date(hour).toISOString();
     const known = hours.get(start);

@@ -4,7 +4,7 @@ import { hasErrorCode } from "@/lib/error-code";
 import { selectRows } from "../select-rows";
 import { dailyCounters, type DailyDelta, type Facts } from "./contribution";
 import { cubeKeyText, mergeIntoRow, type CubeKey, type DailyRow } from "./cube";
-import { cursorOf, preferOrderedIndexScans, readPendingChange } from "./pending";
+import { cursorOf, parseHourlyKey, preferOrderedIndexScans, readPendingChange } from "./pending";
 
 // The rollup job: brings analytics_daily_rollups and analytics_hourly_rollups up to date with
 // analytics_events, project by project. A project's cursor is a transaction id: every event
@@ -186,10 +186,9 @@ async function writeCube(tx: Db, cube: Map<string, { key: CubeKey; delta: DailyD
 /** Adds the hourly changes (plain sums: no read needed). */
 async function writeHourly(tx: Db, hourly: Map<string, Facts>): Promise<void> {
   const rows = [...hourly].map(([key, [sessions, plays, completions, ctaClicks]]) => {
-    const [projectId, hourMs] = key.split("|", 2) as [string, string];
-    const combination = key.slice(projectId.length + hourMs.length + 2);
-    const [channel, templateId, templateVersion, deviceType, country] = combination.split("\u0001");
-    return { project_id: projectId, hour: new Date(Number(hourMs)).toISOString(), channel, template_id: templateId, template_version: templateVersion, device_type: deviceType, country, sessions, plays, completions, cta_clicks: ctaClicks };
+    const { projectId, hourMs, values } = parseHourlyKey(key);
+    const [channel, templateId, templateVersion, deviceType, country] = values;
+    return { project_id: projectId, hour: new Date(hourMs).toISOString(), channel, template_id: templateId, template_version: templateVersion, device_type: deviceType, country, sessions, plays, completions, cta_clicks: ctaClicks };
   });
   for (let start = 0; start < rows.length; start += rowsPerStatement) {
     await tx.execute(sql`insert into analytics_hourly_rollups (project_id, hour, channel, template_id, template_version, device_type, country, sessions, plays, completions, cta_clicks)

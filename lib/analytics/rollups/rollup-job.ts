@@ -3,7 +3,7 @@ import path from "node:path";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db";
 import type { PeriodicTask } from "@/lib/server/periodic-task";
-import { runRollupLoop, type RollupLoopStatus } from "./rollup-loop";
+import { startRollupLoop, type RollupLoopStatus } from "./rollup-loop";
 import { rollupJobHolder as holder } from "./rollup-status";
 
 // Where the server runs the rollup job. On PostgreSQL, in a worker thread with connections of
@@ -26,18 +26,7 @@ export function startRollupJob(): PeriodicTask {
   if (databaseUrl && existsSync(rollupWorkerFile)) return startWorker(databaseUrl);
   if (databaseUrl) console.warn(`The rollup worker's bundle is missing (${rollupWorkerFile}); the rollup job runs in the server's thread.`);
   holder().runner = "in-process";
-  const controller = new AbortController();
-  const loop = runRollupLoop({
-    db: getDb,
-    signal: controller.signal,
-    onStatus: (status) => (holder().status = status),
-  });
-  return {
-    stop: async () => {
-      controller.abort();
-      await loop;
-    },
-  };
+  return startRollupLoop({ db: getDb, onStatus: (status) => (holder().status = status) });
 }
 
 function startWorker(databaseUrl: string): PeriodicTask {

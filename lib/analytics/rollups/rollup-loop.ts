@@ -1,17 +1,18 @@
-import { setTimeout as delay } from "node:timers/promises";
 import type { Db } from "@/lib/db";
+import { startPeriodicTask, type PeriodicTask } from "@/lib/server/periodic-task";
 import { refreshRollups } from "./refresh";
 
-// The rollup job's loop, the same in the server's thread and in the worker (rollup-job.ts): roll
-// up until caught up, then look again a moment later. Its lag (how long the oldest event not yet
-// rolled up has waited) goes to onStatus after every round, and to the log when it passes a bound.
+// The rollup job as a periodic task, the same in the server's thread and in the worker
+// (rollup-job.ts): roll up until caught up, then look again a moment later; a failure is logged
+// once until it runs again (lib/server/periodic-task.ts). Its lag (how long the oldest event not
+// yet rolled up has waited) goes to onStatus after every round, and to the log past a bound.
 
-/** How long the loop waits, once caught up, before it looks for new events. */
+/** How long the job waits, once caught up, before it looks for new events. */
 const idleMs = 1_000;
-/** After a failure (the database down), the loop retries this often; the failure is logged once. */
+/** After a failure (the database down), it retries this often. */
 const retryMs = 2_000;
 /** Past this lag the log says so (at most every lagWarningEveryMs), and again once caught up. */
-export const lagWarningSeconds = 10;
+const lagWarningSeconds = 10;
 const lagWarningEveryMs = 30_000;
 
 export type RollupLoopStatus = {
@@ -19,20 +20,13 @@ export type RollupLoopStatus = {
   lagSeconds: number;
   /** Projects with events not yet rolled up. */
   pendingProjects: number;
-  /** When the loop last looked, ISO. */
+  /** When the job last looked, ISO. */
   checkedAt: string;
 };
 
-export async function runRollupLoop({
-  db,
-  signal,
-  onStatus,
-}: {
-  db: () => Promise<Db>;
-  signal: AbortSignal;
-  onStatus: (status: RollupLoopStatus) => void;
-}): Promise<void> {
-  let failing = false;
+/** Starts the job on `db`; stopping it ends the round under way after its chunk. */
+export function startRollupLoop({ db, onStatus }: { db: () => Promise<Db>; onStatus: (status: RollupLoopStatus) => void }): PeriodicTask {
+  const stopping = new AbortController();
   let warnedAt: number | null = null;
   const report = (lagSeconds: number, pendingProjects: number) => {
     onStatus({ lagSeconds, pendingProjects, checkedAt: new Date().toISOString() });
@@ -44,19 +38,23 @@ export async function runRollupLoop({
       warnedAt = null;
     }
   };
-  while (!signal.aborted) {
-    try {
+  const task = startPeriodicTask({
+    name: "Analytics rollup job",
+    run: async () => {
       await refreshRollups(await db(), {
-        signal,
+        signal: stopping.signal,
         onProgress: ({ pendingProjects, oldestPendingAt }) =>
           report(oldestPendingAt ? Math.max(0, (Date.now() - oldestPendingAt.getTime()) / 1000) : 0, pendingProjects),
       });
-      if (failing) console.log("Analytics rollup job: running again.");
-      failing = false;
-    } catch (error) {
-      if (!failing) console.error(`Analytics rollup job failed; retrying every ${retryMs / 1000} s until it succeeds:`, error);
-      failing = true;
-    }
-    await delay(failing ? retryMs : idleMs, undefined, { signal }).catch(() => undefined);
-  }
+      return undefined;
+    },
+    intervalMs: idleMs,
+    retryMs,
+  });
+  return {
+    stop: async () => {
+      stopping.abort();
+      await task.stop();
+    },
+  };
 }

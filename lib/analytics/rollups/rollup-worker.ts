@@ -3,7 +3,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import type { Db } from "@/lib/db";
-import { runRollupLoop } from "./rollup-loop";
+import { startRollupLoop } from "./rollup-loop";
 
 // The rollup job's worker thread (rollup-job.ts starts it; scripts/build-app.mjs bundles this
 // file to .next/reelbind/rollup-worker.mjs). It has its own connections: two, one for the job's
@@ -17,10 +17,10 @@ const { databaseUrl } = workerData as { databaseUrl: string };
 if (process.platform === "linux") setPriority(workerNice);
 const client = postgres(databaseUrl, { max: 2, onnotice: () => {}, connect_timeout: 5 });
 const db = drizzle({ client }) as unknown as Db;
-const controller = new AbortController();
-parentPort!.on("message", (message) => {
-  if (message === "stop") controller.abort();
+const job = startRollupLoop({ db: async () => db, onStatus: (status) => parentPort!.postMessage(status) });
+parentPort!.on("message", async (message) => {
+  if (message !== "stop") return;
+  await job.stop();
+  await client.end({ timeout: 3 });
+  parentPort!.close();
 });
-await runRollupLoop({ db: async () => db, signal: controller.signal, onStatus: (status) => parentPort!.postMessage(status) });
-await client.end({ timeout: 3 });
-parentPort!.close();
