@@ -137,7 +137,13 @@ test("a share played on its landing page shows on the dashboard: KPI tiles, funn
   expect(await cspViolations()).toEqual([]);
 });
 
-test("a project without events shows the empty state", async ({ page }) => {
+/** The text of every script the page has loaded so far. */
+async function loadedScripts(page: Page): Promise<string[]> {
+  const urls = await page.evaluate(() => performance.getEntriesByType("resource").filter((entry) => (entry as PerformanceResourceTiming).initiatorType === "script").map((entry) => entry.name));
+  return Promise.all(urls.map(async (url) => (await page.request.get(url)).text()));
+}
+
+test("a project without events shows the empty state, and loads no chart code", async ({ page }) => {
   const empty = await createUserWithPassword("analytics-empty", "Viewer");
   const cspViolations = await watchCsp(page);
   await signIn(page, empty);
@@ -145,6 +151,11 @@ test("a project without events shows the empty state", async ({ page }) => {
   await expect(page.getByText("No views in this period")).toBeVisible();
   await expect(page.getByTestId("kpi-plays")).toHaveCount(0);
   await expect(page.getByTestId("quarantine")).toContainText("No event was refused in this period.");
+  // recharts (half of the page's JavaScript) loads only with the charts (docs/benchmarks.md, "Console pages").
+  await page.waitForLoadState("networkidle");
+  const scripts = await loadedScripts(page);
+  expect(scripts.length).toBeGreaterThan(0);
+  expect(scripts.filter((script) => script.includes("recharts-wrapper"))).toEqual([]);
   await expectAccessible(page);
   await page.screenshot({ path: "/tmp/analytics-dashboard-empty.png", fullPage: true });
   expect(await cspViolations()).toEqual([]);

@@ -1,5 +1,6 @@
 "use client";
 
+import dynamic from "next/dynamic";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useState } from "react";
 import { Button } from "@/components/console/button";
@@ -12,11 +13,16 @@ import { problemMessage } from "@/lib/console/api-client";
 import { formatDateTime } from "@/lib/console/format";
 import { useAnalyticsReport, useHeatmap, useQuarantine } from "@/lib/console/hooks/analytics";
 import { AnalyticsFilters } from "./analytics-filters";
-import { EngagementHeatmap } from "./engagement-heatmap";
 import { KpiTiles } from "./kpi-tiles";
 import { QuarantinePanel } from "./quarantine-panel";
 import { BreakdownTable, ChaptersReached, Panel, QuartileFunnel } from "./report-tables";
-import { TimeSeriesChart } from "./time-series-chart";
+
+// recharts is half of this page's JavaScript (docs/benchmarks.md, "Console pages"): the two
+// charts load on their own once the page is up, in a box of their height meanwhile, and not at
+// all when the period has no views.
+const chartPlaceholder = () => <div className="h-72 animate-pulse rounded-lg bg-slate-100" aria-hidden />;
+const TimeSeriesChart = dynamic(() => import("./time-series-chart").then((module) => module.TimeSeriesChart), { ssr: false, loading: chartPlaceholder });
+const EngagementHeatmap = dynamic(() => import("./engagement-heatmap").then((module) => module.EngagementHeatmap), { ssr: false, loading: chartPlaceholder });
 
 export type DashboardTemplate = { id: string; name: string; version: string; status: string };
 
