@@ -5,6 +5,8 @@ import { revokeUserConsoleSessions } from "@/lib/auth/console-sessions";
 import { highestRole } from "@/lib/auth/permissions";
 import { generatePersonalAccessToken, hashPassword, sha256Hex } from "@/lib/auth/secrets";
 import { tokenScopes } from "@/lib/auth/token-scopes";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+import { requireAnotherAdmin } from "./last-admin";
 import type { Db } from "@/lib/db";
 import { memberships, organizations, personalAccessTokens, projects, users } from "@/lib/db/schema";
 import {
@@ -72,17 +74,22 @@ export async function addMember(db: Db, input: unknown) {
   const scopeWhere = member.organizationId
     ? sql`${memberships.organizationId} is not null`
     : sql`${memberships.projectId} is not null`;
-  const [row] = await db
-    .insert(memberships)
-    .values({
-      userId: member.userId,
-      organizationId: member.organizationId ?? null,
-      projectId: member.projectId ?? null,
-      role: member.role,
-    })
-    .onConflictDoUpdate({ target: [memberships.userId, scopeColumn], targetWhere: scopeWhere, set: { role: member.role } })
-    .returning();
-  return row!;
+  return db.transaction(async (tx) => {
+    // A new role for the organization's last admin would leave it without one, as in the API.
+    const existing = await findMembership(tx, member);
+    if (existing && existing.role !== member.role) await requireAnotherAdmin(tx, existing.organizationId, existing, "change their role");
+    const [row] = await tx
+      .insert(memberships)
+      .values({
+        userId: member.userId,
+        organizationId: member.organizationId ?? null,
+        projectId: member.projectId ?? null,
+        role: member.role,
+      })
+      .onConflictDoUpdate({ target: [memberships.userId, scopeColumn], targetWhere: scopeWhere, set: { role: member.role } })
+      .returning();
+    return row!;
+  });
 }
 
 /**
@@ -116,17 +123,50 @@ export async function setUserPassword(db: Db, input: unknown) {
 }
 
 /**
- * Removes the user's membership on an organization or a project. Their console sessions end too:
- * a page already open must not keep showing what they may no longer see.
+ * The user's membership on an organization or a project, with the organization it belongs to
+ * and the user's email; null when there is none.
+ */
+async function findMembership(tx: Db, member: { userId: string; organizationId?: string; projectId?: string }) {
+  const scope = member.organizationId ? eq(memberships.organizationId, member.organizationId) : eq(memberships.projectId, member.projectId!);
+  const [row] = await tx
+    .select({
+      id: memberships.id,
+      role: memberships.role,
+      projectId: memberships.projectId,
+      organizationId: sql<string>`coalesce(${memberships.organizationId}, ${projects.organizationId})`,
+      email: users.email,
+    })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .leftJoin(projects, eq(projects.id, memberships.projectId))
+    .where(and(eq(memberships.userId, member.userId), scope));
+  return row ?? null;
+}
+
+/**
+ * Removes the user's membership on an organization or a project, under the API's rule (never the
+ * organization's last OrganizationAdmin: 409) and with its audit row (no actor: the operator at
+ * the command line). Their console sessions end too: a page already open must not keep showing
+ * what they may no longer see.
  */
 export async function removeMember(db: Db, input: unknown) {
   const member = parseInput(removeMemberInput, input);
-  const scope = member.organizationId ? eq(memberships.organizationId, member.organizationId) : eq(memberships.projectId, member.projectId!);
   return db.transaction(async (tx) => {
-    const [row] = await tx.delete(memberships).where(and(eq(memberships.userId, member.userId), scope)).returning();
-    if (!row) throw new NotFoundError(`User ${member.userId} has no membership on ${member.organizationId ?? member.projectId}.`);
+    const found = await findMembership(tx, member);
+    if (!found) throw new NotFoundError(`User ${member.userId} has no membership on ${member.organizationId ?? member.projectId}.`);
+    await requireAnotherAdmin(tx, found.organizationId, found, "remove them");
+    const [row] = await tx.delete(memberships).where(eq(memberships.id, found.id)).returning();
     await revokeUserConsoleSessions(tx, member.userId);
-    return row;
+    await recordAuditEvent(tx, {
+      organizationId: found.organizationId,
+      projectId: found.projectId,
+      actorUserId: null,
+      action: "member.removed",
+      targetType: "membership",
+      targetId: found.id,
+      data: { email: found.email, role: found.role },
+    });
+    return row!;
   });
 }
 

@@ -1,5 +1,5 @@
 import { and, asc, eq, or } from "drizzle-orm";
-import { ConflictError, ForbiddenError, NotFoundError } from "@/lib/api/errors";
+import { ForbiddenError, NotFoundError } from "@/lib/api/errors";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import type { Actor } from "@/lib/auth/authenticate";
 import { revokeUserConsoleSessions } from "@/lib/auth/console-sessions";
@@ -9,6 +9,7 @@ import { requireScope } from "@/lib/auth/token-scopes";
 import type { Db } from "@/lib/db";
 import { memberships, organizations, projects, users, type Role } from "@/lib/db/schema";
 import { listProjectsForUser } from "./accounts";
+import { requireAnotherAdmin } from "./last-admin";
 
 // The console's organization verbs: who the signed-in user is, projects of an organization, and
 // its members. Organization-level rights come from an organization membership only (docs/design.md, Roles:
@@ -120,24 +121,6 @@ async function findMember(tx: Db, access: OrganizationAccess, membershipId: stri
     .where(and(eq(memberships.id, membershipId), organizationMembersWhere(access.organization.id)));
   if (!row) throw notFound;
   return row;
-}
-
-/**
- * Locks the organization's admin memberships (in id order, so concurrent changes queue instead of
- * deadlocking) and refuses a change that would leave none: an organization without an admin
- * could never get its members managed again.
- */
-async function requireAnotherAdmin(tx: Db, organizationId: string, member: MemberRow, change: string) {
-  if (member.projectId !== null || member.role !== "OrganizationAdmin") return;
-  const admins = await tx
-    .select({ id: memberships.id })
-    .from(memberships)
-    .where(and(eq(memberships.organizationId, organizationId), eq(memberships.role, "OrganizationAdmin")))
-    .orderBy(asc(memberships.id))
-    .for("update");
-  if (admins.length <= 1) {
-    throw new ConflictError(`${member.email} is the organization's last OrganizationAdmin; make someone else an admin before you ${change}.`);
-  }
 }
 
 export async function changeMemberRole(db: Db, actor: Actor, access: OrganizationAccess, membershipId: string, { role }: { role: Role }) {

@@ -10,7 +10,7 @@ import { AppError, toAppError, ValidationError } from "@/lib/api/errors";
 import { verifyPassword } from "@/lib/auth/secrets";
 import { getDb, type Db } from "@/lib/db";
 import { lockFilePath } from "@/lib/db/data-dir-lock";
-import { memberships, organizations, projects, users } from "@/lib/db/schema";
+import { auditEvents, memberships, organizations, projects, users } from "@/lib/db/schema";
 import { apiRequest, createTestProject, routeParams } from "@/lib/testing/factories";
 import { parseCommandLine } from "./command-line";
 import { runCommand } from "./commands";
@@ -157,6 +157,26 @@ describe("runCommand – members and tokens", () => {
     expect(((await refused.json()) as { detail: string }).detail).toMatch(/read-only/);
     const everything = (await run(["token", "create", "--user", email])) as { scopes: string[] };
     expect(everything.scopes).toContain("credentials:write");
+  });
+
+  it("member remove / member add of an organization's last OrganizationAdmin → 409 as in the API; with a second admin the removal goes, with its audit row", async () => {
+    const org = (await run(["org", "create", "--name", `Last admin ${randomUUID()}`])) as { id: string };
+    const [first, second] = [uniqueEmail("admin-a"), uniqueEmail("admin-b")];
+    for (const email of [first, second]) await run(["user", "create", "--email", email]);
+    await run(["member", "add", "--user", first, "--org", org.id, "--role", "OrganizationAdmin"]);
+    const lastAdmin = { status: 409, message: expect.stringContaining(`${first} is the organization's last OrganizationAdmin`) };
+    await expect(run(["member", "remove", "--user", first, "--org", org.id])).rejects.toMatchObject(lastAdmin);
+    await expect(run(["member", "add", "--user", first, "--org", org.id, "--role", "Viewer"])).rejects.toMatchObject(lastAdmin);
+    const orgMembers = () => db.select({ userId: memberships.userId, role: memberships.role }).from(memberships).where(eq(memberships.organizationId, org.id));
+    expect(await orgMembers()).toEqual([{ userId: (await createdUser(first)).id, role: "OrganizationAdmin" }]);
+
+    await run(["member", "add", "--user", second, "--org", org.id, "--role", "OrganizationAdmin"]);
+    const removed = (await run(["member", "remove", "--user", first, "--org", org.id])) as { id: string };
+    expect(await orgMembers()).toEqual([{ userId: (await createdUser(second)).id, role: "OrganizationAdmin" }]);
+    const audit = await db.select().from(auditEvents).where(eq(auditEvents.targetId, removed.id));
+    expect(audit).toEqual([
+      expect.objectContaining({ organizationId: org.id, projectId: null, actorUserId: null, action: "member.removed", data: { email: first, role: "OrganizationAdmin" } }),
+    ]);
   });
 
   it("member add / token create --user <unknown email> → NotFoundError 404", async () => {
