@@ -1,5 +1,5 @@
 import { and, eq, isNull } from "drizzle-orm";
-import { RequestCookies } from "next/dist/server/web/spec-extension/cookies";
+import { parse as parseCookies } from "cookie";
 import { UnauthorizedError } from "@/lib/api/errors";
 import type { Db } from "@/lib/db";
 import { lastUsedIsDue, lastUsedWasDue } from "@/lib/db/last-used";
@@ -52,8 +52,8 @@ async function actorFromBearer(db: Db, token: string): Promise<Actor> {
 
 async function actorFromSessionCookie(db: Db, req: Request): Promise<Actor | null> {
   // From the headers alone: new NextRequest(req) would take over the body the handler still has to read.
-  const cookies = new RequestCookies(req.headers);
-  const user = await consoleUserFromSessionToken(db, sessionCookieNames.map((name) => cookies.get(name)?.value).find(Boolean));
+  const cookies = parseCookies(req.headers.get("cookie") ?? "");
+  const user = await consoleUserFromSessionToken(db, sessionCookieNames.map((name) => cookies[name]).find(Boolean));
   return user ? sessionActor(user) : null;
 }
 

@@ -439,7 +439,7 @@ function delay(ms: number, signal: AbortSignal): Promise<void> {
 /** Sends each file not yet uploaded through UploadThing, one request per file (each has its own input). */
 async function sendWithUploadThing(session: UploadSession, files: readonly DeclaredFile[], signal: AbortSignal, report: Report) {
   const { genUploader } = await import("uploadthing/client");
-  const { uploadFiles } = genUploader<UploadThingRouter>({ url: "/api/uploadthing", package: "@uploadthing/react" });
+  const { uploadFiles } = genUploader<UploadThingRouter>({ url: "/api/uploadthing" });
   const queue = session.files.filter((file) => !file.uploaded && file.uploadthing);
   const total = files.reduce((sum, { file }) => sum + file.size, 0);
   const loadedByFile = new Map<number, number>();
