@@ -1,8 +1,6 @@
 // npm run ingest – the analytics ingest endpoints alone, on plain node:http, for a separate
 // {ingest_url} host. The same handler functions as the Next routes serve every request.
 import http from "node:http";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { startPartitionMaintenance } from "@/lib/analytics/partitions";
 import { AppError, NotFoundError, problemOf } from "@/lib/api/errors";
 import { readBodyWithLimit } from "@/lib/api/request";
@@ -67,7 +65,8 @@ export function createIngestServer(): http.Server {
   });
 }
 
-async function main() {
+/** Serves the ingest endpoints on INGEST_PORT until SIGTERM or SIGINT (`npm run ingest`: scripts/ingest.mjs). */
+export async function main() {
   const port = Number(process.env.INGEST_PORT ?? 3001);
   for (const warning of startUpWarnings(getConfig())) console.warn(warning);
   await getDb();
@@ -86,6 +85,3 @@ async function main() {
     });
   }
 }
-
-// Run as `npm run ingest`; imported (tests, benchmarks), it only provides createIngestServer.
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) void main();

@@ -4,17 +4,12 @@
 // the last build, under the checkout's build lock (scripts/build-app.mjs). Exits 0 when the app
 // is ready to serve; 1, saying why, when the sources changed while another server from this
 // checkout runs (its .next is not replaced under it).
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { register } from "tsx/esm/api";
 import { buildRefusal, isBuilt, registerServer, runNextBuild, serverEnv as buildEnv, sourceFingerprint, withBuildLock } from "./build-app.mjs";
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+import { importBundled } from "./bundled.mjs";
 
 // Check the configuration before spending a minute on a build; the server checks it again at start.
 const serverEnv = buildEnv();
-register({ tsconfig: path.join(root, "tsconfig.json") });
-const { parseConfig } = await import("../lib/config.ts");
+const { parseConfig } = await importBundled("lib/config.ts");
 let config;
 try {
   config = parseConfig(serverEnv);
@@ -26,7 +21,7 @@ try {
 
 // A first start on the embedded database creates it here, not in the server (see the function).
 if (!config.databaseUrl) {
-  const { createPgliteClusterIfMissing } = await import("../lib/db/index.ts");
+  const { createPgliteClusterIfMissing } = await importBundled("lib/db/index.ts");
   try {
     await createPgliteClusterIfMissing(config.dataDir);
   } catch (error) {

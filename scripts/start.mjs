@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm start`: prepares the app (scripts/prepare-start.mjs: configuration check, bundles, a build
 // when the sources changed) in a child process, then serves it in this one (scripts/serve.mjs).
-// The build's tools (tsx, esbuild and its service process) end with that child instead of
+// The build's tools (esbuild and its service process) end with that child instead of
 // staying beside the server for its whole life. Migrations and the demo bootstrap run inside
 // the server at start (instrumentation.ts).
 import { spawnSync } from "node:child_process";

@@ -1,4 +1,4 @@
-import Ajv2020, { type ValidateFunction } from "ajv/dist/2020";
+import Ajv2020, { type ValidateFunction } from "ajv/dist/2020.js";
 import type { FieldError } from "@/lib/api/errors";
 import { analyticsEventTypes, type AnalyticsEventType } from "@/lib/embed/protocol";
 import { describeSchemaErrors, type ErrorWording } from "@/lib/api/schema-errors";

@@ -1,4 +1,4 @@
-import Ajv2020 from "ajv/dist/2020";
+import Ajv2020 from "ajv/dist/2020.js";
 import { ValidationError, type FieldError } from "@/lib/api/errors";
 import { readJsonText } from "@/lib/api/json-text";
 import { describeSchemaErrors, type ErrorWording } from "@/lib/api/schema-errors";

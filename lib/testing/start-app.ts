@@ -112,9 +112,9 @@ export function startAppInstance(env: NodeJS.ProcessEnv, timeoutMs = buildingSta
   });
 }
 
-/** Starts the standalone ingest server (`npm run ingest`: scripts/ingest-server.ts under tsx) on 127.0.0.1 and a free port. */
+/** Starts the standalone ingest server as `npm run ingest` does (scripts/ingest.mjs) on 127.0.0.1 and a free port. */
 export function startIngestServer(env: NodeJS.ProcessEnv, timeoutMs = 120_000): Promise<ServerProcess> {
-  return startServerProcess(["--import", "tsx", "scripts/ingest-server.ts"], { ...env, INGEST_HOST: "127.0.0.1" }, {
+  return startServerProcess(["scripts/ingest.mjs"], { ...env, INGEST_HOST: "127.0.0.1" }, {
     portVariable: "INGEST_PORT",
     ready: (output) => /Reelbind ingest listening/.test(output),
     timeoutMs,
