@@ -1,10 +1,8 @@
 import { AppError, toAppError, type FieldError } from "@/lib/api/errors";
 import { getConfig } from "@/lib/config";
-import { closeDb, getDb } from "@/lib/db";
 import { readLockHolder } from "@/lib/db/data-dir-lock";
 import { readAdminChannel, sendToAdminChannel } from "./admin-channel";
 import { parseCommandLine, usage, type CliCommand } from "./command-line";
-import { runCommand } from "./commands";
 
 async function sendToRunningServer(command: CliCommand): Promise<unknown> {
   const { dataDir } = getConfig();
@@ -27,6 +25,8 @@ async function execute(command: CliCommand): Promise<unknown> {
   const config = getConfig();
   // The embedded database belongs to one process; while the server holds it, ask the server.
   if (!config.databaseUrl && readLockHolder(config.dataDir) !== null) return sendToRunningServer(command);
+  // Loaded only here: a command the running server answers starts without the database's packages.
+  const [{ closeDb, getDb }, { runCommand }] = await Promise.all([import("@/lib/db"), import("./commands")]);
   try {
     return await runCommand(await getDb(), command);
   } finally {
