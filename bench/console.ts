@@ -106,7 +106,8 @@ async function sessionCookie(app: StartedApp): Promise<{ name: string; value: st
   return { name, value };
 }
 
-async function signedInContext(browser: Browser, app: StartedApp, cookie: { name: string; value: string } | null): Promise<BrowserContext> {
+/** A fresh browser context, signed in when given the session cookie. */
+async function browserContext(browser: Browser, app: StartedApp, cookie: { name: string; value: string } | null): Promise<BrowserContext> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   if (cookie) await context.addCookies([{ ...cookie, url: app.baseUrl }]);
   return context;
@@ -164,10 +165,10 @@ async function main() {
         const pages = await consolePages(app);
         await watchDemoShare(browser, app);
         const cookie = await sessionCookie(app);
-        const anonymous = await signedInContext(browser, app, null);
+        const anonymous = await browserContext(browser, app, null);
         record(first, baseline, await load(anonymous, `${app.baseUrl}/login`));
         for (const { name, path: route } of pages) {
-          const context = await signedInContext(browser, app, cookie);
+          const context = await browserContext(browser, app, cookie);
           record(first, name, await load(context, app.baseUrl + route));
           for (let sample = 0; sample < Math.ceil(samples / starts); sample++) record(warm, name, await load(context, app.baseUrl + route));
           await context.close();
