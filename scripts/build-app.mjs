@@ -180,18 +180,23 @@ export const serverEnv = () => ({
  */
 function buildServerWorkers() {
   buildSync({
+    ...nodeBundleOptions,
     entryPoints: [path.join(root, "lib", "analytics", "rollups", "rollup-worker.ts")],
     outfile: path.join(root, ".next", "reelbind", "rollup-worker.mjs"),
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    packages: "external",
-    alias: { "@": root },
-    tsconfig: path.join(root, "tsconfig.json"),
-    logLevel: "warning",
   });
 }
+
+/** esbuild's options for the project's TypeScript run by Node.js: its code bundled, packages left as imports from node_modules. */
+export const nodeBundleOptions = {
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  packages: "external",
+  alias: { "@": root },
+  tsconfig: path.join(root, "tsconfig.json"),
+  logLevel: "warning",
+};
 
 /** `next build` with `env`, then the stamp of `fingerprint` (the sources as they were when it began). */
 export function runNextBuild(fingerprint, env) {

@@ -9,7 +9,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { sourceFingerprint } from "./build-app.mjs";
+import { nodeBundleOptions, sourceFingerprint } from "./build-app.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 // Bundles live two levels below the root, as lib/ files do: their import.meta.url-relative paths
@@ -30,20 +30,7 @@ function bundleFor(entry) {
   mkdirSync(runDir, { recursive: true });
   // Built aside and renamed: a run started meanwhile imports a whole bundle or builds its own.
   const partial = `${dir}.${randomUUID()}.partial`;
-  buildSync({
-    entryPoints: { main: path.join(root, entry) },
-    outdir: partial,
-    outExtension: { ".js": ".mjs" },
-    splitting: true,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    packages: "external",
-    alias: { "@": root },
-    tsconfig: path.join(root, "tsconfig.json"),
-    logLevel: "warning",
-  });
+  buildSync({ ...nodeBundleOptions, entryPoints: { main: path.join(root, entry) }, outdir: partial, outExtension: { ".js": ".mjs" }, splitting: true });
   try {
     renameSync(partial, dir);
   } catch (error) {
