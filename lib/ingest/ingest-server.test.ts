@@ -35,7 +35,7 @@ import {
   type Tenant,
 } from "./ingest-test-helpers";
 
-// The standalone ingest server (scripts/ingest-server.ts, `npm run ingest`) over real HTTP.
+// The standalone ingest server (scripts/ingest-server.ts; `npm run ingest` runs it through scripts/ingest.mjs) over real HTTP.
 // It lives here rather than in scripts/ because vitest.config.ts includes lib/** and app/** only.
 
 let server: http.Server;
@@ -282,7 +282,7 @@ describe.skipIf(!process.env.DATABASE_URL)("standalone ingest server – databas
     const port = await freePort();
     childUrl = `http://127.0.0.1:${port}/analytics/v1/events`;
     dataDir = mkdtempSync(path.join(tmpdir(), "reelbind-ingest-down-"));
-    child = spawn(process.execPath, ["--import", "tsx", "scripts/ingest-server.ts"], {
+    child = spawn(process.execPath, ["scripts/ingest.mjs"], {
       cwd: process.cwd(),
       env: { ...process.env, DATABASE_URL: url.toString(), INGEST_PORT: String(port), INGEST_HOST: "127.0.0.1", DATA_DIR: dataDir },
       stdio: ["ignore", "pipe", "pipe"],
