@@ -130,7 +130,7 @@ test("SIGTERM while a large template upload is still arriving, and just after it
 
 test("SIGKILL of the app on PGlite in the middle of ingest and writes: the restart opens the data directory; what was acknowledged is there", async () => {
   // Skipped on PostgreSQL on purpose: it tests the embedded database's data directory after a
-  // SIGKILL, and runs in the PGlite pass (npm test).
+  // SIGKILL; .ci/run runs it in the reliability suite's PGlite pass (npm run test:all).
   test.skip(!!process.env.E2E_DATABASE_URL, "the embedded database's crash test runs in the PGlite run");
   const database = await createOwnDatabase("pglite-sigkill");
   let app: StartedApp | undefined;

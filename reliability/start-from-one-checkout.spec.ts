@@ -14,7 +14,7 @@ import { stopOwnApp } from "./own-app";
 
 test.describe.configure({ mode: "serial" });
 // Skipped on PostgreSQL on purpose: the build lock does not depend on the database, and each
-// build takes minutes; .ci/run runs it in its embedded pass (npm test).
+// build takes minutes; .ci/run runs it in the reliability suite's PGlite pass (npm run test:all).
 test.skip(Boolean(process.env.E2E_DATABASE_URL), "the build lock does not depend on the database: the embedded pass runs it");
 
 const building = /^Building Reelbind \(first start or sources changed\)/m;

@@ -15,6 +15,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 // Bundles live two levels below the root, as lib/ files do: their import.meta.url-relative paths
 // ("../../node_modules/…") resolve the same from a bundle.
 const runDir = path.join(root, ".reelbind");
+/** The sources' fingerprint, taken once per process: a process that imports two entries reads the tree once. */
+let sourcesAtStart;
 
 /**
  * The directory of `entry`'s bundle (a path from the root) for the sources as they are now, built
@@ -23,7 +25,8 @@ const runDir = path.join(root, ".reelbind");
  */
 function bundleFor(entry) {
   const source = statSync(path.join(root, entry));
-  const key = createHash("sha256").update(`${sourceFingerprint()}\n${entry}:${source.size}:${source.mtimeMs}`).digest("hex").slice(0, 16);
+  sourcesAtStart ??= sourceFingerprint();
+  const key = createHash("sha256").update(`${sourcesAtStart}\n${entry}:${source.size}:${source.mtimeMs}`).digest("hex").slice(0, 16);
   const prefix = `bundle-${entry.replace(/\.ts$/, "").replace(/[^A-Za-z0-9]+/g, "-")}.`;
   const dir = path.join(runDir, `${prefix}${key}`);
   if (existsSync(dir)) return dir;
