@@ -168,9 +168,10 @@ test("SIGTERM during a render: the server exits cleanly, and the next start rend
   try {
     const headers = { authorization: `Bearer ${app.token}` };
     const base = `${app.baseUrl}/api/Projects/${app.projectId}/templates`;
-    // 60 s of 720p: long enough to be cut in the middle.
-    const solid = { ddd: 0, ty: 1, nm: "Background", sr: 1, ks: { o: { a: 0, k: 100 }, r: { a: 0, k: 0 }, p: { a: 0, k: [0, 0, 0] }, a: { a: 0, k: [0, 0, 0] }, s: { a: 0, k: [100, 100, 100] } }, ao: 0, sw: 1280, sh: 720, sc: "#335577", ip: 0, op: 1800, st: 0, bm: 0 };
-    const lottie = { v: "5.7.4", fr: 30, ip: 0, op: 1800, w: 1280, h: 720, nm: "long", ddd: 0, assets: [], layers: [solid] };
+    // 60 s of 640×360, about 3 s of rendering on a quiet machine: long enough to be cut in the
+    // middle (the app's log says it was, checked below), short enough to render again whole.
+    const solid = { ddd: 0, ty: 1, nm: "Background", sr: 1, ks: { o: { a: 0, k: 100 }, r: { a: 0, k: 0 }, p: { a: 0, k: [0, 0, 0] }, a: { a: 0, k: [0, 0, 0] }, s: { a: 0, k: [100, 100, 100] } }, ao: 0, sw: 640, sh: 360, sc: "#335577", ip: 0, op: 1800, st: 0, bm: 0 };
+    const lottie = { v: "5.7.4", fr: 30, ip: 0, op: 1800, w: 640, h: 360, nm: "long", ddd: 0, assets: [], layers: [solid] };
     const uploaded = await request.post(`${base}/upload`, {
       headers,
       multipart: { name: "Long", kind: "LottieStandalone", templateJson: { name: "long.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(lottie)) } },
@@ -181,6 +182,7 @@ test("SIGTERM during a render: the server exits cleanly, and the next start rend
     await expect.poll(async () => ((await (await request.get(`${base}/${templateId}/renders/${id}`, { headers })).json()) as Render).status, { timeout: 60_000, intervals: [100] }).toBe("rendering");
 
     expect(await app.stop()).toBe(0);
+    expect(app.output()).toContain(`Render ${id} was cut by the shutdown; it is queued again`);
 
     app = await startApp(env, 240_000);
     const restartedBase = `${app.baseUrl}/api/Projects/${app.projectId}/templates`;

@@ -70,6 +70,7 @@ export async function runRenderAttempt(db: Db, renderId: string, signal?: AbortS
   } catch (error) {
     if (signal?.aborted) {
       // Cut by a shutdown, not by the render: queued again, and the attempt is not counted.
+      console.log(`Render ${renderId} was cut by the shutdown; it is queued again (this attempt does not count).`);
       await db
         .update(schema.renders)
         .set({ status: "queued", attempts: sql`${schema.renders.attempts} - 1` })
