@@ -5,8 +5,9 @@ import { isWellEncodedPath } from "@/lib/security/path-encoding";
 import { directUploadOrigins, mintNonce, pagePolicy } from "@/lib/security/page-policy";
 import { shareLookupRefusal, tooManyLookupsPage } from "@/lib/shares/share-lookup-limit";
 
-// Runs before routing, for the things no route can do for itself (docs/decisions.md,
-// "Guard rails before the console"): a path whose percent-encoding does not decode never
+// Runs before routing, for the things no route can do for itself
+// (docs/adr/0060-malformed-percent-encoding.md, docs/adr/0016-content-security-policy.md,
+// docs/adr/0082-security-checks.md): a path whose percent-encoding does not decode never
 // reaches Next's parameter decoding (a bare 500), every page gets a CSP with a nonce of its
 // own, which Next reads from the request's CSP header and puts on each of its scripts, and a
 // landing page is refused (429) to an address that has missed too many slugs (a page cannot

@@ -14,7 +14,7 @@ export type Manifest = {
 /**
  * A desktop Chrome User-Agent, for batches a test sends itself: the SDK sends from a browser,
  * and enrichment counts a script's User-Agent (Playwright's, Node's) as a bot, left out of
- * every report (docs/decisions.md, "Bots").
+ * every report (docs/adr/0084-bots.md).
  */
 export const browserUserAgent = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36";
 

@@ -22,7 +22,7 @@ import { startOwnApp, stopOwnApp } from "./own-app";
 // No verdict depends on how fast the machine is (issue 29): each phase ends on an event (the
 // app answered 503, it recovered, the SDK settled), waits are capped only by a hang guard, and
 // the durations (how long recovery took) are printed; `npm run bench:reliability` measures them.
-// Runs in CI's PostgreSQL run only (E2E_DATABASE_URL set): see docs/decisions.md, "Load and faults".
+// Runs in CI's PostgreSQL run only (E2E_DATABASE_URL set): see docs/adr/0080-load-and-faults.md.
 
 /** 15 s of load by default: every request class runs a few hundred times (RELIABILITY_LOAD_SECONDS=60 for a longer soak). */
 const loadSeconds = Number(process.env.RELIABILITY_LOAD_SECONDS ?? 15);
@@ -45,7 +45,7 @@ const hangGuardMs = 120_000;
 const trackEveryMs = 400;
 
 // Skipped on PGlite on purpose: the outage stops a PostgreSQL cluster, and the load figures are
-// PostgreSQL's; .ci/run runs this spec in its PostgreSQL pass (docs/decisions.md, "Load and faults").
+// PostgreSQL's; .ci/run runs this spec in its PostgreSQL pass (docs/adr/0080-load-and-faults.md).
 test.skip(!process.env.E2E_DATABASE_URL, "runs in the PostgreSQL run of the suite (E2E_DATABASE_URL set)");
 
 // One cluster and app for both tests (a worker that restarts after a failure makes new ones).

@@ -6,7 +6,7 @@ import { expect, test, tlsInstanceMissRate } from "./tls-instance";
 // Issue 15, security checks: share slugs cannot be enumerated. Random slugs of the real shape
 // (22 base62 characters, 131 bits) against every public lookup find nothing, and one client
 // address that keeps missing is answered 429 after SHARE_MISS_RATE's burst (60 misses), while a
-// viewer of a real slug is never charged for it (docs/decisions.md, "Security checks"). What a
+// viewer of a real slug is never charged for it (docs/adr/0082-security-checks.md). What a
 // refused address gets is checked on a second instance (./tls-instance.ts) whose bucket refills
 // once every 10 s, so that it stays refused while the test looks.
 

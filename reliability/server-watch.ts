@@ -113,8 +113,8 @@ export function rowCounter(): { count: () => Promise<RowCounts>; close: () => Pr
 
 /**
  * Tables no request's outcome is judged by: the ingest's quarantine counts and samples record
- * the events a batch carried when the v1 schema refused it (docs/decisions.md, "Analytics at
- * scale"), written after the 422 is answered; the analytics rollups and their cursor are derived
+ * the events a batch carried when the v1 schema refused it (docs/adr/0087-quarantine.md),
+ * written after the 422 is answered; the analytics rollups and their cursor are derived
  * from events already stored, by a job that runs in the background every few seconds; webhook
  * deliveries are queued by the render worker when a render accepted earlier finishes.
  */

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The app's build, shared by `npm run build` (this file) and `npm start` (prepare-start.mjs), so
 // that one checkout can run several servers (a process manager, two ports) without their builds
-// racing (docs/decisions.md, "One build per checkout, never under a live server"):
+// racing (docs/adr/0119-one-build-per-checkout.md):
 // - the decision to build and the build itself run under a lock file in the tree
 //   (.reelbind/build.lock, holding the holder's pid); a second start waits for the first's build
 //   and then serves it; a lock whose holder has died is taken over;

@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 // The production server that `npm start` runs once the app is built: Next's request handler
-// on a node:http server of our own, so that two things are ours (docs/decisions.md,
-// "The production server"):
+// on a node:http server of our own, so that two things are ours (docs/adr/0053-production-server.md):
 // - a page whose render failed because the database or blob store could not be reached is
 //   answered 503 with Retry-After, not 500 (Next gives a failed server component no status
 //   of its own; lib/server/request-context.ts marks the request);

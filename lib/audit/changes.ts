@@ -1,8 +1,8 @@
 import { isDeepStrictEqual } from "node:util";
 
-// What an update event records of its change: each changed field, old → new (docs/decisions.md,
-// "Audit entries name their subject"). Callers pass only what every member may read: never a
-// secret, a token or a whole webhook URL.
+// What an update event records of its change: each changed field, old → new
+// (docs/adr/0113-audit-entries-name-their-subject.md). Callers pass only what every member may
+// read: never a secret, a token or a whole webhook URL.
 
 /** One changed field; `from`/`to` are absent when the value is not recorded (a URL's path), null when it was unset. */
 export type AuditChange = { field: string; from?: unknown; to?: unknown };

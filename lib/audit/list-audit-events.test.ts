@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import type { Role } from "@/lib/db/schema";
 import { otherMemberLabel, redactAuditEvent } from "./list-audit-events";
 
-// What each role sees of one audit event (docs/decisions.md, "What the audit log shows").
+// What each role sees of one audit event (docs/adr/0057-what-the-audit-log-shows.md, as
+// docs/adr/0104-whose-emails-the-audit-log-shows.md amended it).
 
 const reader = randomUUID();
 const readerEmail = "me@example.com";

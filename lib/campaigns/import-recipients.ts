@@ -15,7 +15,7 @@ import type { ImportProblem } from "./schema";
 // The import of one file (or JSON batch) of recipients: rows are checked against the served
 // template's fields and written in batches, each batch one transaction with the import's
 // progress, so that an import stopped anywhere resumes after its last committed batch.
-// docs/decisions.md, "Campaigns", says why each choice.
+// docs/adr/0094-campaigns.md says why each choice.
 
 /** The most rows one file may hold. */
 export const maxImportRows = 1_000_000;

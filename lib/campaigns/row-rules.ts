@@ -4,7 +4,7 @@ import type { BindingManifest, TemplateField } from "@/lib/templates/manifest";
 import type { ImportProblem } from "./schema";
 
 // How the columns of an uploaded file map to the template's fields, and what each row must
-// satisfy (docs/decisions.md, "Campaigns"). Pure: the import (import-recipients.ts) feeds it rows.
+// satisfy (docs/adr/0094-campaigns.md). Pure: the import (import-recipients.ts) feeds it rows.
 
 /** A field of the served template as a campaign row must fill it. */
 export type CampaignField = { key: string; type: TemplateField["type"]; required: boolean; maxLength: number | null; strict: boolean };

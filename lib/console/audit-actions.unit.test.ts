@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { auditChanges, auditSubject, formatAuditValue } from "./audit-actions";
 
-// What the audit log's entries say (docs/decisions.md, "Audit entries name their subject").
+// What the audit log's entries say (docs/adr/0113-audit-entries-name-their-subject.md).
 
 describe("auditSubject", () => {
   it.each([

@@ -1,5 +1,5 @@
 // COPY … FROM STDIN on a PostgreSQL server, for ingest's group commit (lib/ingest/store-events.ts).
-// Most of what is here works around postgres.js 3.4.9; docs/decisions.md ("Ingest endpoints")
+// Most of what is here works around postgres.js 3.4.9; docs/adr/0034-ingest-endpoints.md
 // says what and why.
 import type { Sql } from "postgres";
 import { hasErrorCode } from "@/lib/error-code";

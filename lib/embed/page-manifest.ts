@@ -76,7 +76,7 @@ async function manifestFor(db: Db, share: PublicShare, session: EmbedSessionClai
     shareId: share.id,
     channel: share.channel,
     allowedOrigins,
-    // The page's events count for the template it plays, whatever they claim (docs/decisions.md).
+    // The page's events count for the template it plays, whatever they claim (docs/adr/0133-which-template-an-event-counts-for.md).
     templateId: share.template?.id,
     templateVersion: share.template?.version,
   });

@@ -150,8 +150,8 @@ export type EnrichmentContext = {
   channel?: string;
   /**
    * The template the token says the page was served. When set, every event counts for it
-   * whatever it claims: the claim is signed, the event's is not (docs/decisions.md, "Which
-   * template an event counts for").
+   * whatever it claims: the claim is signed, the event's is not
+   * (docs/adr/0133-which-template-an-event-counts-for.md).
    */
   template?: { id: string; version: string };
   userAgent: string | null;

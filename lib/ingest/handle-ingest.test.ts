@@ -728,7 +728,7 @@ describe("POST /analytics/v1/events – rate limit per token (429)", () => {
     // Still inside the first token's exhausted bucket: another project's token is served…
     const other = await setUp(500);
     await expectAccepted(await send({ token: other.token, body: other.body }), 500);
-    // …and so is a second token of the same project: the buckets are per token (docs/decisions.md).
+    // …and so is a second token of the same project: the buckets are per token (docs/adr/0034-ingest-endpoints.md).
     const secondToken = await ingestTokenFor(tenant, { shareId: randomUUID() });
     expect(secondToken).not.toBe(token);
     await expectAccepted(await send({ token: secondToken, body: eventBatch(manyEvents(tenant, 500)) }), 500);

@@ -7,9 +7,10 @@ import type { RefusedEvent } from "./quarantine";
 import type { WireEvent } from "./validate-events";
 
 // The templates an event may count for when its ingest token names none (tokens minted before
-// they carried the served template): the project's own (docs/decisions.md, "Which template an
-// event counts for"). Each template id and version an event carries adds rollup rows, so a page
-// sending made-up ones would otherwise swell the rollups the job writes for every tenant.
+// they carried the served template): the project's own (docs/adr/0134-events-naming-unknown-template.md,
+// docs/adr/0133-which-template-an-event-counts-for.md). Each template id and version an event
+// carries adds rollup rows, so a page sending made-up ones would otherwise swell the rollups the
+// job writes for every tenant.
 
 export const templateRefusals = {
   unknownId: "template_id: not a template of this project",

@@ -6,7 +6,7 @@ import { processWide } from "@/lib/process-wide";
 import { createRateLimiter } from "./rate-limit";
 import { validateEvent } from "./validate-events";
 
-// The quarantine (docs/decisions.md, "Analytics at scale"): when a batch with a valid ingest
+// The quarantine (docs/adr/0087-quarantine.md): when a batch with a valid ingest
 // token is refused by the v1 schema, its refused events are counted per reason and a few are
 // kept as samples, so a project can see what its pages send wrong. The 422 itself is not
 // changed or delayed: the record is written after it, best effort. Events of an accepted batch

@@ -4,7 +4,7 @@ import { createRateLimiter } from "@/lib/ingest/rate-limit";
 import { processWide } from "@/lib/process-wide";
 import { isWellFormedSlug } from "./share-rules";
 
-// Guessing share slugs (docs/decisions.md, "Security checks"): each client address may look up
+// Guessing share slugs (docs/adr/0082-security-checks.md): each client address may look up
 // SHARE_MISS_RATE unknown slugs a minute (a minute's worth at once) on the public lookups — the
 // landing page, the player iframe, the page manifest, the poster. Past that, every lookup from
 // the address is refused with 429 until its bucket refills (a second a miss at the default),

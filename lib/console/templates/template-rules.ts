@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { previewResultSchema, templateSchema, uploadedTemplateSchema } from "@/lib/templates/schema";
 
 // What the console knows about a template as the API sends it, and which lifecycle actions its
-// status allows (the API's rules, docs/decisions.md "Deploy and archive"): the pages disable a
+// status allows (the API's rules, docs/adr/0029-deploy-and-archive.md): the pages disable a
 // button with the same reason the API would refuse it with.
 
 export type TemplateJson = z.infer<typeof templateSchema>;
