@@ -67,7 +67,7 @@ describe("bootstrapDemo", () => {
     for (const label of ["Base URL:", "Console:", "Admin login:", "Password:", "API token:", "Organization:", "Project:", "PROD share:"]) {
       expect(banner).toContain(label);
     }
-    // The shell line sets what the README's examples use, to this run's values.
+    // The shell line sets what the examples (README, docs/api.md) use, to this run's values.
     const result = await bootstrap();
     expect(banner).toContain(`export BASE=${result.baseUrl} TOKEN=${result.token} PROJECT=${result.project.id}\n`);
   });

@@ -31,7 +31,7 @@ export type S3Server = {
   bucket: string;
   /** Multipart uploads started and neither completed nor aborted. */
   pendingMultipartUploads: () => Promise<string[]>;
-  /** The app's configuration for this bucket (README, "Configuration"). */
+  /** The app's configuration for this bucket (docs/operations.md, "Every variable"). */
   env: Record<string, string>;
   close: () => Promise<void>;
 };
@@ -45,8 +45,8 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
 }
 
 /**
- * The bucket CORS a browser needs to PUT parts straight to it from the console (README,
- * "Direct uploads"): PUT from any origin, the ETag header readable.
+ * The bucket CORS a browser needs to PUT parts straight to it from the console (docs/direct-uploads.md,
+ * "The S3 bucket"): PUT from any origin, the ETag header readable.
  */
 const browserUploadCors = `<CORSConfiguration><CORSRule><AllowedOrigin>*</AllowedOrigin><AllowedMethod>PUT</AllowedMethod><AllowedMethod>GET</AllowedMethod><AllowedHeader>*</AllowedHeader><ExposeHeader>ETag</ExposeHeader><MaxAgeSeconds>600</MaxAgeSeconds></CORSRule></CORSConfiguration>`;
 

@@ -1,4 +1,4 @@
-// The demo customer site's own script: embeds the player the way the README shows and lists
+// The demo customer site's own script: embeds the player the way docs/api.md shows and lists
 // every SDK callback (also in window.reelbindDemo.calls, which the browser tests read).
 (function () {
   var query = new URLSearchParams(location.search);

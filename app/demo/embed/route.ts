@@ -1,7 +1,7 @@
 import { getConfig } from "@/lib/config";
 
 // GET /demo/embed?share={slug} | ?session={token} – a customer site embedding the player with
-// the SDK, as the README shows it. Open it on another origin than PUBLIC_BASE_URL (e.g.
+// the SDK, as docs/api.md shows it. Open it on another origin than PUBLIC_BASE_URL (e.g.
 // http://127.0.0.1:3000 when the app is http://localhost:3000) to see a cross-origin embed.
 // Options: autoplay=1, muted=1, consent=granted|denied, viewer=<id>.
 export async function GET() {
