@@ -1,9 +1,11 @@
 /*
  * Analytics definitions: what every number in GET /api/Projects/{projectId}/analytics means.
- * The queries in ./queries follow these exactly; change a definition here first.
+ * The rollups (./rollups) and the reference queries over raw events (./raw) follow these
+ * exactly; change a definition here first.
  *
  * Source. The API answers from rollups (lib/analytics/rollups), which a job keeps up to date
- * from analytics_events; a report first rolls up what arrived since the job's last run.
+ * from analytics_events; a report never runs the job itself: it adds the small tail of events
+ * not rolled up yet from analytics_events, and says how recent it is (asOf, pendingEvents).
  *
  * Scope. A report covers one project and whole UTC days: its window [from, to) widens to
  * them (from down to its day's midnight, to up to the next), and the answer's `window` says so.
