@@ -14,7 +14,8 @@ import { stopOwnApp } from "./own-app";
 
 test.describe.configure({ mode: "serial" });
 // Skipped on PostgreSQL on purpose: the build lock does not depend on the database, and each
-// build takes minutes; .ci/run runs it in the reliability suite's PGlite pass (npm run test:all).
+// build takes most of a minute beside the other specs; .ci/run runs it in the reliability
+// suite's PGlite pass (npm run test:all).
 test.skip(Boolean(process.env.E2E_DATABASE_URL), "the build lock does not depend on the database: the embedded pass runs it");
 
 const building = /^Building Reelbind \(first start or sources changed\)/m;
@@ -66,7 +67,8 @@ test.beforeAll(() => {
   expect(linked.status, linked.stderr?.toString()).toBe(0);
   // Next's build cache of the suite's own build (a copy: a build writes into it), as a checkout
   // that was built before has one: each build below is still a whole `next build` with its own
-  // output, in about 20 s instead of 60-90 s on two busy cores. The lock is what is tested here.
+  // output, in about 20 s alone or 40 s beside the other specs instead of 60–90 s. The lock is
+  // what is tested here.
   const cache = path.join(root, ".next", "cache");
   if (existsSync(cache)) cpSync(cache, path.join(checkout, ".next", "cache"), { recursive: true });
 });
