@@ -170,8 +170,9 @@ test("SIGTERM during a render: the server exits cleanly, and the next start rend
     const base = `${app.baseUrl}/api/Projects/${app.projectId}/templates`;
     // 60 s of 640×360, about 3 s of rendering on a quiet machine: long enough to be cut in the
     // middle (the app's log says it was, checked below), short enough to render again whole.
-    const solid = { ddd: 0, ty: 1, nm: "Background", sr: 1, ks: { o: { a: 0, k: 100 }, r: { a: 0, k: 0 }, p: { a: 0, k: [0, 0, 0] }, a: { a: 0, k: [0, 0, 0] }, s: { a: 0, k: [100, 100, 100] } }, ao: 0, sw: 640, sh: 360, sc: "#335577", ip: 0, op: 1800, st: 0, bm: 0 };
-    const lottie = { v: "5.7.4", fr: 30, ip: 0, op: 1800, w: 640, h: 360, nm: "long", ddd: 0, assets: [], layers: [solid] };
+    const [w, h] = [640, 360];
+    const solid = { ddd: 0, ty: 1, nm: "Background", sr: 1, ks: { o: { a: 0, k: 100 }, r: { a: 0, k: 0 }, p: { a: 0, k: [0, 0, 0] }, a: { a: 0, k: [0, 0, 0] }, s: { a: 0, k: [100, 100, 100] } }, ao: 0, sw: w, sh: h, sc: "#335577", ip: 0, op: 1800, st: 0, bm: 0 };
+    const lottie = { v: "5.7.4", fr: 30, ip: 0, op: 1800, w, h, nm: "long", ddd: 0, assets: [], layers: [solid] };
     const uploaded = await request.post(`${base}/upload`, {
       headers,
       multipart: { name: "Long", kind: "LottieStandalone", templateJson: { name: "long.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(lottie)) } },
