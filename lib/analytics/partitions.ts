@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { getConfig, type Config } from "@/lib/config";
 import { getDb, type Db } from "@/lib/db";
-import { startPeriodicTask, type PeriodicTask } from "@/lib/server/periodic-task";
+import { startPeriodicTask, type PeriodicTask } from "@/lib/jobs/periodic-task";
 import { selectRows } from "./select-rows";
 
 // analytics_events is partitioned by UTC month of occurred_at (drizzle/0007). Partitions are made
@@ -133,7 +133,7 @@ export async function maintainEventPartitions(
 
 /**
  * Runs maintainEventPartitions now and every 6 hours on the process-wide database (10 minutes
- * after a failed run): lib/server/periodic-task.ts.
+ * after a failed run): lib/jobs/periodic-task.ts.
  */
 export function startPartitionMaintenance(): PeriodicTask {
   return startPeriodicTask({

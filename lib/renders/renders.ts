@@ -10,9 +10,9 @@ import { getTemplateFiles, getTemplateRowOrThrow } from "@/lib/templates/templat
 import { checkWebhookUrl } from "@/lib/webhooks/url-safety";
 import { signRenderDownload, type RenderPurpose } from "./download-url";
 import { enqueueRenders } from "./queue";
+import type { RenderRow } from "./run-render";
 import type { CreateRenderBody, RenderFormat, RenderStatus } from "./schema";
 
-export type RenderRow = typeof schema.renders.$inferSelect;
 
 /** The API's view of a render; a finished one carries a fresh signed download URL. */
 export function presentRender(row: RenderRow, now = Date.now()) {

@@ -16,7 +16,9 @@ import { overlayConfigSchema } from "@/lib/templates/schema";
 import { getTemplateFiles, getTemplateRowOrThrow } from "@/lib/templates/templates";
 import { emitWebhookEvent } from "@/lib/webhooks/emit";
 import { signRenderDownload, type RenderPurpose } from "./download-url";
-import type { RenderRow } from "./renders";
+
+/** A row of the renders table, as the worker and the API read it. */
+export type RenderRow = typeof schema.renders.$inferSelect;
 
 // One attempt at one render: the job both queues run (pg-boss on PostgreSQL, the in-process
 // queue on PGlite). The renders row is the source of truth: an attempt claims it (status

@@ -10,7 +10,7 @@ import { transportSecurityHeaders } from "@/lib/security/response-headers";
 import { cleanTempFiles } from "@/lib/storage";
 import { startUploadSessionSweep } from "@/lib/templates/upload-sessions/sweep";
 import { startDeliveryWorker } from "@/lib/webhooks/delivery-worker";
-import type { PeriodicTask } from "./periodic-task";
+import type { PeriodicTask } from "@/lib/jobs/periodic-task";
 
 /** Temp files of uploads older than this at start-up were left by a crash. */
 const staleUploadMs = 60 * 60 * 1000;

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db";
-import type { PeriodicTask } from "@/lib/server/periodic-task";
+import type { PeriodicTask } from "@/lib/jobs/periodic-task";
 import { startRollupLoop, type RollupLoopStatus } from "./rollup-loop";
 import { rollupJobHolder as holder } from "./rollup-status";
 

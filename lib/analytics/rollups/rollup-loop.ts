@@ -1,10 +1,10 @@
 import type { Db } from "@/lib/db";
-import { startPeriodicTask, type PeriodicTask } from "@/lib/server/periodic-task";
+import { startPeriodicTask, type PeriodicTask } from "@/lib/jobs/periodic-task";
 import { refreshRollups } from "./refresh";
 
 // The rollup job as a periodic task, the same in the server's thread and in the worker
 // (rollup-job.ts): roll up until caught up, then look again a moment later; a failure is logged
-// once until it runs again (lib/server/periodic-task.ts). Its lag (how long the oldest event not
+// once until it runs again (lib/jobs/periodic-task.ts). Its lag (how long the oldest event not
 // yet rolled up has waited) goes to onStatus after every round, and to the log past a bound.
 
 /** How long the job waits, once caught up, before it looks for new events. */

@@ -1,7 +1,7 @@
 import { and, eq, inArray, lt, or } from "drizzle-orm";
 import { getConfig } from "@/lib/config";
 import { getDb, schema, type Db } from "@/lib/db";
-import { startPeriodicTask, type PeriodicTask } from "@/lib/server/periodic-task";
+import { startPeriodicTask, type PeriodicTask } from "@/lib/jobs/periodic-task";
 import { getS3Staging } from "@/lib/storage/s3-multipart";
 import { discardStaging, localStaging } from "./staging";
 
