@@ -8,8 +8,8 @@ import { createTestDatabase } from "./own-instance";
 import { expectAccessible, signIn } from "./console-helpers";
 import { createOwnedProject, env } from "./owned-project";
 
-// Render jobs through the running app: the worker started with the server (pg-boss on
-// PostgreSQL, in-process on PGlite) renders with Debian's ffmpeg; the signed download URL is
+// Render jobs through the running app: the worker started with the server (claiming due renders
+// from the renders table, lib/jobs/lease-worker.ts) renders with Debian's ffmpeg; the signed download URL is
 // served by the same app, and what it serves is checked with ffprobe and played in Chromium.
 
 test.describe.configure({ timeout: 180_000 });

@@ -20,15 +20,24 @@ import { signRenderDownload, type RenderPurpose } from "./download-url";
 /** A row of the renders table, as the worker and the API read it. */
 export type RenderRow = typeof schema.renders.$inferSelect;
 
-// One attempt at one render: the job both queues run (pg-boss on PostgreSQL, the in-process
-// queue on PGlite). The renders row is the source of truth: an attempt claims it (status
-// rendering, attempts + 1), and records the outcome only if it still holds that claim, so a
-// duplicate delivery of the job cannot overwrite another attempt's result.
+// One attempt at one render, claimed by the render queue (queue.ts: status rendering, one more
+// attempt, a lease). The renders row is the source of truth: the attempt records its outcome
+// only if it still holds that claim (same attempt count, still unfinished), so a worker whose
+// lease ran out cannot overwrite the result of the one that claimed the render after it.
 
 /** Attempts before a render fails for good (a worker that died mid-render counts as one). */
 export const maxRenderAttempts = 3;
 
 export type AttemptOutcome = "done" | "failed" | "retry" | "skipped";
+
+export type AttemptOptions = {
+  /** Aborted when the server shuts down: the render is queued again and the attempt not counted. */
+  signal?: AbortSignal;
+  /** A render still running after this is stopped and fails. */
+  timeLimitSeconds?: number;
+  /** Delay before the first retry of a failed attempt; doubled for each further one. */
+  retryDelaySeconds: number;
+};
 
 /** A render that cannot succeed however often it is tried: the template's or the installation's problem. */
 function isPermanent(error: unknown): boolean {
@@ -40,26 +49,24 @@ function describe(error: unknown): string {
   return message.slice(0, 1000);
 }
 
-/**
- * Runs one attempt. Resolves with what became of the render; "retry" means the attempt failed
- * and another one may succeed (the row is queued again; the caller schedules the retry).
- */
-export async function runRenderAttempt(db: Db, renderId: string, signal?: AbortSignal, timeLimitSeconds?: number): Promise<AttemptOutcome> {
-  const [claimed] = await db
-    .update(schema.renders)
-    .set({ status: "rendering", attempts: sql`${schema.renders.attempts} + 1`, startedAt: sql`now()`, error: null })
-    .where(
-      and(
-        eq(schema.renders.id, renderId),
-        inArray(schema.renders.status, ["queued", "rendering"]),
-        sql`${schema.renders.attempts} < ${maxRenderAttempts}`,
-      ),
-    )
-    .returning();
-  if (!claimed) return giveUpIfExhausted(db, renderId);
+/** The claim this attempt holds: the row is still unfinished with the attempt count it claimed. */
+const holdsClaim = (claimed: RenderRow) =>
+  and(eq(schema.renders.id, claimed.id), inArray(schema.renders.status, ["queued", "rendering"]), eq(schema.renders.attempts, claimed.attempts));
 
-  // A render that outlives its time limit is stopped: pg-boss stops waiting for a job at its
-  // expiry and hands it out again, so a render still running then would break the concurrency cap.
+/**
+ * Runs one claimed attempt. Resolves with what became of the render; "retry" means the attempt
+ * failed and another one may succeed: the row is queued again for after the retry's delay.
+ */
+export async function runClaimedRender(db: Db, claimed: RenderRow, { signal, timeLimitSeconds, retryDelaySeconds }: AttemptOptions): Promise<AttemptOutcome> {
+  if (claimed.attempts > maxRenderAttempts) {
+    // Every attempt so far was cut short: its worker stopped without recording an outcome.
+    const interrupted = claimed.attempts - 1;
+    const error = `The render was interrupted ${interrupted} times (its worker stopped); it was not retried again.`;
+    return (await finish(db, claimed, { status: "failed", error, attempts: interrupted })) ? "failed" : "skipped";
+  }
+  // A render that outlives its time limit is stopped, so that it has ended before its lease
+  // runs out and another worker may claim it.
+  const renderId = claimed.id;
   const timeout = timeLimitSeconds ? AbortSignal.timeout(timeLimitSeconds * 1000) : undefined;
   const stop = signal && timeout ? AbortSignal.any([signal, timeout]) : (signal ?? timeout);
   let workDir: string | null = null;
@@ -71,12 +78,12 @@ export async function runRenderAttempt(db: Db, renderId: string, signal?: AbortS
     return finished ? "done" : "skipped";
   } catch (error) {
     if (signal?.aborted) {
-      // Cut by a shutdown, not by the render: queued again, and the attempt is not counted.
+      // Cut by a shutdown, not by the render: queued again at once, and the attempt is not counted.
       console.log(`Render ${renderId} was cut by the shutdown; it is queued again (this attempt does not count).`);
       await db
         .update(schema.renders)
-        .set({ status: "queued", attempts: sql`${schema.renders.attempts} - 1` })
-        .where(and(eq(schema.renders.id, renderId), eq(schema.renders.status, "rendering"), eq(schema.renders.attempts, claimed.attempts)));
+        .set({ status: "queued", attempts: sql`${schema.renders.attempts} - 1`, nextAttemptAt: sql`now()` })
+        .where(holdsClaim(claimed));
       return "retry";
     }
     if (timeout?.aborted) error = new Error(`The render took longer than ${timeLimitSeconds} s and was stopped.`);
@@ -86,22 +93,15 @@ export async function runRenderAttempt(db: Db, renderId: string, signal?: AbortS
       await finish(db, claimed, { status: "failed", error: describe(error) });
       return "failed";
     }
+    const delaySeconds = retryDelaySeconds * 2 ** (claimed.attempts - 1);
     await db
       .update(schema.renders)
-      .set({ status: "queued", error: describe(error) })
-      .where(and(eq(schema.renders.id, renderId), eq(schema.renders.status, "rendering"), eq(schema.renders.attempts, claimed.attempts)));
+      .set({ status: "queued", error: describe(error), nextAttemptAt: sql`now() + make_interval(secs => ${delaySeconds})` })
+      .where(holdsClaim(claimed));
     return "retry";
   } finally {
     if (workDir) await rm(workDir, { recursive: true, force: true });
   }
-}
-
-/** A render whose every attempt was cut short (its worker died each time) fails now. */
-async function giveUpIfExhausted(db: Db, renderId: string): Promise<AttemptOutcome> {
-  const [row] = await db.select().from(schema.renders).where(eq(schema.renders.id, renderId));
-  if (!row || (row.status !== "queued" && row.status !== "rendering")) return "skipped";
-  const error = `The render was interrupted ${row.attempts} times (its worker stopped); it was not retried again.`;
-  return (await finish(db, row, { status: "failed", error })) ? "failed" : "skipped";
 }
 
 /** Renders a claimed row into workDir. */
@@ -140,7 +140,7 @@ async function renderRow(db: Db, row: RenderRow, workDir: string, signal?: Abort
 
 type Outcome =
   | { status: "done"; error: null; storageKey: string; media: RenderedMedia }
-  | { status: "failed"; error: string };
+  | { status: "failed"; error: string; /** The attempts to record, when not the claimed count. */ attempts?: number };
 
 /**
  * Records the outcome if the attempt still holds its claim, and queues the webhook event in the
@@ -161,14 +161,9 @@ async function finish(db: Db, claimed: RenderRow, outcome: Outcome): Promise<boo
         frames: media?.frames ?? null,
         durationMs: media?.durationMs ?? null,
         finishedAt: sql`now()`,
+        ...(outcome.status === "failed" && outcome.attempts !== undefined ? { attempts: outcome.attempts } : {}),
       })
-      .where(
-        and(
-          eq(schema.renders.id, claimed.id),
-          inArray(schema.renders.status, ["queued", "rendering"]),
-          eq(schema.renders.attempts, claimed.attempts),
-        ),
-      )
+      .where(holdsClaim(claimed))
       .returning();
     if (!row) return false;
     const download = row.status === "done" ? signRenderDownload(row.id, row.purpose as RenderPurpose) : null;

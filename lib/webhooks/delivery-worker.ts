@@ -1,16 +1,17 @@
 import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
 import { getConfig } from "@/lib/config";
-import { getDb, schema, type Db } from "@/lib/db";
+import { schema, type Db } from "@/lib/db";
+import { startLeaseWorker } from "@/lib/jobs/lease-worker";
 import { isAppError, toAppError } from "@/lib/api/errors";
 import { retryWindowMs, nextAttemptAt } from "./backoff";
 import { postWebhook, succeeded, type AttemptOutcome } from "./post-webhook";
 import { deliverySecrets, reencryptSigningSecrets } from "./signing-keys";
 import { signatureHeaders } from "./signing";
 
-// The delivery worker: every app process runs one. Each claims due deliveries with
-// `for update skip locked` and a lease (next_attempt_at moved a minute ahead), so processes
-// share the work without sending anything twice, and a delivery whose process died mid-send is
-// picked up again once its lease runs out. The HTTP request runs outside any transaction.
+// The delivery worker: every app process runs one (lib/jobs/lease-worker.ts). Each claims due
+// deliveries with `for update skip locked` and a lease (next_attempt_at moved a minute ahead), so
+// processes share the work without sending anything twice, and a delivery whose process died
+// mid-send is picked up again once its lease runs out. The HTTP request runs outside any transaction.
 
 const deliveries = schema.webhookDeliveries;
 type DeliveryRow = typeof deliveries.$inferSelect;
@@ -122,13 +123,6 @@ export async function runDueDeliveries(db: Db, { allowPrivate = getConfig().webh
   return attempted;
 }
 
-export type DeliveryWorker = {
-  /** No batch starts after this; attempts in flight are cut short (their lease runs out, another run sends them). Resolves once the loop has ended. */
-  stop: () => Promise<void>;
-  /** Look for due deliveries now rather than at the next poll. */
-  wake: () => void;
-};
-
 const wakeKey = Symbol.for("reelbind.webhook-worker-wake");
 
 /**
@@ -141,63 +135,34 @@ export function wakeDeliveryWorker(): void {
 }
 
 /**
- * Polls every second (an indexed query on the due deliveries), sends what is due, and re-seals
- * signing secrets made under an older TOKEN_SECRETS entry every 10 minutes. A failure (the
- * database unreachable) is logged once until a run succeeds again, never thrown.
+ * This process's delivery worker (lib/jobs/lease-worker.ts): up to 10 deliveries at once, a look
+ * for due ones every second (an indexed query), and signing secrets made under an older
+ * TOKEN_SECRETS entry re-sealed every 10 minutes. Attempts in flight when it stops are cut short
+ * (their lease runs out and a process sends them again).
  */
-export function startDeliveryWorker(): DeliveryWorker {
-  const abort = new AbortController();
-  let wakeUp: (() => void) | undefined;
-  let woken = false;
-  let failing = false;
+export function startDeliveryWorker(): { stop: () => Promise<void> } {
   let lastReencrypt = 0;
-
-  const pause = (ms: number) =>
-    new Promise<void>((resolve) => {
-      if (woken || abort.signal.aborted) return resolve();
-      const timer = setTimeout(resolve, ms);
-      timer.unref();
-      wakeUp = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-
-  const loop = async () => {
-    while (!abort.signal.aborted) {
-      woken = false;
-      let delay = pollMs;
-      try {
-        const db = await getDb();
-        if (Date.now() - lastReencrypt > reencryptEveryMs) {
-          await reencryptSigningSecrets(db);
-          lastReencrypt = Date.now();
-        }
-        await runDueDeliveries(db, { signal: abort.signal });
-        if (failing) console.log("Webhook delivery worker: running again.");
-        failing = false;
-      } catch (error) {
-        if (!abort.signal.aborted && !failing) console.error(`Webhook delivery worker failed; retrying every ${retryAfterFailureMs / 1000} s until it succeeds:`, error);
-        failing = true;
-        delay = retryAfterFailureMs;
-      }
-      await pause(delay);
-    }
-  };
-
-  const wake = () => {
-    woken = true;
-    wakeUp?.();
-  };
-  (globalThis as { [wakeKey]?: () => void })[wakeKey] = wake;
-  const running = loop();
+  const allowPrivate = getConfig().webhookAllowPrivate;
+  const worker = startLeaseWorker({
+    name: "Webhook delivery worker",
+    concurrency: batchSize,
+    pollMs,
+    retryAfterFailureMs,
+    beforeClaim: async (db) => {
+      if (Date.now() - lastReencrypt < reencryptEveryMs) return;
+      await reencryptSigningSecrets(db);
+      lastReencrypt = Date.now();
+    },
+    claim: (db, limit) => claimDueDeliveries(db, limit),
+    run: async (db, row, signal) => {
+      await attemptDelivery(db, row, { allowPrivate, signal });
+    },
+  });
+  (globalThis as { [wakeKey]?: () => void })[wakeKey] = worker.wake;
   return {
-    wake,
     stop: async () => {
-      abort.abort();
-      wakeUp?.();
       delete (globalThis as { [wakeKey]?: () => void })[wakeKey];
-      await running;
+      await worker.stop();
     },
   };
 }

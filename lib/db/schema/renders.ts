@@ -38,11 +38,14 @@ export const renders = pgTable(
     createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
     startedAt: timestamptz("started_at"),
     finishedAt: timestamptz("finished_at"),
+    /** When a worker may take it: queued, its next attempt (after a retry's delay); rendering, the end of its worker's lease. */
+    nextAttemptAt: timestamptz("next_attempt_at").notNull().defaultNow(),
   },
   (t) => [
     index("renders_project_created_idx").on(t.projectId, t.createdAt),
     index("renders_campaign_idx").on(t.campaignId).where(sql`${t.campaignId} is not null`),
     index("renders_unfinished_idx").on(t.status, t.createdAt).where(sql`${t.status} in ('queued', 'rendering')`),
+    index("renders_due_idx").on(t.nextAttemptAt).where(sql`${t.status} in ('queued', 'rendering')`),
     check("renders_format_check", sql`${t.format} in ('mp4', 'gif', 'png')`),
     check("renders_purpose_check", sql`${t.purpose} in ('render', 'thumbnail')`),
     check("renders_status_check", sql`${t.status} in ('queued', 'rendering', 'done', 'failed')`),
