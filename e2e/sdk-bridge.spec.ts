@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
-import type { ConsentMode, ControlMessage, PlayerContext } from "@/lib/embed/protocol";
+import type { ConsentMode, ControlMessage, PlayerContext } from "@/shared/embed-protocol";
 import type { EmbedOptions } from "@/browser/sdk/player-embed";
 import {
   analyticsMessage,

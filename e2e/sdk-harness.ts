@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { expect, type Frame, type Page } from "@playwright/test";
-import type { ControlMessage, PlayerContext } from "@/lib/embed/protocol";
+import type { ControlMessage, PlayerContext } from "@/shared/embed-protocol";
 import type { EmbedOptions, PlayerHandle } from "@/browser/sdk/player-embed";
 import type { ReelbindGlobal } from "@/browser/sdk/tracking-api";
 

@@ -1,4 +1,4 @@
-import type { ManifestFileUrls } from "@/lib/embed/protocol";
+import type { ManifestFileUrls } from "@/shared/embed-protocol";
 import { applyBindings, type BindingData } from "@/lib/templates/bindings";
 import type { Lottie, LottieAsset } from "@/lib/templates/lottie";
 import type { BindingManifest } from "@/lib/templates/manifest";

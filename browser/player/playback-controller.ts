@@ -1,4 +1,4 @@
-import type { ManifestChapter, ManifestTemplateCta, PageManifest } from "@/lib/embed/protocol";
+import type { ManifestChapter, ManifestTemplateCta, PageManifest } from "@/shared/embed-protocol";
 import type { Lottie } from "@/lib/templates/lottie";
 import { fullscreenSupported, isFullscreen, onFullscreenChange, toggleFullscreen } from "./fullscreen";
 import type { HostChannel } from "./host-channel";

@@ -1,4 +1,4 @@
-import type { HostCommand, PageManifest } from "@/lib/embed/protocol";
+import type { HostCommand, PageManifest } from "@/shared/embed-protocol";
 import type { BindingData } from "@/lib/templates/bindings";
 import type { Lottie } from "@/lib/templates/lottie";
 import { AnimationView, fetchTemplateJson } from "./animation-view";

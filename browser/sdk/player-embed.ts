@@ -5,7 +5,7 @@ import {
   type ControlMessage,
   type ControlMessageType,
   type HostCommand,
-} from "@/lib/embed/protocol";
+} from "@/shared/embed-protocol";
 import type { ConsentSource } from "@/lib/ingest/validate-events";
 import type { ReelbindGlobal, TrackingApi } from "./tracking-api";
 

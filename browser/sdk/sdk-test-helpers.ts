@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { vi } from "vitest";
-import { analyticsMessageType, type PlayerContext } from "@/lib/embed/protocol";
+import { analyticsMessageType, type PlayerContext } from "@/shared/embed-protocol";
 import type { EventBatch, WireEvent } from "@/lib/ingest/validate-events";
 import { createTracker } from "./tracker";
 

@@ -1,4 +1,4 @@
-import type { AnalyticsMessage, ConsentDecision, PlayerContext } from "@/lib/embed/protocol";
+import type { AnalyticsMessage, ConsentDecision, PlayerContext } from "@/shared/embed-protocol";
 import { readAnalyticsMessage } from "./bridge";
 import { createQueue, type Queue } from "./queue";
 import type { ConsentSource, WireEvent } from "@/lib/ingest/validate-events";

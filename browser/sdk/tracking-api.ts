@@ -1,4 +1,4 @@
-import type { ConsentDecision, PlayerContext } from "@/lib/embed/protocol";
+import type { ConsentDecision, PlayerContext } from "@/shared/embed-protocol";
 import type { ConsentSource } from "@/lib/ingest/validate-events";
 import type { EmbedOptions, PlayerHandle } from "./player-embed";
 

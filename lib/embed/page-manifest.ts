@@ -13,8 +13,8 @@ import { getTemplateFiles, type TemplateFileRow, type TemplateRow } from "@/lib/
 import { verifyEmbedSessionToken, type EmbedSessionClaims } from "@/lib/tokens/embed-session-token";
 import { mintIngestToken } from "@/lib/tokens/ingest-token";
 import { TokenError } from "@/lib/tokens/tokens";
+import type { ManifestChapter, ManifestFileUrls, PageManifest } from "@/shared/embed-protocol";
 import { signFileUrl } from "./file-url";
-import type { ManifestChapter, ManifestFileUrls, PageManifest } from "./protocol";
 
 // The page manifest (docs/design.md, Tokens): everything the player needs to play a share, built for
 // one view. GET /api/embed/manifest serves it; the player page inlines it.

@@ -1,4 +1,4 @@
-import type { PageManifest } from "./protocol";
+import type { PageManifest } from "@/shared/embed-protocol";
 
 // The player iframe's document: no React, no framework runtime — a box, the manifest as JSON
 // and one deferred script (public/player/player.js, built from browser/player). The less the

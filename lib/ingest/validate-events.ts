@@ -1,6 +1,6 @@
 import Ajv2020, { type ValidateFunction } from "ajv/dist/2020.js";
 import type { FieldError } from "@/lib/api/errors";
-import { analyticsEventTypes, type AnalyticsEventType } from "@/lib/embed/protocol";
+import { analyticsEventTypes, type AnalyticsEventType } from "@/shared/embed-protocol";
 import { describeSchemaErrors, type ErrorWording } from "@/lib/api/schema-errors";
 import eventSchema from "./event-schema-v1.json";
 
