@@ -1,4 +1,4 @@
-import type { BindingManifest } from "@/lib/templates/manifest";
+import type { BindingManifest } from "@/shared/templates/manifest";
 
 // The contract between the page manifest (server), the player iframe (browser/player) and the
 // host-page SDK (browser/sdk): spec §4.5, §6 and docs/design.md, Tokens and Player. Types and constants only, so the
