@@ -6,7 +6,7 @@ import {
   type ControlMessageType,
   type HostCommand,
 } from "@/shared/embed-protocol";
-import type { ConsentSource } from "@/lib/ingest/validate-events";
+import type { ConsentSource } from "@/shared/events/wire-events";
 import type { ReelbindGlobal, TrackingApi } from "./tracking-api";
 
 // player-embed.global.js, the bootstrap a host page loads: `Reelbind.embed(target, options)` puts
