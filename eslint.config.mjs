@@ -1,9 +1,21 @@
 // Lint: Next's core-web-vitals rules (React, hooks, accessibility, Next), typescript-eslint's
 // recommended rules, and this codebase's own: errors are told apart by code, never instanceof
-// (lib/error-code.ts says why). `npm run lint` runs it with zero warnings allowed.
+// (lib/error-code.ts says why), and rooms by runtime (docs/adr/0137-browser-and-shared-rooms.md).
+// `npm run lint` runs it with zero warnings allowed.
+import { builtinModules } from "node:module";
 import { defineConfig, globalIgnores } from "eslint/config";
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTypescript from "eslint-config-next/typescript";
+
+/** The top-level folders of code. browser/ and shared/ are bundled for browsers; the others run in Node.js. */
+const rooms = ["app", "bench", "bin", "browser", "components", "e2e", "lib", "reliability", "scripts", "shared", "testing"];
+/** An import of one of `targets` (top-level folders), by alias (`@/lib/…`) or by a relative path that climbs to it (`../../lib/…`). */
+const importOf = (targets) => `^(@/|(\\.\\./)+)(${targets.join("|")})(/|$)`;
+const roomsBut = (...allowed) => rooms.filter((room) => !allowed.includes(room));
+const nodeBuiltin = `^(node:|(${builtinModules.join("|")})(/|$))`;
+/** Tests run in Node.js and may check the bundles against the server's code (the ingest validator, fixtures). */
+const tests = ["**/*.test.ts", "**/*-test-helpers.ts"];
+const restrictImports = (patterns) => ["error", { patterns }];
 
 export default defineConfig([
   ...nextVitals,
@@ -24,6 +36,44 @@ export default defineConfig([
         },
       ],
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
+    },
+  },
+  {
+    files: ["browser/**"],
+    ignores: tests,
+    rules: {
+      "no-restricted-imports": restrictImports([
+        {
+          regex: importOf(roomsBut("browser", "shared")),
+          message: "browser/ is bundled for the player iframe and customers' pages: import only browser/, shared/ and npm packages (move what the server also needs to shared/).",
+        },
+        { regex: nodeBuiltin, message: "browser/ runs in browsers, which have no Node.js built-in modules." },
+      ]),
+    },
+  },
+  {
+    files: ["shared/**"],
+    ignores: tests,
+    rules: {
+      "no-restricted-imports": restrictImports([
+        {
+          regex: importOf(roomsBut("shared")),
+          message: "shared/ runs both in the browser bundles and on the server: import only shared/ and npm packages (server code stays in lib/, browser code in browser/).",
+        },
+        { regex: nodeBuiltin, message: "shared/ is bundled for browsers too, which have no Node.js built-in modules." },
+      ]),
+    },
+  },
+  {
+    files: ["lib/**", "app/**", "components/**", "scripts/**"],
+    ignores: tests,
+    rules: {
+      "no-restricted-imports": restrictImports([
+        {
+          regex: importOf(["browser"]),
+          message: "browser/ holds the bundles scripts/build-browser.mjs builds for browsers: server and console code must not import them (what both sides need belongs in shared/).",
+        },
+      ]),
     },
   },
 ]);

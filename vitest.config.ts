@@ -27,7 +27,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "units",
-          include: ["lib/**/*.unit.test.ts", "app/**/*.unit.test.ts"],
+          include: ["lib/**/*.unit.test.ts", "app/**/*.unit.test.ts", "browser/**/*.unit.test.ts", "shared/**/*.unit.test.ts"],
           setupFiles: ["lib/testing/unit-setup.ts"],
         },
       },

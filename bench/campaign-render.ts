@@ -12,9 +12,10 @@ import path from "node:path";
 import { openFrameRenderer } from "@/lib/render/preview-renderer";
 import { renderMedia } from "@/lib/render/render-media";
 import { i420Bytes, rgbaToI420 } from "@/lib/render/yuv";
-import { applyBindings } from "@/lib/templates/bindings";
-import { parseLottieJson, type Lottie } from "@/lib/templates/lottie";
-import type { BindingManifest } from "@/lib/templates/manifest";
+import { applyBindings } from "@/shared/templates/bindings";
+import { parseLottieJson } from "@/lib/templates/lottie";
+import type { Lottie } from "@/shared/templates/lottie";
+import type { BindingManifest } from "@/shared/templates/manifest";
 
 export type RenderBenchOptions = { runs?: number; ffmpegPath?: string; log?: (line: string) => void };
 

@@ -17,9 +17,10 @@ import {
   renderPreviewPng,
 } from "@/lib/render/preview-renderer";
 import { lottieFixtures, readFixture, solidPngDataUrl, weatherCardImages } from "@/lib/testing/fixtures/lottie-builders";
-import { applyBindings } from "@/lib/templates/bindings";
-import { listFontNames, listImageAssets, parseLottieJson, type Lottie } from "@/lib/templates/lottie";
-import type { BindingManifest } from "@/lib/templates/manifest";
+import { applyBindings } from "@/shared/templates/bindings";
+import { parseLottieJson } from "@/lib/templates/lottie";
+import { listFontNames, listImageAssets, type Lottie } from "@/shared/templates/lottie";
+import type { BindingManifest } from "@/shared/templates/manifest";
 
 const warmRuns = Number(process.env.BENCH_PREVIEW_RUNS ?? 60);
 const warmUpRuns = 3;

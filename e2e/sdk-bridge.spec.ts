@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
-import type { ConsentMode, ControlMessage, PlayerContext } from "@/lib/embed/protocol";
-import type { EmbedOptions } from "@/lib/sdk/player-embed";
+import type { ConsentMode, ControlMessage, PlayerContext } from "@/shared/embed-protocol";
+import type { EmbedOptions } from "@/browser/sdk/player-embed";
 import {
   analyticsMessage,
   embedPlayer as embedHarness,

@@ -5,7 +5,7 @@ import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { expect, test, type Page, type Request } from "@playwright/test";
-import { isRetryable, maxAttempts } from "@/lib/sdk/queue";
+import { isRetryable, maxAttempts } from "@/browser/sdk/queue";
 import { startPrivatePostgres, type PrivatePostgres } from "../lib/testing/private-postgres";
 import type { StartedApp } from "../lib/testing/start-app";
 import { analyticsMessage, embedPlayer, harnessPage, hostPage, postFrom } from "../e2e/sdk-harness";

@@ -25,7 +25,7 @@ const lockFile = path.join(runDir, "build.lock");
 /** Taken for the moment it takes to remove a dead holder's lock, so two waiters never both do. */
 const breakFile = path.join(runDir, "build.lock.break");
 const serversDir = path.join(runDir, "servers");
-const sourceEntries = ["app", "components", "lib", "public", "drizzle", "instrumentation.ts", "proxy.ts", "next.config.ts", "postcss.config.mjs", "package-lock.json", "tsconfig.json"];
+const sourceEntries = ["app", "browser", "components", "lib", "public", "shared", "drizzle", "instrumentation.ts", "proxy.ts", "next.config.ts", "postcss.config.mjs", "package-lock.json", "tsconfig.json"];
 const generatedEntries = new Set([path.join("public", "sdk"), path.join("public", "player")]);
 const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
 const pollMs = 250;

@@ -7,11 +7,11 @@ import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
-/** Entry (under lib/) → output (under public/). */
+/** Entry (under browser/) → output (under public/). */
 export const browserBundles = [
-  { entry: "lib/sdk/player-embed.ts", outfile: "public/sdk/player-embed.global.js" },
-  { entry: "lib/sdk/player-tracking.ts", outfile: "public/sdk/player-tracking.global.js" },
-  { entry: "lib/player/player.ts", outfile: "public/player/player.js" },
+  { entry: "browser/sdk/player-embed.ts", outfile: "public/sdk/player-embed.global.js" },
+  { entry: "browser/sdk/player-tracking.ts", outfile: "public/sdk/player-tracking.global.js" },
+  { entry: "browser/player/player.ts", outfile: "public/player/player.js" },
 ];
 
 export async function buildBrowserBundles({ quiet = false } = {}) {

@@ -43,7 +43,7 @@ const status = await withBuildLock(async () => {
       return 1;
     }
   }
-  // The browser bundles are outputs of lib/ (left out of the fingerprint); building them takes a second.
+  // The browser bundles are outputs of browser/ (public/sdk, public/player: left out of the fingerprint); building them takes a second.
   const { buildBrowserBundles } = await import("./build-browser.mjs");
   await buildBrowserBundles({ quiet: true });
   if (!isBuilt(fingerprint)) {

@@ -2,7 +2,7 @@ import { ValidationError } from "./errors";
 
 // The one guard in front of JSON.parse for every JSON text the server reads: management API
 // bodies (lib/api/request.ts), the upload's JSON parts, the binding manifest and Lottie
-// animations. Pure and free of Node APIs: the browser player uses it too (through lottie.ts).
+// animations. Pure and free of Node APIs.
 
 export type JsonTextLimits = { maxChars: number; maxDepth: number };
 export type JsonTextErrorReason = "too_large" | "too_deep" | "invalid_json";

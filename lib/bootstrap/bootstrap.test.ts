@@ -5,7 +5,7 @@ import { asc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import { templates } from "@/lib/db/schema";
-import type { TemplateField } from "@/lib/templates/manifest";
+import type { TemplateField } from "@/shared/templates/manifest";
 import { verifyPassword } from "@/lib/auth/secrets";
 import { findUserByEmail, listProjectsForUser } from "@/lib/accounts/accounts";
 import { findPublicShare } from "@/lib/shares/public-share";

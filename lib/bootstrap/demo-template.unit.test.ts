@@ -5,8 +5,9 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { renderPreviewPixels } from "@/lib/render/preview-renderer";
-import { applyBindings } from "@/lib/templates/bindings";
-import { listTextLayers, parseLottieJson } from "@/lib/templates/lottie";
+import { applyBindings } from "@/shared/templates/bindings";
+import { parseLottieJson } from "@/lib/templates/lottie";
+import { listTextLayers } from "@/shared/templates/lottie";
 import { parseManifestJson } from "@/lib/templates/manifest";
 
 // Reelbind's own demo template (scripts/make-demo-template.mjs), as the bootstrap uploads it.

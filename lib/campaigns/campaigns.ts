@@ -5,7 +5,7 @@ import type { Actor } from "@/lib/auth/authenticate";
 import { isUuid, type ProjectAccess } from "@/lib/auth/project-access";
 import type { Db } from "@/lib/db";
 import { campaignImports, campaigns, publicVideoShares, templates, type Channel } from "@/lib/db/schema";
-import type { BindingManifest, TemplateField } from "@/lib/templates/manifest";
+import type { BindingManifest, TemplateField } from "@/shared/templates/manifest";
 import { getTemplateDataRules } from "@/lib/templates/template-data-rules";
 import { findServedTemplate } from "@/lib/templates/served-template";
 import { getCampaignFunnel } from "./get-campaign-funnel";

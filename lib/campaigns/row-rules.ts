@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { checkPersonalizationData, templateRuleFields, type DataProblemCode } from "@/lib/templates/data-rules";
-import type { BindingManifest, TemplateField } from "@/lib/templates/manifest";
+import { checkPersonalizationData, templateRuleFields, type DataProblemCode } from "@/shared/templates/data-rules";
+import type { BindingManifest, TemplateField } from "@/shared/templates/manifest";
 import type { ImportProblem } from "./schema";
 
 // How the columns of an uploaded file map to the template's fields, and what each row must

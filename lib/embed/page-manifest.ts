@@ -5,16 +5,17 @@ import type { Db } from "@/lib/db";
 import { findShareRecipient } from "@/lib/campaigns/recipient-share";
 import { findProjectPublicShare, findPublicShareFor, type PublicShare } from "@/lib/shares/public-share";
 import { chargeShareMiss } from "@/lib/shares/share-lookup-limit";
-import { playedData } from "@/lib/templates/data-rules";
+import { playedData } from "@/shared/templates/data-rules";
 import { loadLottie } from "@/lib/templates/load-lottie";
-import type { Lottie } from "@/lib/templates/lottie";
-import { chaptersOf, type BindingManifest } from "@/lib/templates/manifest";
+import type { Lottie } from "@/shared/templates/lottie";
+import { chaptersOf } from "@/lib/templates/manifest";
+import type { BindingManifest } from "@/shared/templates/manifest";
 import { getTemplateFiles, type TemplateFileRow, type TemplateRow } from "@/lib/templates/templates";
 import { verifyEmbedSessionToken, type EmbedSessionClaims } from "@/lib/tokens/embed-session-token";
 import { mintIngestToken } from "@/lib/tokens/ingest-token";
 import { TokenError } from "@/lib/tokens/tokens";
+import type { ManifestChapter, ManifestFileUrls, PageManifest } from "@/shared/embed-protocol";
 import { signFileUrl } from "./file-url";
-import type { ManifestChapter, ManifestFileUrls, PageManifest } from "./protocol";
 
 // The page manifest (docs/design.md, Tokens): everything the player needs to play a share, built for
 // one view. GET /api/embed/manifest serves it; the player page inlines it.

@@ -1,7 +1,7 @@
-import type { PageManifest } from "./protocol";
+import type { PageManifest } from "@/shared/embed-protocol";
 
 // The player iframe's document: no React, no framework runtime — a box, the manifest as JSON
-// and one deferred script (public/player/player.js, built from lib/player). The less the
+// and one deferred script (public/player/player.js, built from browser/player). The less the
 // iframe loads, the sooner its first frame.
 
 /** JSON inside <script>: nothing in it can close the element or break the line. */

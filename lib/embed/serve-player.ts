@@ -1,8 +1,8 @@
 import { BadRequestError, toAppError } from "@/lib/api/errors";
 import { getDb } from "@/lib/db";
+import type { PageManifest } from "@/shared/embed-protocol";
 import { buildPageManifest, type ManifestSource } from "./page-manifest";
 import { playerPageHeaders, renderPlayerPage, renderUnavailablePage } from "./player-page";
-import type { PageManifest } from "./protocol";
 
 const notices: Record<number, string> = {
   401: "This video link has expired or is not valid.",

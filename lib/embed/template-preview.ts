@@ -2,8 +2,8 @@ import type { ProjectAccess } from "@/lib/auth/project-access";
 import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { getTemplateRowOrThrow } from "@/lib/templates/templates";
+import type { PageManifest } from "@/shared/embed-protocol";
 import { describeTemplate } from "./page-manifest";
-import type { PageManifest } from "./protocol";
 
 /**
  * The page manifest of the console's live preview: one template of an authorized project, any

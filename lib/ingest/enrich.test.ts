@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import type { WireEvent } from "@/shared/events/wire-events";
 import { countryFromHeader, describeDevice, deviceCacheLimits, enrichEvents, type EnrichmentContext } from "./enrich";
-import type { WireEvent } from "./validate-events";
 
 const chromeWindows =
   "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36";

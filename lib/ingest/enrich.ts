@@ -1,7 +1,7 @@
 import { isbot } from "isbot";
 import UAParser from "ua-parser-js";
+import type { WireEvent } from "@/shared/events/wire-events";
 import type { EventRow } from "./store-events";
-import type { WireEvent } from "./validate-events";
 import { LRUCache } from "lru-cache";
 
 // The enrichment step of docs/design.md, Ingest: after validation, the server overwrites the tenant

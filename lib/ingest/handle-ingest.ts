@@ -16,13 +16,14 @@ import { getConfig } from "@/lib/config";
 import { processWide } from "@/lib/process-wide";
 import { isOriginAllowed } from "@/lib/tokens/origins";
 import { verifyIngestToken, type IngestTokenClaims } from "@/lib/tokens/ingest-token";
+import type { WireEvent } from "@/shared/events/wire-events";
 import { countryFromHeader, enrichEvents } from "./enrich";
 import { GroupCommitWriter } from "./group-commit";
 import { sortByTemplate } from "./project-templates";
 import { drainQuarantine, quarantineRefusedBatch, quarantineRefusedEvents } from "./quarantine";
 import { createRateLimiter, ingestRateLimit, sharedIngestRateLimit, takeFromEach } from "./rate-limit";
 import { storeEventRows } from "./store-events";
-import { eventBatchLimits, validateEvent, validateEventBatch, type WireEvent } from "./validate-events";
+import { eventBatchLimits, validateEvent, validateEventBatch } from "./validate-events";
 
 // The ingest endpoints (docs/design.md, Ingest), written once for the Next route handlers and the
 // standalone node:http server (scripts/ingest-server.ts). They read an IngestRequest and

@@ -14,9 +14,9 @@ import { strangerSecret } from "@/lib/tokens/testing";
 import { POST as postConsent } from "@/app/analytics/v1/consent/route";
 import { POST as postEvents } from "@/app/analytics/v1/events/route";
 import { createIngestServer } from "@/scripts/ingest-server";
+import type { WireEvent } from "@/shared/events/wire-events";
 import { templateRefusals } from "./project-templates";
 import { drainQuarantine } from "./quarantine";
-import type { WireEvent } from "./validate-events";
 import {
   batchRequestInit,
   byteStream,

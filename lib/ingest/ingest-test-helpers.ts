@@ -6,8 +6,9 @@ import { getDb } from "@/lib/db";
 import { analyticsEvents, analyticsQuarantineCounts, templates } from "@/lib/db/schema";
 import { createTestProject } from "@/lib/testing/factories";
 import { mintIngestToken } from "@/lib/tokens/ingest-token";
+import type { EventPayloads, WireEvent } from "@/shared/events/wire-events";
 import type { EventRow } from "./store-events";
-import type { EventPayloads, EventType, WireEvent } from "./validate-events";
+import type { EventType } from "./validate-events";
 
 // Shared by the ingest handler tests and the standalone-server tests. Every test takes a fresh
 // tenant (random organization and project ids: analytics_events has no foreign keys and the

@@ -3,8 +3,8 @@ import { LRUCache } from "lru-cache";
 import { getDb } from "@/lib/db";
 import { templates } from "@/lib/db/schema";
 import { processWide } from "@/lib/process-wide";
+import type { WireEvent } from "@/shared/events/wire-events";
 import type { RefusedEvent } from "./quarantine";
-import type { WireEvent } from "./validate-events";
 
 // The templates an event may count for when its ingest token names none (tokens minted before
 // they carried the served template): the project's own (docs/adr/0134-events-naming-unknown-template.md,

@@ -1,14 +1,7 @@
 import { describe, expect, it } from "vitest";
+import type { EventPayloads, WireEvent } from "@/shared/events/wire-events";
 import eventSchema from "./event-schema-v1.json";
-import {
-  eventBatchLimits,
-  eventTypes,
-  validateEvent,
-  validateEventBatch,
-  type EventPayloads,
-  type EventType,
-  type WireEvent,
-} from "./validate-events";
+import { eventBatchLimits, eventTypes, validateEvent, validateEventBatch, type EventType } from "./validate-events";
 import { payloads, wireEvent as validEvent } from "./ingest-test-helpers";
 
 

@@ -1,7 +1,8 @@
 import Ajv2020, { type ValidateFunction } from "ajv/dist/2020.js";
 import type { FieldError } from "@/lib/api/errors";
-import { analyticsEventTypes, type AnalyticsEventType } from "@/lib/embed/protocol";
 import { describeSchemaErrors, type ErrorWording } from "@/lib/api/schema-errors";
+import { analyticsEventTypes, type AnalyticsEventType } from "@/shared/embed-protocol";
+import type { EventBatch, WireEvent } from "@/shared/events/wire-events";
 import eventSchema from "./event-schema-v1.json";
 
 // The wire events of docs/design.md, Ingest, checked against event-schema-v1.json (the document served
@@ -10,53 +11,6 @@ import eventSchema from "./event-schema-v1.json";
 
 export const eventTypes = analyticsEventTypes;
 export type EventType = AnalyticsEventType;
-
-export type ConsentStatus = "granted" | "not_required" | "denied";
-export type ConsentSource = "banner" | "host" | "api";
-export type InteractionAction = "click" | "unmute" | "seek" | "fullscreen" | "replay";
-
-/** Spans of media time actually played, [[fromMs, toMs], …]: see event-schema-v1.json's `watched`. */
-export type WatchedSpans = [fromMs: number, toMs: number][];
-
-/** Payload fields per event type; position_ms and duration_ms are whole milliseconds, 0 … 86,400,000. */
-export type EventPayloads = {
-  "session.started": Record<string, never>;
-  "video.played": { position_ms: number };
-  "video.paused": { position_ms: number; watched?: WatchedSpans };
-  "video.progressed": { position_ms: number; percent: 25 | 50 | 75 };
-  "video.completed": { duration_ms: number; percent: 100; watched?: WatchedSpans };
-  "video.incomplete": { position_ms: number; percent: number; watched?: WatchedSpans };
-  "video.errored": { error_code: string; message?: string };
-  "autoplay.failed": { reason: string };
-  "cta.clicked": { cta_id: string; cta_name: string; position_ms: number };
-  "interaction.engaged": { action: InteractionAction; position_ms?: number };
-  "chapter.entered": { chapter_id: string; chapter_name: string; position_ms: number };
-  "chapter.exited": { chapter_id: string; chapter_name: string; position_ms: number };
-  "consent.accepted": { source: ConsentSource };
-  "consent.declined": { source: ConsentSource };
-};
-
-type WireEventContext = {
-  event_id: string;
-  occurred_at: string;
-  playback_id: number | null;
-  organization_id: string;
-  project_id: string;
-  template_id: string;
-  template_version: string;
-  session_id: string;
-  consent: { status: ConsentStatus };
-  viewer_hash?: string;
-  referrer_host?: string;
-};
-
-/** A wire event that passed validation (hand-written to match event-schema-v1.json). */
-export type WireEvent<T extends EventType = EventType> = T extends EventType
-  ? WireEventContext & { event_type: T; payload: EventPayloads[T] }
-  : never;
-
-/** The body of POST /analytics/v1/events. */
-export type EventBatch = { sent_at: string; events: WireEvent[] };
 
 export type EventBatchValidation = { ok: true; batch: EventBatch } | { ok: false; errors: FieldError[] };
 export type EventValidation = { ok: true; event: WireEvent } | { ok: false; errors: FieldError[] };

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import type { LottieFont } from "@/lib/templates/lottie";
+import type { LottieFont } from "@/shared/templates/lottie";
 
 // The fonts server renders draw text with: DejaVu Sans (the dejavu-fonts-ttf package) in the
 // weight and slant each font of the Lottie's fonts.list names, so that a bold headline stays

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import type { CanvasKit, Image, MallocObj, Surface } from "canvaskit-wasm";
 import initCanvasKit from "canvaskit-wasm/bin/full/canvaskit.js";
-import { listImageAssets, maxLottieDimension, type Lottie } from "@/lib/templates/lottie";
+import { maxLottieDimension } from "@/lib/templates/lottie";
+import { listImageAssets, type Lottie } from "@/shared/templates/lottie";
 import { readFontFiles } from "./fonts";
 import { downscaleRgba, unpremultiply } from "./pixels";
 import { encodePng } from "./png";

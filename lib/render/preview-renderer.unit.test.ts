@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { beforeEach, describe, expect, it } from "vitest";
-import { applyBindings } from "@/lib/templates/bindings";
-import type { Lottie, LottieLayer } from "@/lib/templates/lottie";
-import type { BindingManifest } from "@/lib/templates/manifest";
+import { applyBindings } from "@/shared/templates/bindings";
+import type { Lottie, LottieLayer } from "@/shared/templates/lottie";
+import type { BindingManifest } from "@/shared/templates/manifest";
 import {
   imageAsset,
   imageLayer,

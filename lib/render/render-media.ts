@@ -1,6 +1,6 @@
 import { stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { Lottie } from "@/lib/templates/lottie";
+import type { Lottie } from "@/shared/templates/lottie";
 import { probeVideo, readFrames, startMediaProcess, writeChunk, type MediaProcess } from "./ffmpeg";
 import { unpremultiply } from "./pixels";
 import { i420Bytes, rgbaToI420 } from "./yuv";

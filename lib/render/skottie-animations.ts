@@ -10,7 +10,7 @@ import {
   type LottieAsset,
   type LottieFont,
   type LottieLayer,
-} from "@/lib/templates/lottie";
+} from "@/shared/templates/lottie";
 import { fontFaceOf, type FontFace, type FontFiles } from "./fonts";
 
 // Skottie animations for the preview renderer, reused across renders of the same template.

@@ -110,7 +110,7 @@ function auditShare(tx: Db, actor: Actor, access: ProjectAccess, share: ShareRow
 
 /**
  * The personalization data checked against the template the channel serves now, by the rules
- * and in the words of its live preview (lib/templates/data-rules.ts): a field the manifest marks
+ * and in the words of its live preview (shared/templates/data-rules.ts): a field the manifest marks
  * strict refuses a value that breaks its rule (422, one error per key); anything else is a
  * warning the answer carries. No template served yet: nothing to check against.
  */

@@ -1,6 +1,7 @@
 import { LRUCache } from "lru-cache";
 import { getBlobStore } from "@/lib/storage";
-import { parseLottieJson, type Lottie } from "./lottie";
+import type { Lottie } from "@/shared/templates/lottie";
+import { parseLottieJson } from "./lottie";
 import type { TemplateFileRow } from "./templates";
 
 /** Parsed Lottie files by storage key: uploads are immutable, so a key's content never changes. */

@@ -9,18 +9,8 @@ import {
   readFixture,
   textLayer,
 } from "@/lib/testing/fixtures/lottie-builders";
-import {
-  JsonTextError,
-  LottieJsonError,
-  listImageAssets,
-  listMarkers,
-  listSlots,
-  listTextLayers,
-  lottieInfo,
-  parseJsonText,
-  parseLottieJson,
-  slotText,
-} from "./lottie";
+import { listImageAssets, listMarkers, listSlots, listTextLayers, lottieInfo, slotText } from "@/shared/templates/lottie";
+import { JsonTextError, LottieJsonError, parseJsonText, parseLottieJson } from "./lottie";
 
 const valid = { v: "5.7.4", fr: 30, ip: 0, op: 60, w: 320, h: 180, layers: [] };
 const withMembers = (members: Record<string, unknown>) => JSON.stringify({ ...valid, ...members });

@@ -2,8 +2,7 @@ import Ajv2020 from "ajv/dist/2020.js";
 import { ValidationError, type FieldError } from "@/lib/api/errors";
 import { readJsonText } from "@/lib/api/json-text";
 import { describeSchemaErrors, type ErrorWording } from "@/lib/api/schema-errors";
-import manifestSchema from "./binding-manifest-v1.json";
-import { bindingFieldsOf } from "./bindings";
+import { bindingFieldsOf } from "@/shared/templates/bindings";
 import {
   lottieLayerTypes,
   listImageAssets,
@@ -13,34 +12,14 @@ import {
   listTextLayers,
   slotText,
   type Lottie,
-} from "./lottie";
+} from "@/shared/templates/lottie";
+import type { BindingManifest, ManifestField, ManifestTarget, TemplateField } from "@/shared/templates/manifest";
+import manifestSchema from "./binding-manifest-v1.json";
 
 // The binding manifest (manifestJson, version 1): JSON Schema first, then cross-checks against
-// the template's Lottie file. The player does not need this module (ajv compiles the schema
-// to code with new Function): bindings.ts imports only its types.
-
-export type ManifestTarget = { layer: string } | { asset: string } | { slot: string };
-export type FieldType = "text" | "image";
-
-export type ManifestField = {
-  key: string;
-  type: FieldType;
-  target: ManifestTarget;
-  default?: string;
-  maxLength?: number;
-  /** Data that breaks the field's rule (too long, not a string, not an image) is refused, not adapted (data-rules.ts). */
-  strict?: boolean;
-};
-export type ManifestChapter = { id: string; name: string; startFrame: number; endFrame: number };
-export type ManifestCta = { id: string; name: string; layer: string };
-
-export type BindingManifest = {
-  version: 1;
-  fields: ManifestField[];
-  chapters?: ManifestChapter[];
-  ctas?: ManifestCta[];
-  posterFrame?: number;
-};
+// the template's Lottie file, and what the template API reads from it. The player does not need
+// this module (ajv compiles the schema to code with new Function): its types are
+// shared/templates/manifest.ts.
 
 export type ManifestValidation = { ok: true; manifest: BindingManifest } | { ok: false; errors: FieldError[] };
 
@@ -196,20 +175,6 @@ function checkTarget(
   }
   return null;
 }
-
-export type TemplateField = {
-  key: string;
-  type: FieldType;
-  /**
-   * What the video shows when the data has no value for the key: the manifest's default, else
-   * (text) the template's own text. null for an image field without a default: the template's
-   * own image stays.
-   */
-  default: string | null;
-  maxLength: number | null;
-  /** true: the manifest refuses data that breaks the field's rule (data-rules.ts); absent otherwise. */
-  strict?: true;
-};
 
 /** The template's field list, as the template API and the console show it. */
 export function fieldsOf(manifest: BindingManifest | null, lottie: Lottie): TemplateField[] {

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { ValidationError } from "@/lib/api/errors";
 import { imageAsset, imageLayer, loadLottieFixture, makeLottie, precompLayer, solidLayer, textLayer } from "@/lib/testing/fixtures/lottie-builders";
-import type { Lottie } from "./lottie";
-import { conventionKey } from "./bindings";
-import { chaptersOf, fieldsOf, parseManifestJson, validateManifest, type BindingManifest } from "./manifest";
+import type { Lottie } from "@/shared/templates/lottie";
+import { conventionKey } from "@/shared/templates/bindings";
+import type { BindingManifest } from "@/shared/templates/manifest";
+import { chaptersOf, fieldsOf, parseManifestJson, validateManifest } from "./manifest";
 
 const shapeLayer = { ddd: 0, ty: 4, nm: "Logo", ks: {}, shapes: [], ip: 0, op: 150, st: 0 };
 

@@ -8,10 +8,10 @@ import { hasErrorCode } from "@/lib/error-code";
 import { processWide } from "@/lib/process-wide";
 import { renderPreviewPng } from "@/lib/render/preview-renderer";
 import { getBlobStore } from "@/lib/storage";
-import { applyBindings } from "./bindings";
+import { applyBindings } from "@/shared/templates/bindings";
+import type { Lottie } from "@/shared/templates/lottie";
+import type { BindingManifest } from "@/shared/templates/manifest";
 import { loadLottie } from "./load-lottie";
-import type { Lottie } from "./lottie";
-import type { BindingManifest } from "./manifest";
 import { signPreviewUrl } from "./preview-url";
 import { getTemplateFiles, getTemplateRowOrThrow } from "./templates";
 

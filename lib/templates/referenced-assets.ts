@@ -1,10 +1,10 @@
 import type { FieldError } from "@/lib/api/errors";
-import type { Lottie } from "./lottie";
-import type { BindingManifest, ManifestField } from "./manifest";
+import type { Lottie } from "@/shared/templates/lottie";
+import type { BindingManifest, ManifestField } from "@/shared/templates/manifest";
 
 // Which image files an animation loads by name (its `assets` and image slots, `u` + `p`, not
 // embedded), and whether an upload brings each one. The player and the renderers find a file by
-// its name or its base name (lib/player/bind-template.ts), so the same match is used here.
+// its name or its base name (browser/player/bind-template.ts), so the same match is used here.
 
 export type ImageReference = {
   /** The name as the animation writes it (`p`), folder included when `p` has one. */

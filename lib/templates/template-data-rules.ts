@@ -1,10 +1,10 @@
 import { and, eq, like } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { templateFiles, templates } from "@/lib/db/schema";
-import { asPlayedValues, checkPersonalizationData, templateRuleFields, type DataProblem, type DataRuleField } from "./data-rules";
-import type { BindingManifest, TemplateField } from "./manifest";
+import { asPlayedValues, checkPersonalizationData, templateRuleFields, type DataProblem, type DataRuleField } from "@/shared/templates/data-rules";
+import type { BindingManifest, TemplateField } from "@/shared/templates/manifest";
 
-// A stored template's data rules (data-rules.ts), for the checks that run on the server: the
+// A stored template's data rules (shared/templates/data-rules.ts), for the checks that run on the server: the
 // shares API and campaign imports.
 
 export type TemplateDataRules = { fields: DataRuleField[]; imageFiles: Set<string> };

@@ -1,8 +1,9 @@
 import type { ProjectAccess } from "@/lib/auth/project-access";
 import type { Db } from "@/lib/db";
-import { bindingFieldsOf } from "./bindings";
+import { bindingFieldsOf } from "@/shared/templates/bindings";
+import type { BindingManifest, ManifestCta, ManifestTarget, TemplateField } from "@/shared/templates/manifest";
 import { loadLottie } from "./load-lottie";
-import { chaptersOf, type BindingManifest, type Chapter, type ManifestCta, type ManifestTarget, type TemplateField } from "./manifest";
+import { chaptersOf, type Chapter } from "./manifest";
 import { getTemplateFiles, getTemplateRowOrThrow } from "./templates";
 
 export type OutlineField = TemplateField & { target: ManifestTarget };

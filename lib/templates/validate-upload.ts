@@ -1,6 +1,8 @@
 import { isAppError, ValidationError, zodFieldErrors, type FieldError } from "@/lib/api/errors";
-import { lottieInfo, parseJsonText, parseLottieJson, type Lottie } from "./lottie";
-import { fieldsOf, parseManifestJson, type BindingManifest } from "./manifest";
+import { lottieInfo, type Lottie } from "@/shared/templates/lottie";
+import type { BindingManifest } from "@/shared/templates/manifest";
+import { parseJsonText, parseLottieJson } from "./lottie";
+import { fieldsOf, parseManifestJson } from "./manifest";
 import type { ReceivedFile, ReceivedUpload } from "./receive-upload";
 import { checkReferencedAssets } from "./referenced-assets";
 import { overlayConfigSchema, singleFileRoles, uploadFieldsSchema, type UploadFields } from "./schema";

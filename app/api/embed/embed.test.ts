@@ -9,7 +9,7 @@ import { deploy, okJson, problemOf, upload, type TemplateJson } from "@/app/api/
 import { GET as embedPageRoute } from "@/app/embed/[slug]/route";
 import { GET as embedSessionPageRoute } from "@/app/embed/route";
 import { parseRange } from "@/lib/embed/serve-file";
-import type { PageManifest } from "@/lib/embed/protocol";
+import type { PageManifest } from "@/shared/embed-protocol";
 import { apiRequest, createTestMember, createTestProject, routeParams } from "@/lib/testing/factories";
 import { fixture, weatherCardParts } from "@/lib/testing/multipart";
 import { verifyEmbedSessionToken } from "@/lib/tokens/embed-session-token";

@@ -1,5 +1,5 @@
 import { CopyButton } from "@/components/console/copy-button";
-import { playedData } from "@/lib/templates/data-rules";
+import { playedData } from "@/shared/templates/data-rules";
 
 // The code a developer copies to put this share on their own site: the SDK with the public
 // share, and the server-side call that mints an embed session (personalized per viewer). Its

@@ -1,7 +1,7 @@
 "use client";
 
 import { useCallback, useEffect, useRef, useState } from "react";
-import { controlVersion, type ControlMessage, type HostCommand } from "@/lib/embed/protocol";
+import { controlVersion, type ControlMessage, type HostCommand } from "@/shared/embed-protocol";
 import { needsRestart } from "@/lib/console/templates/preview-data";
 
 // Drives the console's preview player (GET /embed/template-preview/…, same origin) over the

@@ -8,7 +8,7 @@ import type { Db } from "@/lib/db";
 import { channels, shareSchema } from "@/lib/shares/schema";
 import { listShares } from "@/lib/shares/shares";
 import { memberEmailFor } from "@/lib/audit/list-audit-events";
-import type { BindingManifest } from "@/lib/templates/manifest";
+import type { BindingManifest } from "@/shared/templates/manifest";
 import { findServedTemplate } from "@/lib/templates/served-template";
 import { getTemplateDataRules } from "@/lib/templates/template-data-rules";
 import { asApiJson } from "@/lib/console/page-access";
@@ -18,7 +18,7 @@ import { asApiJson } from "@/lib/console/page-access";
 // project's credentials for the picker (ProjectManager and up), and who disabled or restored a
 // share — another member's email only for roles that may see members, as in the audit log.
 
-/** A channel's template with what the share form checks its data against (lib/templates/data-rules.ts). */
+/** A channel's template with what the share form checks its data against (shared/templates/data-rules.ts). */
 export type ServedTemplate = {
   id: string;
   name: string;

@@ -1,5 +1,5 @@
 import { characters, isExactHttpUrl, localePattern, maxPersonalizationDataBytes, shareTextLimits } from "@/lib/shares/share-rules";
-import { asPlayedValues, checkPersonalizationData, type DataProblem, type DataRuleField } from "@/lib/templates/data-rules";
+import { asPlayedValues, checkPersonalizationData, type DataProblem, type DataRuleField } from "@/shared/templates/data-rules";
 
 // The share form's checks as the user types, on the rules the API's PUT body uses
 // (lib/shares/share-rules.ts); the server checks again and its 422 errors are shown by field.
@@ -48,7 +48,7 @@ export type ShareTemplateRules = { name: string; version: string; fields: readon
 
 /**
  * What the served template makes of the draft's data: the live preview's warnings, and its
- * refusals for strict fields (lib/templates/data-rules.ts, the rules the API applies on save).
+ * refusals for strict fields (shared/templates/data-rules.ts, the rules the API applies on save).
  * None while the data is not a JSON object (that is its own error) or no template is served.
  */
 export function shareDataProblems(text: string, template: ShareTemplateRules | null): DataProblem[] {

@@ -1,7 +1,7 @@
-import type { BindingManifest } from "@/lib/templates/manifest";
+import type { BindingManifest } from "@/shared/templates/manifest";
 
-// The contract between the page manifest (server), the player iframe (lib/player) and the
-// host-page SDK (lib/sdk): spec §4.5, §6 and docs/design.md, Tokens and Player. Types and constants only, so the
+// The contract between the page manifest (server), the player iframe (browser/player) and the
+// host-page SDK (browser/sdk): spec §4.5, §6 and docs/design.md, Tokens and Player. Types and constants only, so the
 // browser bundles can import it without pulling in server code.
 
 /** The control channel's version: every control message and host command carries `v: 1`. */

@@ -1,5 +1,5 @@
-import type { ManifestChapter, ManifestTemplateCta, PageManifest } from "@/lib/embed/protocol";
-import type { Lottie } from "@/lib/templates/lottie";
+import type { ManifestChapter, ManifestTemplateCta, PageManifest } from "@/shared/embed-protocol";
+import type { Lottie } from "@/shared/templates/lottie";
 import { fullscreenSupported, isFullscreen, onFullscreenChange, toggleFullscreen } from "./fullscreen";
 import type { HostChannel } from "./host-channel";
 import { seekStepMs, shortcutFor, type Shortcut } from "./keyboard-shortcuts";

@@ -5,8 +5,8 @@ import {
   type ControlMessage,
   type ControlMessageType,
   type HostCommand,
-} from "@/lib/embed/protocol";
-import type { ConsentSource } from "@/lib/ingest/validate-events";
+} from "@/shared/embed-protocol";
+import type { ConsentSource } from "@/shared/events/wire-events";
 import type { ReelbindGlobal, TrackingApi } from "./tracking-api";
 
 // player-embed.global.js, the bootstrap a host page loads: `Reelbind.embed(target, options)` puts

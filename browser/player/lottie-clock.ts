@@ -1,4 +1,4 @@
-import type { Lottie } from "@/lib/templates/lottie";
+import type { Lottie } from "@/shared/templates/lottie";
 import { timingOf, type AnimationTiming } from "./animation-timing";
 import type { AnimationItem, AnimationView } from "./animation-view";
 import type { MediaEvents, PlayerMedia } from "./media";

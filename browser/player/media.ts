@@ -1,4 +1,4 @@
-import type { Lottie } from "@/lib/templates/lottie";
+import type { Lottie } from "@/shared/templates/lottie";
 import type { AnimationItem } from "./animation-view";
 import type { PlayerError } from "./player-error";
 

@@ -1,4 +1,4 @@
-import { controlVersion, type HostCommand } from "@/lib/embed/protocol";
+import { controlVersion, type HostCommand } from "@/shared/embed-protocol";
 
 // Which host → player messages the player obeys (spec §4.5 rule 2, docs/design.md, Player). Pure, so every
 // case is a row in a test table: the player passes in what it knows and acts only on the command

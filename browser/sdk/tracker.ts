@@ -1,7 +1,7 @@
-import type { AnalyticsMessage, ConsentDecision, PlayerContext } from "@/lib/embed/protocol";
+import type { AnalyticsMessage, ConsentDecision, PlayerContext } from "@/shared/embed-protocol";
+import type { ConsentSource, WireEvent } from "@/shared/events/wire-events";
 import { readAnalyticsMessage } from "./bridge";
 import { createQueue, type Queue } from "./queue";
-import type { ConsentSource, WireEvent } from "@/lib/ingest/validate-events";
 import { hashViewer, randomUuid, referrerHostOf } from "./enrichment";
 import type { TrackingApi } from "./tracking-api";
 

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { EventBatch, WireEvent } from "@/lib/ingest/validate-events";
+import type { EventBatch, WireEvent } from "@/shared/events/wire-events";
 import { createQueue, maxBodyBytes } from "./queue";
 import { positionOf, settle } from "./sdk-test-helpers";
 

@@ -1,6 +1,6 @@
-import type { HostCommand, PageManifest } from "@/lib/embed/protocol";
-import type { BindingData } from "@/lib/templates/bindings";
-import type { Lottie } from "@/lib/templates/lottie";
+import type { HostCommand, PageManifest } from "@/shared/embed-protocol";
+import type { BindingData } from "@/shared/templates/bindings";
+import type { Lottie } from "@/shared/templates/lottie";
 import { AnimationView, fetchTemplateJson } from "./animation-view";
 import { bindTemplate } from "./bind-template";
 import type { HostChannel } from "./host-channel";

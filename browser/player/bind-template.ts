@@ -1,7 +1,7 @@
-import type { ManifestFileUrls } from "@/lib/embed/protocol";
-import { applyBindings, type BindingData } from "@/lib/templates/bindings";
-import type { Lottie, LottieAsset } from "@/lib/templates/lottie";
-import type { BindingManifest } from "@/lib/templates/manifest";
+import type { ManifestFileUrls } from "@/shared/embed-protocol";
+import { applyBindings, type BindingData } from "@/shared/templates/bindings";
+import type { Lottie, LottieAsset } from "@/shared/templates/lottie";
+import type { BindingManifest } from "@/shared/templates/manifest";
 
 // The animation this viewer sees: the template with the data bound and its external files
 // pointed at the URLs the page manifest serves them from. Glyph outlines (`chars`) are left out,

@@ -1,4 +1,4 @@
-import type { ManifestTemplateCta } from "@/lib/embed/protocol";
+import type { ManifestTemplateCta } from "@/shared/embed-protocol";
 import type { AnimationItem } from "./animation-view";
 
 // Template CTAs: the manifest names a Lottie layer (`nm`) per CTA; its rendered SVG element

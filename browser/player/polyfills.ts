@@ -1,4 +1,4 @@
-// bindings.ts (shared with the server) uses structuredClone and Object.hasOwn, which browsers the
+// shared/templates/bindings.ts uses structuredClone and Object.hasOwn, which browsers the
 // bundle targets (Chrome 80+, Safari 13+) gained only in 2021–22. The animation is plain JSON, so
 // a JSON round trip clones it exactly.
 

@@ -1,4 +1,4 @@
-import { analyticsMessageType, type AnalyticsMessage, type ControlMessage } from "@/lib/embed/protocol";
+import { analyticsMessageType, type AnalyticsMessage, type ControlMessage } from "@/shared/embed-protocol";
 import type { TrackedEvent } from "./playback-tracker";
 
 // Player → host, both channels (spec §4.5 rules 1–2): nothing goes out before the first accepted

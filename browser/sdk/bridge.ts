@@ -1,4 +1,4 @@
-import { analyticsEventTypes, analyticsMessageType, type AnalyticsMessage } from "@/lib/embed/protocol";
+import { analyticsEventTypes, analyticsMessageType, type AnalyticsMessage } from "@/shared/embed-protocol";
 
 // The analytics bridge's message checks (spec §4.5 rule 3 (c), docs/design.md, Player). The source and origin
 // checks (a, b) need the player registry and live in the tracker.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Lottie, LottieAsset } from "@/lib/templates/lottie";
-import type { BindingManifest } from "@/lib/templates/manifest";
+import type { Lottie, LottieAsset } from "@/shared/templates/lottie";
+import type { BindingManifest } from "@/shared/templates/manifest";
 import { bindTemplate, dropDataFiles, resolveAssetUrls } from "./bind-template";
 
 const base = "https://app.example/api/embed/files";

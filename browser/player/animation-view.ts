@@ -3,7 +3,7 @@
 // browser on the app's origin (it would also need eval, which the page's CSP forbids). Templates
 // therefore play without expressions; bindings.ts drops the text expressions it replaces.
 import lottie, { type AnimationItem } from "lottie-web/build/player/lottie_light";
-import type { Lottie } from "@/lib/templates/lottie";
+import type { Lottie } from "@/shared/templates/lottie";
 import { PlayerError } from "./player-error";
 
 export type { AnimationItem };

@@ -1,5 +1,5 @@
 import { shareCtaLink, type ShareCta } from "./player-controls";
-import type { PageManifest } from "@/lib/embed/protocol";
+import type { PageManifest } from "@/shared/embed-protocol";
 import { createIcon } from "./icons";
 
 // The player's page structure: a frame with the template's aspect ratio, fitted into the iframe

@@ -1,4 +1,4 @@
-import type { WireEvent } from "@/lib/ingest/validate-events";
+import type { WireEvent } from "@/shared/events/wire-events";
 
 // The SDK's delivery queue (spec §4.6, §7.1; docs/design.md, Player). The transport is injected: the tracking
 // bundle passes fetch, the unit tests a fake.

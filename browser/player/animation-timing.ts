@@ -1,4 +1,4 @@
-import type { Lottie } from "@/lib/templates/lottie";
+import type { Lottie } from "@/shared/templates/lottie";
 
 /** Where an animation starts and ends, in its own frames. */
 export type AnimationTiming = { frameRate: number; totalFrames: number };

@@ -1,5 +1,5 @@
-import type { ConsentDecision, PlayerContext } from "@/lib/embed/protocol";
-import type { ConsentSource } from "@/lib/ingest/validate-events";
+import type { ConsentDecision, PlayerContext } from "@/shared/embed-protocol";
+import type { ConsentSource } from "@/shared/events/wire-events";
 import type { EmbedOptions, PlayerHandle } from "./player-embed";
 
 // The internal contract between the two SDK bundles. Types only: each bundle carries its own code.

@@ -1,4 +1,4 @@
-import type { PageManifest } from "@/lib/embed/protocol";
+import type { PageManifest } from "@/shared/embed-protocol";
 
 // The page manifest the server inlines as <script id="reelbind-manifest" type="application/json">.
 

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { vi } from "vitest";
-import { analyticsMessageType, type PlayerContext } from "@/lib/embed/protocol";
-import type { EventBatch, WireEvent } from "@/lib/ingest/validate-events";
+import { analyticsMessageType, type PlayerContext } from "@/shared/embed-protocol";
+import type { EventBatch, WireEvent } from "@/shared/events/wire-events";
 import { createTracker } from "./tracker";
 
 // Shared by the SDK's unit tests: a tracker whose transport records what would leave the page.

@@ -1,4 +1,4 @@
-import type { AnalyticsEventType, ManifestChapter } from "@/lib/embed/protocol";
+import type { AnalyticsEventType, ManifestChapter } from "@/shared/embed-protocol";
 
 // The analytics rules of spec §6 and docs/design.md, Player as a pure state machine: the player tells it what
 // happened and posts the events it returns. No DOM and no clock (the caller stamps occurredAt),
