@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { expect, type Frame, type Page } from "@playwright/test";
 import type { ControlMessage, PlayerContext } from "@/shared/embed-protocol";
 import type { EmbedOptions, PlayerHandle } from "@/browser/sdk/player-embed";
-import type { ReelbindGlobal } from "@/browser/sdk/tracking-api";
+import type { ReelbindGlobal } from "@/browser/sdk/player-embed";
 
 // The real SDK on a customer page, with a tiny harness standing in for the player iframe: the
 // test makes the "player" post exactly the analytics messages it wants. Used by the SDK bridge

@@ -7,7 +7,8 @@ import type { MediaEvents, PlayerMedia } from "./media";
 import { PlaybackTracker, type EngagementAction, type TrackedEvent } from "./playback-tracker";
 import { PlayerControls } from "./player-controls";
 import type { PlayerError } from "./player-error";
-import type { PlayerState, PlayerView } from "./player-view";
+import type { PlayerState } from "./player-controls";
+import type { PlayerView } from "./player-view";
 import { attachTemplateCtas } from "./template-ctas";
 
 // Playback: what the media does (played, paused, ended, failed) becomes data-state, the

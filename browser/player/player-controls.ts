@@ -1,9 +1,11 @@
 import { formatTime } from "./format-time";
 import { createIcon, type IconName } from "./icons";
-import type { PlayerState } from "./player-view";
 
 // The control bar: real buttons with accessible names, a seek slider whose value text reads
 // m:ss, mute (only with sound), the share CTA link and fullscreen (only where the iframe may).
+
+/** Where the player is; the view and the control bar show it. */
+export type PlayerState = "loading" | "ready" | "playing" | "paused" | "ended" | "error";
 
 export type ControlActions = {
   togglePlay(): void;

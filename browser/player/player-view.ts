@@ -1,4 +1,4 @@
-import { shareCtaLink, type ShareCta } from "./player-controls";
+import { shareCtaLink, type PlayerState, type ShareCta } from "./player-controls";
 import type { PageManifest } from "@/shared/embed-protocol";
 import { createIcon } from "./icons";
 
@@ -6,7 +6,6 @@ import { createIcon } from "./icons";
 // and reserved before anything loads (the poster shows in it until the first frame, so nothing
 // shifts), plus the state the page exposes: data-state, data-first-frame and a performance mark.
 
-export type PlayerState = "loading" | "ready" | "playing" | "paused" | "ended" | "error";
 
 export const firstFrameMark = "reelbind:first-frame";
 

@@ -7,7 +7,7 @@ import {
   type HostCommand,
 } from "@/shared/embed-protocol";
 import type { ConsentSource } from "@/shared/events/wire-events";
-import type { ReelbindGlobal, TrackingApi } from "./tracking-api";
+import type { TrackingApi } from "./tracking-api";
 
 // player-embed.global.js, the bootstrap a host page loads: `Reelbind.embed(target, options)` puts
 // the player iframe on the page, drives it (host commands, control channel callbacks) and loads
@@ -177,6 +177,12 @@ function embed(target: Element | string, options: EmbedOptions): PlayerHandle {
     },
   };
 }
+
+/** The bootstrap's global. `_t` is internal: only the tracking bundle calls it. */
+export type ReelbindGlobal = {
+  embed: (target: Element | string, options: EmbedOptions) => PlayerHandle;
+  _t: (api: TrackingApi) => void;
+};
 
 const page = window as { Reelbind?: ReelbindGlobal };
 // A second copy of the script on the page must not cut off the players the first one embedded.

@@ -1,5 +1,5 @@
 import { createTracker } from "./tracker";
-import type { ReelbindGlobal } from "./tracking-api";
+import type { ReelbindGlobal } from "./player-embed";
 
 // player-tracking.global.js: loaded lazily by the bootstrap (player-embed.ts), to which it
 // registers through `Reelbind._t` (the contract is in tracking-api.ts).

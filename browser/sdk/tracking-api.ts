@@ -1,6 +1,5 @@
 import type { ConsentDecision, PlayerContext } from "@/shared/embed-protocol";
 import type { ConsentSource } from "@/shared/events/wire-events";
-import type { EmbedOptions, PlayerHandle } from "./player-embed";
 
 // The internal contract between the two SDK bundles. Types only: each bundle carries its own code.
 //
@@ -24,10 +23,4 @@ export type TrackingApi = {
   setContext(frame: unknown, context: PlayerContext): void;
   setConsent(frame: unknown, decision: ConsentDecision, source: ConsentSource): void;
   receive(message: RawMessage): void;
-};
-
-/** The bootstrap's global. `_t` is internal: only the tracking bundle calls it. */
-export type ReelbindGlobal = {
-  embed: (target: Element | string, options: EmbedOptions) => PlayerHandle;
-  _t: (api: TrackingApi) => void;
 };
