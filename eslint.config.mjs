@@ -20,7 +20,7 @@ const restrictImports = (patterns) => ["error", { patterns }];
 export default defineConfig([
   ...nextVitals,
   ...nextTypescript,
-  globalIgnores([".next/**", "node_modules/**", "public/sdk/**", "public/player/**", "next-env.d.ts", ".reelbind/**", "test-results/**", "playwright-report/**"]),
+  globalIgnores([".next/**", "node_modules/**", "public/sdk/**", "public/player/**", "public/api-reference/**", "next-env.d.ts", ".reelbind/**", "test-results/**", "playwright-report/**"]),
   {
     // Playwright's fixtures call `use`, and benchmark helpers may start with "use": not React hooks.
     files: ["e2e/**", "bench/**", "scripts/**", "**/*.test.ts"],

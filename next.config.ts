@@ -12,16 +12,18 @@ const nextConfig: NextConfig = {
   async headers() {
     return [
       {
-        // Pages' Content-Security-Policy has a nonce per response: proxy.ts sets it. The player
-        // iframe (/embed) and the demo host page set their own headers: they are framed by other sites.
-        source: "/((?!api/|analytics/|embed$|embed/|demo/).*)",
+        // Pages' Content-Security-Policy has a nonce per response: proxy.ts sets it (/api/docs, the
+        // API reference, is a page). The player iframe (/embed) and the demo host page set their own
+        // headers: they are framed by other sites.
+        source: "/((?!api/(?!docs$)|analytics/|embed$|embed/|demo/).*)",
         headers: [
           { key: "X-Content-Type-Options", value: "nosniff" },
           { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
         ],
       },
-      // Data, never pages. These win over a route's own headers of the same name (Next sets them first).
-      { source: "/api/:path*", headers: asList(dataResponseHeaders) },
+      // Data, never pages (the API reference page, /api/docs, aside). These win over a route's own
+      // headers of the same name (Next sets them first).
+      { source: "/api/:path((?!docs$).*)?", headers: asList(dataResponseHeaders) },
       { source: "/analytics/:path*", headers: asList(dataResponseHeaders) },
     ];
   },

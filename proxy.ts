@@ -15,6 +15,8 @@ import { shareLookupRefusal, tooManyLookupsPage } from "@/lib/shares/share-looku
 
 /** The API and ingest answer problem+json; the player iframe and the demo page set their own CSP. */
 const problemPaths = /^\/(api|analytics)\//;
+/** The one page under /api/: the API reference (app/api/docs), under the pages' policy. */
+const apiReferencePath = "/api/docs";
 /** A share's landing page, or a campaign recipient's (/v/{slug}/{token}). */
 const landingPagePath = /^\/v\/[^/]+(\/[^/]+)?\/?$/;
 const ownPolicyPaths = /^\/(embed$|embed\/|demo\/)/;
@@ -51,15 +53,15 @@ export function proxy(request: NextRequest) {
     const refusal = shareLookupRefusal(clientAddress(request.headers));
     if (refusal) return tooManyLookupsPage(refusal);
   }
-  if (problemPaths.test(pathname) || ownPolicyPaths.test(pathname)) return NextResponse.next();
+  if (pathname !== apiReferencePath && (problemPaths.test(pathname) || ownPolicyPaths.test(pathname))) return NextResponse.next();
   return withPagePolicy(request, (init) => NextResponse.next(init));
 }
 
 export const config = {
   matcher: [
-    // Pages (the nonce). Route prefetches are RSC payloads, not documents: no policy to carry.
+    // Pages (the nonce), /api/docs among them. Route prefetches are RSC payloads, not documents: no policy to carry.
     {
-      source: "/((?!api/|analytics/|embed$|embed/|demo/|_next/static|_next/image|favicon.ico).*)",
+      source: "/((?!api/(?!docs$)|analytics/|embed$|embed/|demo/|_next/static|_next/image|favicon.ico).*)",
       missing: [
         { type: "header", key: "next-router-prefetch" },
         { type: "header", key: "purpose", value: "prefetch" },

@@ -74,6 +74,7 @@ const pages: { name: string; url: (request: APIRequestContext) => Promise<string
   { name: "GET /login", url: async () => "/login", signedIn: false },
   { name: "GET /projects (signed in)", url: async () => "/projects", signedIn: true },
   { name: "GET /v/:slug (the landing page)", url: demoShareUrl, signedIn: false },
+  { name: "GET /api/docs (the API reference)", url: async () => "/api/docs", signedIn: false },
 ];
 
 for (const { name, url, signedIn } of pages) {

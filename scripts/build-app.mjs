@@ -17,6 +17,7 @@ import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, sta
 import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
+import { pageEntry, routeEntry, routeMethodsFile, routeOfFile } from "./route-methods.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const stampFile = path.join(root, ".next", "reelbind-build-stamp");
@@ -26,7 +27,7 @@ const lockFile = path.join(runDir, "build.lock");
 const breakFile = path.join(runDir, "build.lock.break");
 const serversDir = path.join(runDir, "servers");
 const sourceEntries = ["app", "browser", "components", "lib", "public", "shared", "drizzle", "instrumentation.ts", "proxy.ts", "next.config.ts", "postcss.config.mjs", "package-lock.json", "tsconfig.json"];
-const generatedEntries = new Set([path.join("public", "sdk"), path.join("public", "player")]);
+const generatedEntries = new Set([path.join("public", "sdk"), path.join("public", "player"), path.join("public", "api-reference")]);
 const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
 const pollMs = 250;
 /** A break file older than this was left by a process that died within its few milliseconds. */
@@ -186,6 +187,40 @@ function buildServerWorkers() {
   });
 }
 
+/** Every file named `name` under `directory`, as paths relative to it. */
+function filesNamed(directory, name, under = "") {
+  return readdirSync(path.join(directory, under), { withFileTypes: true }).flatMap((entry) => {
+    const relative = path.join(under, entry.name);
+    if (entry.isDirectory()) return filesNamed(directory, name, relative);
+    return name.test(entry.name) ? [relative] : [];
+  });
+}
+
+/**
+ * The methods of every route and page of app/, for the Allow header of a 405 (scripts/serve.mjs):
+ * each route file's exports as esbuild reads them, so a re-export counts like a declaration.
+ */
+function writeRouteMethods() {
+  const app = path.join(root, "app");
+  const located = (files) => files.map((file) => ({ file, route: routeOfFile(path.dirname(file)) })).filter(({ route }) => route !== null);
+  const routeFiles = located(filesNamed(app, /^route\.(ts|tsx|js|mjs)$/));
+  const { metafile } = buildSync({
+    entryPoints: routeFiles.map(({ file }) => path.join(app, file)),
+    absWorkingDir: root,
+    outdir: path.join(root, ".next", "reelbind", "route-exports"), // never written: only the metafile is read
+    write: false,
+    metafile: true,
+    format: "esm",
+    logLevel: "warning",
+  });
+  const exportsOf = new Map(Object.values(metafile.outputs).filter((output) => output.entryPoint).map((output) => [path.resolve(root, output.entryPoint), output.exports]));
+  const entries = [
+    ...routeFiles.map(({ file, route }) => routeEntry(route, exportsOf.get(path.join(app, file)) ?? [])),
+    ...located(filesNamed(app, /^page\.(tsx|ts|jsx|js)$/)).map(({ route }) => pageEntry(route)),
+  ];
+  writeFileSync(path.join(root, routeMethodsFile), JSON.stringify(entries));
+}
+
 /** esbuild's options for the project's TypeScript run by Node.js: its code bundled, packages left as imports from node_modules. */
 export const nodeBundleOptions = {
   bundle: true,
@@ -204,6 +239,7 @@ export function runNextBuild(fingerprint, env) {
   const build = spawnSync(process.execPath, [nextBin, "build"], { cwd: root, stdio: "inherit", env });
   if (build.status !== 0) return build.status ?? 1;
   buildServerWorkers();
+  writeRouteMethods();
   writeFileSync(stampFile, fingerprint);
   return 0;
 }

@@ -18,6 +18,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { setTimeout as delay } from "node:timers/promises";
 import next from "next";
+import { allowedMethods, readRouteMethods } from "./route-methods.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const port = Number(process.env.PORT ?? 3000);
@@ -82,29 +83,41 @@ function answerUnavailableAs503(res, context) {
 
 /** The API and ingest answer every error as problem+json (lib/api/errors.ts). */
 const problemPaths = /^\/(api|analytics)\//;
+/** The methods of each route and page, as the build listed them (scripts/route-methods.mjs). */
+const routeMethods = readRouteMethods(root);
 
 /**
- * Next answers a method that a route does not export with a bare 405 (no body, no type); under
- * /api and /analytics it gets the problem+json every other error has.
+ * Next answers a method that a route does not export with a bare 405 (no body, no type, no
+ * Allow); a prerendered route's 405 has Allow but a text body. Every 405 goes out with Allow, the
+ * methods the route takes (RFC 9110 §15.5.6), and under /api and /analytics as the problem+json
+ * every other error is.
  */
-function answerMethodNotAllowedAsProblem(req, res) {
-  if (!problemPaths.test(req.url ?? "")) return;
-  let bare405 = false;
+function answerMethodNotAllowed(req, res) {
+  const problemPath = problemPaths.test(req.url ?? "");
+  let asProblem = false;
+  /** Completes a 405's head before it goes out; twice is harmless. */
+  const complete405 = () => {
+    const allow = res.getHeader("allow") ?? allowedMethods(routeMethods, req.url ?? "/");
+    if (allow) res.setHeader("Allow", [allow].flat().join(", "));
+    if (!problemPath || res.hasHeader("content-type")) return;
+    asProblem = true;
+    res.setHeader("Content-Type", "application/problem+json");
+    res.removeHeader("Content-Length");
+  };
   const { writeHead, end } = res;
   res.writeHead = function (status, ...rest) {
-    if (status === 405 && !res.hasHeader("content-type")) {
-      bare405 = true;
-      res.setHeader("Content-Type", "application/problem+json");
-    }
+    if (status === 405) complete405();
     return writeHead.call(this, status, ...rest);
   };
   res.end = function (...args) {
-    if (!bare405 || req.method === "HEAD" || (typeof args[0] !== "function" && args[0]?.length)) return end.apply(this, args);
+    // A head set with statusCode goes out inside end(): complete it first.
+    if (!res.headersSent && res.statusCode === 405) complete405();
+    if (!asProblem || req.method === "HEAD") return end.apply(this, args);
     const problem = {
       type: "urn:reelbind:problem:method_not_allowed",
       title: "Method not allowed",
       status: 405,
-      detail: `This route does not take ${req.method}; OPTIONS lists the methods it takes.`,
+      detail: `This route does not take ${req.method}; its Allow header lists the methods it takes.`,
       code: "method_not_allowed",
     };
     return end.call(this, JSON.stringify(problem), args.find((arg) => typeof arg === "function"));
@@ -132,7 +145,7 @@ const server = http.createServer((req, res) => {
   // Strict-Transport-Security when PUBLIC_BASE_URL is https (lib/security/response-headers.ts).
   for (const [name, value] of Object.entries(globalThis[responseHeadersKey] ?? {})) res.setHeader(name, value);
   answerUnavailableAs503(res, context);
-  answerMethodNotAllowedAsProblem(req, res);
+  answerMethodNotAllowed(req, res);
   inFlight.set(res, { req, handled: requestContext.run(context, () => handle(req, res)) });
 });
 // A request Node's parser refuses never reaches the app: headers or URL over its 16 KB limit
