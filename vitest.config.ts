@@ -28,7 +28,7 @@ export default defineConfig({
         test: {
           name: "units",
           include: ["lib/**/*.unit.test.ts", "app/**/*.unit.test.ts"],
-          setupFiles: ["lib/testing/unit-setup.ts"],
+          setupFiles: ["testing/unit-setup.ts"],
         },
       },
       {
@@ -37,8 +37,8 @@ export default defineConfig({
           name: "database",
           include: ["lib/**/*.test.ts", "app/**/*.test.ts"],
           exclude: ["**/*.unit.test.ts", "**/node_modules/**"],
-          globalSetup: ["lib/testing/global-setup.ts"],
-          setupFiles: ["lib/testing/setup.ts"],
+          globalSetup: ["testing/global-setup.ts"],
+          setupFiles: ["testing/setup.ts"],
         },
       },
     ],

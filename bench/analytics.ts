@@ -34,7 +34,7 @@ import type { ProjectAccess } from "@/lib/auth/project-access";
 import { schema, type Db } from "@/lib/db";
 import { hasErrorCode } from "@/lib/error-code";
 import { eventRowColumns, toCopyText, type EventRow } from "@/lib/ingest/store-events";
-import { createFreshDatabase } from "@/lib/testing/fresh-database";
+import { createFreshDatabase } from "@/testing/fresh-database";
 import { benchBurst } from "./analytics-burst";
 import { random } from "./random";
 

@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import postgres from "postgres";
-import { freePort } from "@/lib/testing/free-port";
+import { freePort } from "@/testing/free-port";
 import { mintIngestToken } from "@/lib/tokens/ingest-token";
 import type { EventRow } from "@/lib/ingest/store-events";
 import type { AnalyticsQuery, ProjectAnalytics } from "@/lib/analytics/schema";

@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import { ctaClick, type Manifest } from "@/e2e/wire-events";
-import { startApp } from "@/lib/testing/start-app";
+import { startApp } from "@/testing/start-app";
 import { benchSecrets, treeRss } from "./processes";
 
 const settleMs = 10_000;

@@ -16,7 +16,7 @@ import {
   renderPreviewPixels,
   renderPreviewPng,
 } from "@/lib/render/preview-renderer";
-import { lottieFixtures, readFixture, solidPngDataUrl, weatherCardImages } from "@/lib/testing/fixtures/lottie-builders";
+import { lottieFixtures, readFixture, solidPngDataUrl, weatherCardImages } from "@/testing/fixtures/lottie-builders";
 import { applyBindings } from "@/lib/templates/bindings";
 import { listFontNames, listImageAssets, parseLottieJson, type Lottie } from "@/lib/templates/lottie";
 import type { BindingManifest } from "@/lib/templates/manifest";

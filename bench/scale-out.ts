@@ -19,8 +19,8 @@ import { getSummary } from "@/lib/analytics/raw/get-summary";
 import type { AnalyticsFilter } from "@/lib/analytics/raw/sql";
 import type { Db } from "@/lib/db";
 import { eventRowColumns, toCopyText, type EventRow } from "@/lib/ingest/store-events";
-import { createFreshDatabase } from "@/lib/testing/fresh-database";
-import { startScaleOutCluster } from "@/lib/testing/scale-out-cluster";
+import { createFreshDatabase } from "@/testing/fresh-database";
+import { startScaleOutCluster } from "@/testing/scale-out-cluster";
 import { random } from "./random";
 
 const serverUrl = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";

@@ -8,7 +8,7 @@ import path from "node:path";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
-import { freePort } from "@/lib/testing/free-port";
+import { freePort } from "@/testing/free-port";
 import { mintIngestToken } from "@/lib/tokens/ingest-token";
 import { strangerSecret } from "@/lib/tokens/testing";
 import { POST as postConsent } from "@/app/analytics/v1/consent/route";

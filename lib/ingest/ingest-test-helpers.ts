@@ -4,7 +4,7 @@ import { expect } from "vitest";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db";
 import { analyticsEvents, analyticsQuarantineCounts, templates } from "@/lib/db/schema";
-import { createTestProject } from "@/lib/testing/factories";
+import { createTestProject } from "@/testing/factories";
 import { mintIngestToken } from "@/lib/tokens/ingest-token";
 import type { EventRow } from "./store-events";
 import type { EventPayloads, EventType, WireEvent } from "./validate-events";
@@ -96,7 +96,7 @@ type TokenExtra = {
   template?: { id: string; version: string } | null;
 };
 
-/** An ingest token signed with the configured secret (TOKEN_SECRETS of lib/testing/setup.ts). */
+/** An ingest token signed with the configured secret (TOKEN_SECRETS of testing/setup.ts). */
 export async function ingestTokenFor(tenant: Tenant, { template = servedTemplate, ...extra }: TokenExtra = {}): Promise<string> {
   return (await mintIngestToken({ ...tenant, ...extra, templateId: template?.id, templateVersion: template?.version })).token;
 }

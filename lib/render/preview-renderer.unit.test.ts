@@ -14,7 +14,7 @@ import {
   textLayer,
   weatherCardImages,
   weatherManifest,
-} from "@/lib/testing/fixtures/lottie-builders";
+} from "@/testing/fixtures/lottie-builders";
 import {
   clearPreviewRendererCaches,
   loadCanvasKit,

@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { loadLottieFixture, makeLottie, solidLayer, textLayer } from "@/lib/testing/fixtures/lottie-builders";
-import { fixture } from "@/lib/testing/multipart";
+import { loadLottieFixture, makeLottie, solidLayer, textLayer } from "@/testing/fixtures/lottie-builders";
+import { fixture } from "@/testing/multipart";
 import { maxGifBytes, renderMedia, type RenderMediaInput } from "./render-media";
 
 // Real ffmpeg and ffprobe (Debian's package): every output is checked by what ffprobe reads from it.
@@ -96,7 +96,7 @@ describe("renderMedia", () => {
     const dir = workDir();
     const withSound = path.join(dir, "with-sound.mp4");
     execFileSync("ffmpeg", [
-      ...["-v", "error", "-i", path.join(process.cwd(), "lib/testing/fixtures/video/background-640x360-6s.mp4")],
+      ...["-v", "error", "-i", path.join(process.cwd(), "testing/fixtures/video/background-640x360-6s.mp4")],
       ...["-f", "lavfi", "-i", "sine=frequency=440:duration=6", "-c:v", "copy", "-c:a", "aac", "-shortest", "-y", withSound],
     ]);
     const overlay = makeLottie({ w: 640, h: 360, fr: 30, op: 30, layers: [solidLayer("Box", "#00ff00", 100, 100, { op: 30 })] });
@@ -125,7 +125,7 @@ describe("renderMedia", () => {
   });
 
   it("ffmpeg failing – the error carries what ffmpeg printed", async () => {
-    await expect(render({ format: "mp4", video: fixture("video/poster-640x360.png") && path.join(process.cwd(), "lib/testing/fixtures/video/poster-640x360.png") })).rejects.toThrow();
+    await expect(render({ format: "mp4", video: fixture("video/poster-640x360.png") && path.join(process.cwd(), "testing/fixtures/video/poster-640x360.png") })).rejects.toThrow();
   });
 
   it("abort – the render stops with the abort's reason and ffmpeg is killed", async () => {

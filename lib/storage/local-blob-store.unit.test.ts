@@ -9,7 +9,7 @@ import { InvalidBlobKeyError } from "./blob-store";
 import { describeBlobStoreContract, failingSource, sha256Hex, sourceOf } from "./blob-store-contract";
 import { LocalBlobStore } from "./local-blob-store";
 
-// Real files in this test file's own DATA_DIR (lib/testing/setup.ts).
+// Real files in this test file's own DATA_DIR (testing/setup.ts).
 
 const root = path.join(getConfig().dataDir, "blobs");
 const store = new LocalBlobStore({ root });

@@ -11,7 +11,7 @@ import {
   solidPngDataUrl,
   textLayer,
   weatherManifest,
-} from "@/lib/testing/fixtures/lottie-builders";
+} from "@/testing/fixtures/lottie-builders";
 import { applyBindings, isImageDataUrl } from "./bindings";
 import { listImageAssets, listTextLayers, textKeyframes, type Lottie, type LottieLayer } from "./lottie";
 import type { BindingManifest } from "./manifest";

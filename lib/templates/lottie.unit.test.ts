@@ -8,7 +8,7 @@ import {
   precompLayer,
   readFixture,
   textLayer,
-} from "@/lib/testing/fixtures/lottie-builders";
+} from "@/testing/fixtures/lottie-builders";
 import {
   JsonTextError,
   LottieJsonError,

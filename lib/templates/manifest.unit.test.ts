@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ValidationError } from "@/lib/api/errors";
-import { imageAsset, imageLayer, loadLottieFixture, makeLottie, precompLayer, solidLayer, textLayer } from "@/lib/testing/fixtures/lottie-builders";
+import { imageAsset, imageLayer, loadLottieFixture, makeLottie, precompLayer, solidLayer, textLayer } from "@/testing/fixtures/lottie-builders";
 import type { Lottie } from "./lottie";
 import { conventionKey } from "./bindings";
 import { chaptersOf, fieldsOf, parseManifestJson, validateManifest, type BindingManifest } from "./manifest";

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, type Db } from "@/lib/db";
 import { insertEventRows, type EventRow } from "@/lib/ingest/store-events";
 import { authorizeProject } from "@/lib/auth/project-access";
-import { createTestMember, createTestProject } from "@/lib/testing/factories";
+import { createTestMember, createTestProject } from "@/testing/factories";
 import { sessionRows, viewerHash, type SessionSpec, type Step, type Tenant } from "../analytics-test-helpers";
 import { maxBreakdownKeys, type BreakdownDimension } from "../definitions";
 import { getProjectAnalyticsRaw } from "./get-project-analytics-raw";

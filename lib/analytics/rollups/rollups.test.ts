@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { authorizeProject } from "@/lib/auth/project-access";
 import { getDb, type Db } from "@/lib/db";
 import { insertEventRows, type EventRow } from "@/lib/ingest/store-events";
-import { createTestMember, createTestProject } from "@/lib/testing/factories";
+import { createTestMember, createTestProject } from "@/testing/factories";
 import { sessionRows, viewerHash, type SessionSpec, type Step } from "../analytics-test-helpers";
 import { getProjectAnalytics, scopeOf } from "../get-project-analytics";
 import { getProjectAnalyticsRaw } from "../raw/get-project-analytics-raw";

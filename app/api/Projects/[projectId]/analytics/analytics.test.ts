@@ -5,7 +5,7 @@ import { sessionRows, viewerHash, type SessionSpec, type Step, type Tenant } fro
 import { projectAnalyticsSchema, type ProjectAnalytics } from "@/lib/analytics/schema";
 import { getDb } from "@/lib/db";
 import { insertEventRows, type EventRow } from "@/lib/ingest/store-events";
-import { apiRequest, createTestMember, createTestProject, routeParams } from "@/lib/testing/factories";
+import { apiRequest, createTestMember, createTestProject, routeParams } from "@/testing/factories";
 import { GET as analyticsRoute } from "./route";
 
 type Member = Awaited<ReturnType<typeof createTestMember>>;

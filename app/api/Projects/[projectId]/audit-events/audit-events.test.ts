@@ -6,7 +6,7 @@ import { otherMemberLabel } from "@/lib/audit/list-audit-events";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import type { auditEventPageSchema } from "@/lib/audit/schema";
 import { getDb, type Db } from "@/lib/db";
-import { apiRequest, createTestMember, createTestProject, routeParams } from "@/lib/testing/factories";
+import { apiRequest, createTestMember, createTestProject, routeParams } from "@/testing/factories";
 import { POST as revokeCredentialRoute } from "@/app/api/credentials/[id]/revoke/route";
 import { POST as createCredentialRoute } from "@/app/api/credentials/route";
 import { POST as disableRoute } from "../public-video-shares/[channel]/disable/route";

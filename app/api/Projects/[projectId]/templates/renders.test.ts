@@ -9,7 +9,7 @@ import { getDb, schema } from "@/lib/db";
 import { maxRenderAttempts } from "@/lib/renders/run-render";
 import { getRenderQueue } from "@/lib/renders/queue";
 import { renderSchema } from "@/lib/renders/schema";
-import { apiRequest, createTestMember, createTestProject, routeParams } from "@/lib/testing/factories";
+import { apiRequest, createTestMember, createTestProject, routeParams } from "@/testing/factories";
 import { GET as downloadRoute } from "@/app/api/renders/[renderId]/download/route";
 import { GET as getRoute } from "./[templateId]/renders/[renderId]/route";
 import { GET as listRoute, POST as createRoute } from "./[templateId]/renders/route";

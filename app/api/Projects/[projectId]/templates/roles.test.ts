@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Role } from "@/lib/db/schema";
-import { createTestMember, createTestProject } from "@/lib/testing/factories";
+import { createTestMember, createTestProject } from "@/testing/factories";
 import {
   archive,
   deploy,

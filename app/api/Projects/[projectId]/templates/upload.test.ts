@@ -5,9 +5,9 @@ import { eq } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import { templateFiles, templates } from "@/lib/db/schema";
-import { createTestMember, createTestProject } from "@/lib/testing/factories";
-import { solidPng } from "@/lib/testing/fixtures/lottie-builders";
-import { fixture, multipartBody, weatherCardParts, type UploadPart } from "@/lib/testing/multipart";
+import { createTestMember, createTestProject } from "@/testing/factories";
+import { solidPng } from "@/testing/fixtures/lottie-builders";
+import { fixture, multipartBody, weatherCardParts, type UploadPart } from "@/testing/multipart";
 import { maxUploadBytes, uploadedTemplateSchema } from "@/lib/templates/schema";
 import {
   auditActionsFor,

@@ -4,8 +4,8 @@ import { sessionRows, type SessionSpec, type Step, type Tenant } from "@/lib/ana
 import { engagementHeatmapSchema, type EngagementHeatmap } from "@/lib/analytics/schema";
 import { getDb } from "@/lib/db";
 import { insertEventRows } from "@/lib/ingest/store-events";
-import { apiRequest, createTestMember, createTestProject, routeParams } from "@/lib/testing/factories";
-import { makeLottie } from "@/lib/testing/fixtures/lottie-builders";
+import { apiRequest, createTestMember, createTestProject, routeParams } from "@/testing/factories";
+import { makeLottie } from "@/testing/fixtures/lottie-builders";
 import { upload, type TemplateJson } from "../../templates/template-test-helpers";
 import { GET as heatmapRoute } from "./route";
 

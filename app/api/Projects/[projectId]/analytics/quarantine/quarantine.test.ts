@@ -9,7 +9,7 @@ import { getDb } from "@/lib/db";
 import { drainQuarantine } from "@/lib/ingest/quarantine";
 import { addTemplate, batchRequest, eventBatch, ingestTokenFor, storedCount, wireEvent, type Tenant } from "@/lib/ingest/ingest-test-helpers";
 import { validateEventBatch } from "@/lib/ingest/validate-events";
-import { apiRequest, createTestMember, createTestProject, routeParams } from "@/lib/testing/factories";
+import { apiRequest, createTestMember, createTestProject, routeParams } from "@/testing/factories";
 import { GET as quarantineRoute } from "./route";
 
 // Refused batches go through the ingest route as a page sends them; the report is read back

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb, schema } from "@/lib/db";
 import { getRenderQueue } from "@/lib/renders/queue";
 import { thumbnailPageSchema } from "@/lib/renders/schema";
-import { apiRequest, createTestMember, createTestProject, routeParams } from "@/lib/testing/factories";
+import { apiRequest, createTestMember, createTestProject, routeParams } from "@/testing/factories";
 import { POST as createCredentialRoute } from "@/app/api/credentials/route";
 import { GET as downloadRoute } from "@/app/api/renders/[renderId]/download/route";
 import { PUT as putShareRoute } from "@/app/api/Projects/[projectId]/public-video-shares/[channel]/route";

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 
-export const fixturesDir = path.join(process.cwd(), "lib/testing/fixtures");
+export const fixturesDir = path.join(process.cwd(), "testing/fixtures");
 
 export function fixture(relativePath: string): Buffer {
   return readFileSync(path.join(fixturesDir, relativePath));

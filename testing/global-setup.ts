@@ -7,7 +7,7 @@ import { createFreshDatabase } from "./fresh-database";
 import { testSecrets } from "./test-secrets";
 
 // Migrating takes seconds and every test file used to pay it: the run migrates one database
-// here, through lib/db as the app does, and lib/testing/setup.ts gives each file a copy of it
+// here, through lib/db as the app does, and testing/setup.ts gives each file a copy of it
 // (PGlite: a copy of the data directory; PostgreSQL: a database made from this one as template).
 
 declare module "vitest" {

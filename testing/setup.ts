@@ -6,7 +6,7 @@ import { closeDb } from "@/lib/db";
 import { createFreshDatabase } from "./fresh-database";
 import { testSecrets } from "./test-secrets";
 
-// Each test file gets a database of its own, copied from the one lib/testing/global-setup.ts
+// Each test file gets a database of its own, copied from the one testing/global-setup.ts
 // migrated for the run: files running side by side never see each other's rows, locks or jobs.
 // PGlite: a copy of the migrated data directory in the file's fresh DATA_DIR. PostgreSQL: a
 // database made from the migrated template; DATABASE_URL names it for the file (and for the
