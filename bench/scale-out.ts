@@ -11,7 +11,7 @@
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import postgres from "postgres";
-import { sessionRows, type Step, type Tenant } from "@/lib/analytics/analytics-test-helpers";
+import { sessionRows, type Step, type Tenant } from "@/testing/analytics-sessions";
 import { getBreakdown } from "@/lib/analytics/raw/get-breakdown";
 import { getDaily } from "@/lib/analytics/raw/get-daily";
 import { getQuartileFunnel } from "@/lib/analytics/raw/get-quartile-funnel";

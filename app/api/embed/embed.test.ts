@@ -5,7 +5,7 @@ import { POST as createCredentialRoute } from "@/app/api/credentials/route";
 import { POST as revokeCredentialRoute } from "@/app/api/credentials/[id]/revoke/route";
 import { PUT as putShareRoute } from "@/app/api/Projects/[projectId]/public-video-shares/[channel]/route";
 import { POST as disableRoute } from "@/app/api/Projects/[projectId]/public-video-shares/[channel]/disable/route";
-import { deploy, okJson, problemOf, upload, type TemplateJson } from "@/app/api/Projects/[projectId]/templates/template-test-helpers";
+import { deploy, okJson, problemOf, upload, type TemplateJson } from "@/testing/template-api";
 import { GET as embedPageRoute } from "@/app/embed/[slug]/route";
 import { GET as embedSessionPageRoute } from "@/app/embed/route";
 import { parseRange } from "@/lib/embed/serve-file";

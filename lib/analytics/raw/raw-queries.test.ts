@@ -5,7 +5,7 @@ import { getDb, type Db } from "@/lib/db";
 import { insertEventRows, type EventRow } from "@/lib/ingest/store-events";
 import { authorizeProject } from "@/lib/auth/project-access";
 import { createTestMember, createTestProject } from "@/testing/factories";
-import { sessionRows, viewerHash, type SessionSpec, type Step, type Tenant } from "../analytics-test-helpers";
+import { sessionRows, viewerHash, type SessionSpec, type Step, type Tenant } from "@/testing/analytics-sessions";
 import { maxBreakdownKeys, type BreakdownDimension } from "../definitions";
 import { getProjectAnalyticsRaw } from "./get-project-analytics-raw";
 import { getBotEvents } from "./get-bot-events";

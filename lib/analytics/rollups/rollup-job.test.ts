@@ -6,7 +6,7 @@ import { getDb, type Db } from "@/lib/db";
 import { eventRowColumns, insertEventRows, toCopyText, type EventRow } from "@/lib/ingest/store-events";
 import { createTestMember, createTestProject } from "@/testing/factories";
 import { createFreshDatabase } from "@/testing/fresh-database";
-import { sessionRows, viewerHash, type SessionSpec, type Step, type Tenant } from "../analytics-test-helpers";
+import { sessionRows, viewerHash, type SessionSpec, type Step, type Tenant } from "@/testing/analytics-sessions";
 import { getProjectAnalytics } from "../get-project-analytics";
 import type { AnalyticsQuery } from "../schema";
 import { readReportTail } from "./pending";

@@ -5,7 +5,7 @@ import { authorizeProject } from "@/lib/auth/project-access";
 import { getDb, type Db } from "@/lib/db";
 import { insertEventRows, type EventRow } from "@/lib/ingest/store-events";
 import { createTestMember, createTestProject } from "@/testing/factories";
-import { sessionRows, viewerHash, type SessionSpec, type Step } from "../analytics-test-helpers";
+import { sessionRows, viewerHash, type SessionSpec, type Step } from "@/testing/analytics-sessions";
 import { getProjectAnalytics, scopeOf } from "../get-project-analytics";
 import { getProjectAnalyticsRaw } from "../raw/get-project-analytics-raw";
 import { getHeatmapDeltas } from "../raw/get-heatmap-seconds";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createProject } from "@/lib/accounts/accounts";
-import { sessionRows, viewerHash, type SessionSpec, type Step, type Tenant } from "@/lib/analytics/analytics-test-helpers";
+import { sessionRows, viewerHash, type SessionSpec, type Step, type Tenant } from "@/testing/analytics-sessions";
 import { projectAnalyticsSchema, type ProjectAnalytics } from "@/lib/analytics/schema";
 import { getDb } from "@/lib/db";
 import { insertEventRows, type EventRow } from "@/lib/ingest/store-events";

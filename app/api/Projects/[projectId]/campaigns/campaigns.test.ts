@@ -24,7 +24,7 @@ import { GET as listRecipientsRoute, POST as postRecipientsRoute } from "./[camp
 import { GET as getCampaignRoute } from "./[campaignId]/route";
 import { GET as listRoute, POST as createRoute } from "./route";
 import { sessionActor } from "@/lib/auth/authenticate";
-import { uploadWithManifest } from "../templates/template-test-helpers";
+import { uploadWithManifest } from "@/testing/template-api";
 
 type CampaignJson = z.infer<typeof campaignSchema>;
 type DetailJson = z.infer<typeof campaignDetailSchema>;

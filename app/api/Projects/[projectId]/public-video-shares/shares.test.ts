@@ -15,7 +15,7 @@ import { POST as revokeCredentialRoute } from "@/app/api/credentials/[id]/revoke
 import { POST as createCredentialRoute } from "@/app/api/credentials/route";
 import { GET as auditEventsRoute } from "../audit-events/route";
 import { POST as previewRoute } from "../templates/[templateId]/preview/route";
-import { uploadWithManifest } from "../templates/template-test-helpers";
+import { uploadWithManifest } from "@/testing/template-api";
 import { POST as disableRoute } from "./[channel]/disable/route";
 import { POST as restoreRoute } from "./[channel]/restore/route";
 import { POST as rotateSlugRoute } from "./[channel]/rotate-slug/route";

@@ -19,7 +19,7 @@ import {
   upload,
   uploadRaw,
   type TemplateJson,
-} from "./template-test-helpers";
+} from "@/testing/template-api";
 
 let organizationId: string;
 let admin: string;

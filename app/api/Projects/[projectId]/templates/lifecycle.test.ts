@@ -28,7 +28,7 @@ import {
   upload,
   uploadSmall,
   type TemplateJson,
-} from "./template-test-helpers";
+} from "@/testing/template-api";
 
 let organizationId: string;
 let admin: { user: { id: string }; token: string };

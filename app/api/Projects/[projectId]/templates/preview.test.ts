@@ -9,7 +9,7 @@ import { fixture, weatherCardParts } from "@/testing/multipart";
 import { previewResultSchema } from "@/lib/templates/schema";
 import { GET as previewFileRoute } from "@/app/api/previews/[file]/route";
 import { POST as previewRoute } from "./[templateId]/preview/route";
-import { blobFiles, errorPaths, okJson, preview, problemOf, templatesUrl, upload, type PreviewJson, type TemplateJson } from "./template-test-helpers";
+import { blobFiles, errorPaths, okJson, preview, problemOf, templatesUrl, upload, type PreviewJson, type TemplateJson } from "@/testing/template-api";
 
 let projectId: string;
 let editor: string;

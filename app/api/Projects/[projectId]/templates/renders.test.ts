@@ -13,7 +13,7 @@ import { apiRequest, createTestMember, createTestProject, routeParams } from "@/
 import { GET as downloadRoute } from "@/app/api/renders/[renderId]/download/route";
 import { GET as getRoute } from "./[templateId]/renders/[renderId]/route";
 import { GET as listRoute, POST as createRoute } from "./[templateId]/renders/route";
-import { errorPaths, okJson, problemOf, templatesUrl, uploadSmall, type TemplateJson } from "./template-test-helpers";
+import { errorPaths, okJson, problemOf, templatesUrl, uploadSmall, type TemplateJson } from "@/testing/template-api";
 
 // The render API on the database the run is given (PGlite, or PostgreSQL with DATABASE_URL and
 // then pg-boss), with the process's real queue and real ffmpeg.

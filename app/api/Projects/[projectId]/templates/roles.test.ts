@@ -15,7 +15,7 @@ import {
   upload,
   uploadSmall,
   type TemplateJson,
-} from "./template-test-helpers";
+} from "@/testing/template-api";
 
 // Who may do what with templates (docs/design.md, Roles): Viewer reads; Editor also uploads and
 // previews; ProjectManager and OrganizationAdmin do everything.

@@ -10,7 +10,7 @@ import { uploadedTemplateSchema } from "@/lib/templates/schema";
 import { PUT as partRoute } from "@/app/api/uploads/[sessionId]/files/[fileIndex]/parts/[partNumber]/route";
 import { POST as completeRoute } from "./uploads/[uploadId]/complete/route";
 import { POST as declareRoute } from "./uploads/route";
-import { expectNothingLeft, getOne, okJson, problemOf, snapshot, templatesUrl, uniqueParts, upload, type Snapshot, type TemplateJson } from "./template-test-helpers";
+import { expectNothingLeft, getOne, okJson, problemOf, snapshot, templatesUrl, uniqueParts, upload, type Snapshot, type TemplateJson } from "@/testing/template-api";
 
 // Issue 32, finding 2: every image the animation loads by name must be uploaded with it, unless
 // a manifest image field fills it from personalization data (then the answer warns). The same

@@ -29,7 +29,7 @@ import {
   uploadRaw,
   type Snapshot,
   type TemplateJson,
-} from "./template-test-helpers";
+} from "@/testing/template-api";
 
 let projectId: string;
 let manager: { user: { id: string }; token: string };

@@ -7,7 +7,7 @@ import { quarantineReportSchema, type QuarantineReport } from "@/lib/analytics/s
 import { selectRows } from "@/lib/analytics/select-rows";
 import { getDb } from "@/lib/db";
 import { drainQuarantine } from "@/lib/ingest/quarantine";
-import { addTemplate, batchRequest, eventBatch, ingestTokenFor, storedCount, wireEvent, type Tenant } from "@/lib/ingest/ingest-test-helpers";
+import { addTemplate, batchRequest, eventBatch, ingestTokenFor, storedCount, wireEvent, type Tenant } from "@/testing/ingest";
 import { validateEventBatch } from "@/lib/ingest/validate-events";
 import { apiRequest, createTestMember, createTestProject, routeParams } from "@/testing/factories";
 import { GET as quarantineRoute } from "./route";

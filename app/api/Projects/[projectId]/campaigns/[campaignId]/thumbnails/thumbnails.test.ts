@@ -7,7 +7,7 @@ import { apiRequest, createTestMember, createTestProject, routeParams } from "@/
 import { POST as createCredentialRoute } from "@/app/api/credentials/route";
 import { GET as downloadRoute } from "@/app/api/renders/[renderId]/download/route";
 import { PUT as putShareRoute } from "@/app/api/Projects/[projectId]/public-video-shares/[channel]/route";
-import { errorPaths, okJson, problemOf, uploadSmall } from "@/app/api/Projects/[projectId]/templates/template-test-helpers";
+import { errorPaths, okJson, problemOf, uploadSmall } from "@/testing/template-api";
 import { GET, POST } from "./route";
 
 // Campaign thumbnails on the run's database with the process's real queue and ffmpeg. Campaigns

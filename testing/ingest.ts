@@ -6,8 +6,8 @@ import { getDb } from "@/lib/db";
 import { analyticsEvents, analyticsQuarantineCounts, templates } from "@/lib/db/schema";
 import { createTestProject } from "@/testing/factories";
 import { mintIngestToken } from "@/lib/tokens/ingest-token";
-import type { EventRow } from "./store-events";
-import type { EventPayloads, EventType, WireEvent } from "./validate-events";
+import type { EventRow } from "@/lib/ingest/store-events";
+import type { EventPayloads, EventType, WireEvent } from "@/lib/ingest/validate-events";
 
 // Shared by the ingest handler tests and the standalone-server tests. Every test takes a fresh
 // tenant (random organization and project ids: analytics_events has no foreign keys and the

@@ -1,6 +1,6 @@
 import { SignJWT, type JWTPayload } from "jose";
 import { expect } from "vitest";
-import { TokenError, type TokenErrorReason, type TokenSecret } from "./tokens";
+import { TokenError, type TokenErrorReason, type TokenSecret } from "@/lib/tokens/tokens";
 
 // Test helpers: explicit secrets and a fixed clock, and tokens built by hand the way an attacker would.
 

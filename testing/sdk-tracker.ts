@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { vi } from "vitest";
 import { analyticsMessageType, type PlayerContext } from "@/lib/embed/protocol";
 import type { EventBatch, WireEvent } from "@/lib/ingest/validate-events";
-import { createTracker } from "./tracker";
+import { createTracker } from "@/lib/sdk/tracker";
 
 // Shared by the SDK's unit tests: a tracker whose transport records what would leave the page.
 

@@ -4,7 +4,7 @@ import { buffer, text } from "node:stream/consumers";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { BlobNotFoundError, BlobRangeError, InvalidBlobKeyError, type BlobStore } from "./blob-store";
+import { BlobNotFoundError, BlobRangeError, InvalidBlobKeyError, type BlobStore } from "@/lib/storage/blob-store";
 
 // One behaviour, every driver: each driver's test file runs this suite against its store.
 

@@ -11,14 +11,14 @@ import { apiRequest, routeParams } from "@/testing/factories";
 import { makeLottie, solidLayer, textLayer } from "@/testing/fixtures/lottie-builders";
 import { uploadRequest, type UploadPart } from "@/testing/multipart";
 import type { previewResultSchema, templateSchema } from "@/lib/templates/schema";
-import { POST as archiveRoute } from "./[templateId]/archive/route";
-import { POST as deployRoute } from "./[templateId]/deploy/route";
-import { POST as previewRoute } from "./[templateId]/preview/route";
-import { DELETE as deleteRoute, GET as getRoute } from "./[templateId]/route";
-import { GET as listRoute } from "./route";
-import { POST as uploadRoute } from "./upload/route";
+import { POST as archiveRoute } from "@/app/api/Projects/[projectId]/templates/[templateId]/archive/route";
+import { POST as deployRoute } from "@/app/api/Projects/[projectId]/templates/[templateId]/deploy/route";
+import { POST as previewRoute } from "@/app/api/Projects/[projectId]/templates/[templateId]/preview/route";
+import { DELETE as deleteRoute, GET as getRoute } from "@/app/api/Projects/[projectId]/templates/[templateId]/route";
+import { GET as listRoute } from "@/app/api/Projects/[projectId]/templates/route";
+import { POST as uploadRoute } from "@/app/api/Projects/[projectId]/templates/upload/route";
 
-// Calls and disk/database probes shared by the template API tests (test-only; not a route).
+// Calls and disk/database probes shared by the template API tests.
 
 export type TemplateJson = z.infer<typeof templateSchema>;
 export type PreviewJson = z.infer<typeof previewResultSchema>;
