@@ -118,6 +118,16 @@ export const hourlyDefaultMaxDays = 2;
 export const seriesGranularities = ["hour", "day"] as const;
 export type SeriesGranularity = (typeof seriesGranularities)[number];
 
+const bucketMs: Record<SeriesGranularity, number> = { hour: 60 * 60 * 1000, day: 24 * 60 * 60 * 1000 };
+
+/** The ISO starts of the UTC hours or days [from, to) touches, oldest first: a series' points. */
+export function seriesBuckets(from: Date, to: Date, granularity: SeriesGranularity): string[] {
+  const size = bucketMs[granularity];
+  const starts: string[] = [];
+  for (let start = Math.floor(from.getTime() / size) * size; start < to.getTime(); start += size) starts.push(new Date(start).toISOString());
+  return starts;
+}
+
 /** Refused events kept per project (newest first), and listed by one report. */
 export const quarantineSamplesKept = 200;
 export const quarantineSamplesListed = 50;

@@ -1,13 +1,11 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import type { SeriesGranularity } from "../definitions";
+import { seriesBuckets, type SeriesGranularity } from "../definitions";
 import { scopedEventsCte, selectRows, seriesFactsCtes, type AnalyticsFilter } from "./sql";
 import type { BreakdownQueryRow } from "./get-breakdown";
 
 export type SeriesPoint = { start: string; sessions: number; plays: number; completions: number; ctaClicks: number };
 export type Series = { granularity: SeriesGranularity; points: SeriesPoint[] };
-
-const bucketMs: Record<SeriesGranularity, number> = { hour: 60 * 60 * 1000, day: 24 * 60 * 60 * 1000 };
 
 /** The series: every UTC hour or day bucket the window touches, oldest first, zero-filled (definitions.ts). */
 export async function getSeries(db: Db, filter: AnalyticsFilter): Promise<Series> {
@@ -28,12 +26,4 @@ export async function getSeries(db: Db, filter: AnalyticsFilter): Promise<Series
       return { start, sessions: row?.sessions ?? 0, plays: row?.plays ?? 0, completions: row?.completions ?? 0, ctaClicks: row?.cta_clicks ?? 0 };
     }),
   };
-}
-
-/** The ISO starts of the UTC hours or days [from, to) touches, oldest first. */
-export function seriesBuckets(from: Date, to: Date, granularity: SeriesGranularity): string[] {
-  const size = bucketMs[granularity];
-  const starts: string[] = [];
-  for (let start = Math.floor(from.getTime() / size) * size; start < to.getTime(); start += size) starts.push(new Date(start).toISOString());
-  return starts;
 }
