@@ -27,7 +27,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "units",
-          include: ["lib/**/*.unit.test.ts", "app/**/*.unit.test.ts"],
+          include: ["lib/**/*.unit.test.ts", "app/**/*.unit.test.ts", "testing/**/*.unit.test.ts"],
           setupFiles: ["testing/unit-setup.ts"],
         },
       },
@@ -35,7 +35,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "database",
-          include: ["lib/**/*.test.ts", "app/**/*.test.ts"],
+          include: ["lib/**/*.test.ts", "app/**/*.test.ts", "testing/**/*.test.ts"],
           exclude: ["**/*.unit.test.ts", "**/node_modules/**"],
           globalSetup: ["testing/global-setup.ts"],
           setupFiles: ["testing/setup.ts"],

@@ -304,7 +304,7 @@ async function checkRollups(store: Store, { organizationId, projectId, from, to 
   const { getDb, closeDb } = await import("@/lib/db");
   const { refreshRollups } = await import("@/lib/analytics/rollups/refresh");
   const { getProjectAnalytics } = await import("@/lib/analytics/get-project-analytics");
-  const { getProjectAnalyticsRaw } = await import("@/lib/analytics/raw/get-project-analytics-raw");
+  const { getProjectAnalyticsRaw } = await import("@/testing/oracles/analytics-raw/get-project-analytics-raw");
   switchDatabase({ DATABASE_URL: store.databaseUrl });
   const db = await getDb();
   try {

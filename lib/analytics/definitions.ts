@@ -1,7 +1,7 @@
 /*
  * Analytics definitions: what every number in GET /api/Projects/{projectId}/analytics means.
- * The rollups (./rollups) and the reference queries over raw events (./raw) follow these
- * exactly; change a definition here first.
+ * The rollups (./rollups) and the raw-event reference queries the tests check them against
+ * (testing/oracles/analytics-raw) follow these exactly; change a definition here first.
  *
  * Source. The API answers from rollups (lib/analytics/rollups), which a job keeps up to date
  * from analytics_events; a report never runs the job itself: it adds the small tail of events

@@ -14,7 +14,7 @@ export type HeatmapDeltas = {
 type DeltaRow = { second: number; views: number; watched_plays: number; drop_offs: number; plays: number; furthest_ms: number | null };
 
 /**
- * The heatmap of definitions.ts on raw events: payload.watched spans per play, clipped to the
+ * The heatmap of lib/analytics/definitions.ts on raw events: payload.watched spans per play, clipped to the
  * duration, turned into second intervals [floor(from/1000), ceil(to/1000)). Views are +1/−1 at
  * each span's ends; watched plays the same over each play's merged intervals (gaps and
  * islands), so a second rewatched within a play still counts that play once. Nothing is

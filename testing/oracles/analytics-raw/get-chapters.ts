@@ -1,13 +1,13 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { maxBreakdownKeys, rate } from "../definitions";
+import { maxBreakdownKeys, rate } from "@/lib/analytics/definitions";
 import { scopedEventsCte, selectRows, type AnalyticsFilter } from "./sql";
 
 export type ChapterRow = { chapterId: string; chapterName: string; sessions: number; plays: number; share: number | null };
 
 type ChapterQueryRow = { chapter_id: string; chapter_name: string; sessions: number; plays: number };
 
-/** Sessions and plays that entered each chapter (chapter.entered), by the position it starts at (definitions.ts). */
+/** Sessions and plays that entered each chapter (chapter.entered), by the position it starts at (lib/analytics/definitions.ts). */
 export async function getChapters(db: Db, filter: AnalyticsFilter, totalPlays: number): Promise<ChapterRow[]> {
   const rows = await selectRows<ChapterQueryRow>(
     db,

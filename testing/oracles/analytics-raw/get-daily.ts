@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { maxWindowDays } from "../definitions";
-import { utcDay, windowDays } from "../schema";
+import { maxWindowDays } from "@/lib/analytics/definitions";
+import { utcDay, windowDays } from "@/lib/analytics/schema";
 import { breakdownFactsCtes, scopedEventsCte, selectRows, type AnalyticsFilter } from "./sql";
 import { toBreakdownRow, type BreakdownQueryRow, type BreakdownRow } from "./get-breakdown";
 

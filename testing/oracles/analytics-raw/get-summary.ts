@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { rate } from "../definitions";
+import { rate } from "@/lib/analytics/definitions";
 import { playsCte, scopedEventsCte, selectRows, type AnalyticsFilter } from "./sql";
 
 export type AnalyticsSummary = {
@@ -32,7 +32,7 @@ type SummaryRow = {
   errors: number;
 };
 
-/** Sessions, plays, viewers, completion, watch percent, CTA clicks, autoplay failures and errors (definitions.ts). */
+/** Sessions, plays, viewers, completion, watch percent, CTA clicks, autoplay failures and errors (lib/analytics/definitions.ts). */
 export async function getSummary(db: Db, filter: AnalyticsFilter): Promise<AnalyticsSummary> {
   const [row] = await selectRows<SummaryRow>(
     db,

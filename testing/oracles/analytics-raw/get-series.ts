@@ -1,13 +1,13 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { seriesBuckets, type SeriesGranularity } from "../definitions";
+import { seriesBuckets, type SeriesGranularity } from "@/lib/analytics/definitions";
 import { scopedEventsCte, selectRows, seriesFactsCtes, type AnalyticsFilter } from "./sql";
 import type { BreakdownQueryRow } from "./get-breakdown";
 
 export type SeriesPoint = { start: string; sessions: number; plays: number; completions: number; ctaClicks: number };
 export type Series = { granularity: SeriesGranularity; points: SeriesPoint[] };
 
-/** The series: every UTC hour or day bucket the window touches, oldest first, zero-filled (definitions.ts). */
+/** The series: every UTC hour or day bucket the window touches, oldest first, zero-filled (lib/analytics/definitions.ts). */
 export async function getSeries(db: Db, filter: AnalyticsFilter): Promise<Series> {
   const { granularity } = filter;
   const rows = await selectRows<BreakdownQueryRow>(

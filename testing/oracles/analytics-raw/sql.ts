@@ -1,17 +1,17 @@
 import { sql, type SQL } from "drizzle-orm";
-export { selectRows } from "../select-rows";
-import type { BreakdownDimension, SeriesGranularity } from "../definitions";
-import { unknownKey } from "../definitions";
-import type { AnalyticsQuery } from "../schema";
+export { selectRows } from "@/lib/analytics/select-rows";
+import type { BreakdownDimension, SeriesGranularity } from "@/lib/analytics/definitions";
+import { unknownKey } from "@/lib/analytics/definitions";
+import type { AnalyticsQuery } from "@/lib/analytics/schema";
 
 // Fragments the queries in ./queries share, so every query scopes and counts the same way
-// (definitions.ts says what they mean). Values travel as bind parameters; the only SQL text
+// (lib/analytics/definitions.ts says what they mean). Values travel as bind parameters; the only SQL text
 // chosen at run time is a dimension's key expression, picked from a fixed table.
 
 /** A query's input: the project it is scoped to and the resolved window and filters. */
 export type AnalyticsFilter = AnalyticsQuery & { projectId: string };
 
-/** The window and filters alone: what a query reads, bots included (definitions.ts, excluded.botEvents). */
+/** The window and filters alone: what a query reads, bots included (lib/analytics/definitions.ts, excluded.botEvents). */
 export type ScopeFilter = Pick<AnalyticsFilter, "projectId" | "from" | "to" | "channel" | "templateId" | "templateVersion" | "deviceType" | "country">;
 
 /** The WHERE conditions of the project's events in [from, to) that match every filter given, bots included. */
@@ -77,7 +77,7 @@ export function dimensionKey(dimension: BreakdownDimension): SQL {
 
 /**
  * `facts` (needs `scoped`): rows (key, sessions, plays, completions, cta_clicks) of 0s and 1s,
- * one per session, play and click, keyed as definitions.ts says; a breakdown sums them by key.
+ * one per session, play and click, keyed as lib/analytics/definitions.ts says; a breakdown sums them by key.
  */
 export function breakdownFactsCtes(dimension: BreakdownDimension): SQL {
   return factsCtes(dimensionKey(dimension));

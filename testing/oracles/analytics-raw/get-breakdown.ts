@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { maxBreakdownKeys, type BreakdownDimension } from "../definitions";
+import { maxBreakdownKeys, type BreakdownDimension } from "@/lib/analytics/definitions";
 import { breakdownFactsCtes, scopedEventsCte, selectRows, type AnalyticsFilter } from "./sql";
 
 export type BreakdownRow = { key: string; sessions: number; plays: number; completions: number; ctaClicks: number };
@@ -9,7 +9,7 @@ export type BreakdownQueryRow = { key: string; sessions: number; plays: number; 
 
 /**
  * Sessions, plays, completions and CTA clicks per value of one dimension, most sessions first
- * (definitions.ts). The dimension names an entry of a fixed table, never SQL text.
+ * (lib/analytics/definitions.ts). The dimension names an entry of a fixed table, never SQL text.
  */
 export async function getBreakdown(db: Db, filter: AnalyticsFilter, dimension: BreakdownDimension): Promise<BreakdownRow[]> {
   const facts = breakdownFactsCtes(dimension);

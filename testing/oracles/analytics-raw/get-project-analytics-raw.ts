@@ -8,15 +8,15 @@ import { getDaily } from "./get-daily";
 import { getQuartileFunnel } from "./get-quartile-funnel";
 import { getSeries } from "./get-series";
 import { getSummary } from "./get-summary";
-import { filtersOf, type AnalyticsQuery, type ProjectAnalytics } from "../schema";
-import { selectRows } from "../select-rows";
+import { filtersOf, type AnalyticsQuery, type ProjectAnalytics } from "@/lib/analytics/schema";
+import { selectRows } from "@/lib/analytics/select-rows";
 import type { AnalyticsFilter } from "./sql";
 
 /**
  * The report of GET /api/Projects/{projectId}/analytics computed from raw events, as the API
  * did before rollups: the benchmark's baseline (npm run bench:analytics) and the reference the
  * rollups are tested against. Its window is exact to the millisecond and counts each event by
- * its own time (the rollups attribute sessions and plays to the day they started: definitions.ts).
+ * its own time (the rollups attribute sessions and plays to the day they started: lib/analytics/definitions.ts).
  */
 export async function getProjectAnalyticsRaw(db: Db, { project }: ProjectAccess, query: AnalyticsQuery): Promise<ProjectAnalytics> {
   const filter: AnalyticsFilter = { ...query, projectId: project.id };

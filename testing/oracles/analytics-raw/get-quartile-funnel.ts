@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { funnelQuartiles, rate, type FunnelQuartile } from "../definitions";
+import { funnelQuartiles, rate, type FunnelQuartile } from "@/lib/analytics/definitions";
 import { playsCte, scopedEventsCte, selectRows, type AnalyticsFilter } from "./sql";
 
 export type QuartileFunnel = {
@@ -11,7 +11,7 @@ export type QuartileFunnel = {
 
 type FunnelRow = { plays: number; reached_25: number; reached_50: number; reached_75: number; reached_100: number };
 
-/** How many plays reached 25, 50, 75 and 100 percent (definitions.ts). */
+/** How many plays reached 25, 50, 75 and 100 percent (lib/analytics/definitions.ts). */
 export async function getQuartileFunnel(db: Db, filter: AnalyticsFilter): Promise<QuartileFunnel> {
   const [row] = await selectRows<FunnelRow>(
     db,

@@ -6,7 +6,7 @@ import { insertEventRows, type EventRow } from "@/lib/ingest/store-events";
 import { authorizeProject } from "@/lib/auth/project-access";
 import { createTestMember, createTestProject } from "@/testing/factories";
 import { sessionRows, viewerHash, type SessionSpec, type Step, type Tenant } from "@/testing/analytics-sessions";
-import { maxBreakdownKeys, type BreakdownDimension } from "../definitions";
+import { maxBreakdownKeys, type BreakdownDimension } from "@/lib/analytics/definitions";
 import { getProjectAnalyticsRaw } from "./get-project-analytics-raw";
 import { getBotEvents } from "./get-bot-events";
 import { getBreakdown } from "./get-breakdown";
