@@ -15,6 +15,17 @@ export default defineConfig([
     rules: { "react-hooks/rules-of-hooks": "off" },
   },
   {
+    // Test support stays out of the app (docs/adr/0138-one-folder-for-test-support-and-names.md).
+    files: ["lib/**", "app/**", "components/**"],
+    ignores: ["**/*.test.ts", "**/*.unit.test.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ regex: "^(@/|(\\.\\./)+)testing(/|$)", message: "testing/ is test support: only test files may import it." }] },
+      ],
+    },
+  },
+  {
     rules: {
       "no-restricted-syntax": [
         "error",
