@@ -14,7 +14,7 @@ import { startApp } from "@/testing/start-app";
 import { benchSecrets, treeRss } from "./processes";
 
 const settleMs = 10_000;
-/** Past the preview renderer's idle release (60 s, lib/render/preview-renderer.ts). */
+/** Past the preview renderer's idle release (60 s, lib/skottie/preview-renderer.ts). */
 const restAfterLoadMs = 75_000;
 const loadMs = Number(process.env.BENCH_MEMORY_LOAD_MS ?? 20_000);
 const mb = (bytes: number) => Math.round(bytes / 1_048_576);

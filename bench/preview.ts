@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import type { CanvasKit } from "canvaskit-wasm";
-import { encodePng } from "@/lib/render/png";
+import { encodePng } from "@/lib/skottie/png";
 import {
   clearPreviewRendererCaches,
   loadCanvasKit,
@@ -15,7 +15,7 @@ import {
   previewSize,
   renderPreviewPixels,
   renderPreviewPng,
-} from "@/lib/render/preview-renderer";
+} from "@/lib/skottie/preview-renderer";
 import { lottieFixtures, readFixture, solidPngDataUrl, weatherCardImages } from "@/testing/fixtures/lottie-builders";
 import { applyBindings } from "@/lib/templates/bindings";
 import { listFontNames, listImageAssets, parseLottieJson, type Lottie } from "@/lib/templates/lottie";

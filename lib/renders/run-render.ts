@@ -7,7 +7,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { getConfig } from "@/lib/config";
 import { schema, type Db } from "@/lib/db";
 import { hasErrorCode } from "@/lib/error-code";
-import { renderMedia, type RenderedMedia } from "@/lib/render/render-media";
+import { renderMedia, type RenderedMedia } from "@/lib/skottie/render-media";
 import { getBlobStore } from "@/lib/storage";
 import { applyBindings } from "@/lib/templates/bindings";
 import { loadLottie } from "@/lib/templates/load-lottie";
