@@ -29,7 +29,7 @@ import { getProjectAnalyticsRaw } from "@/testing/oracles/analytics-raw/get-proj
 import { getHeatmapDeltas } from "@/testing/oracles/analytics-raw/get-heatmap-seconds";
 import { readHeatmap } from "@/lib/analytics/rollups/read";
 import { refreshRollups } from "@/lib/analytics/rollups/refresh";
-import type { AnalyticsQuery, ProjectAnalytics } from "@/lib/analytics/schema";
+import type { AnalyticsQuery, ProjectAnalytics } from "@/lib/analytics/contract";
 import type { ProjectAccess } from "@/lib/auth/project-access";
 import { schema, type Db } from "@/lib/db";
 import { hasErrorCode } from "@/lib/error-code";

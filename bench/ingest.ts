@@ -16,7 +16,7 @@ import postgres from "postgres";
 import { freePort } from "@/testing/free-port";
 import { mintIngestToken } from "@/lib/tokens/ingest-token";
 import type { EventRow } from "@/lib/ingest/store-events";
-import type { AnalyticsQuery, ProjectAnalytics } from "@/lib/analytics/schema";
+import type { AnalyticsQuery, ProjectAnalytics } from "@/lib/analytics/contract";
 import type { ProjectAccess } from "@/lib/auth/project-access";
 import { cpuSeconds, treeRss, waitForOutput } from "./processes";
 

@@ -10,7 +10,7 @@ import { auditEvents, templateFiles, templates } from "@/lib/db/schema";
 import { apiRequest, routeParams } from "@/testing/factories";
 import { makeLottie, solidLayer, textLayer } from "@/testing/fixtures/lottie-builders";
 import { uploadRequest, type UploadPart } from "@/testing/multipart";
-import type { previewResultSchema, templateSchema } from "@/lib/templates/schema";
+import type { previewResultSchema, templateSchema } from "@/lib/templates/contract";
 import { POST as archiveRoute } from "@/app/api/Projects/[projectId]/templates/[templateId]/archive/route";
 import { POST as deployRoute } from "@/app/api/Projects/[projectId]/templates/[templateId]/deploy/route";
 import { POST as previewRoute } from "@/app/api/Projects/[projectId]/templates/[templateId]/preview/route";

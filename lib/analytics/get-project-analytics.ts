@@ -4,7 +4,7 @@ import { funnelQuartiles, maxBreakdownKeys, rate, seriesBuckets, type SeriesGran
 import type { DailyCounter } from "./rollups/contribution";
 import { documentBreakdown, reportMasks, filterBreakdown, readHours, readScope, type RollupScope, type ScopeTotals } from "./rollups/read";
 import { readReportTail, type RollupChange } from "./rollups/pending";
-import { filtersOf, type AnalyticsQuery, type ProjectAnalytics } from "./schema";
+import { filtersOf, type AnalyticsQuery, type ProjectAnalytics } from "./contract";
 
 const dayMs = 86_400_000;
 

@@ -10,7 +10,7 @@ import { getTemplateFiles, getTemplateRowOrThrow } from "@/lib/templates/templat
 import { checkWebhookUrl } from "@/lib/webhooks/url-safety";
 import { signRenderDownload, type RenderPurpose } from "./download-url";
 import { enqueueRenders } from "./queue";
-import type { CreateRenderBody, RenderFormat, RenderStatus } from "./schema";
+import type { CreateRenderBody, RenderFormat, RenderStatus } from "./contract";
 
 export type RenderRow = typeof schema.renders.$inferSelect;
 

@@ -12,7 +12,7 @@ import { getBlobStore } from "@/lib/storage";
 import { applyBindings } from "@/lib/templates/bindings";
 import { loadLottie } from "@/lib/templates/load-lottie";
 import type { BindingManifest } from "@/lib/templates/manifest";
-import { overlayConfigSchema } from "@/lib/templates/schema";
+import { overlayConfigSchema } from "@/lib/templates/contract";
 import { getTemplateFiles, getTemplateRowOrThrow } from "@/lib/templates/templates";
 import { emitWebhookEvent } from "@/lib/webhooks/emit";
 import { signRenderDownload, type RenderPurpose } from "./download-url";

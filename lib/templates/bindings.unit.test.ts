@@ -15,7 +15,7 @@ import {
 import { applyBindings, isImageDataUrl } from "./bindings";
 import { listImageAssets, listTextLayers, textKeyframes, type Lottie, type LottieLayer } from "./lottie";
 import type { BindingManifest } from "./manifest";
-import { parsePreviewBody } from "./preview-schema";
+import { parsePreviewBody } from "./preview-contract";
 
 function template(): Lottie {
   const name = textLayer("Name", ["Alex", "Alex!"]);

@@ -3,7 +3,7 @@ import { lottieInfo, parseJsonText, parseLottieJson, type Lottie } from "./lotti
 import { fieldsOf, parseManifestJson, type BindingManifest } from "./manifest";
 import type { ReceivedFile, ReceivedUpload } from "./receive-upload";
 import { checkReferencedAssets } from "./referenced-assets";
-import { overlayConfigSchema, singleFileRoles, uploadFieldsSchema, type UploadFields } from "./schema";
+import { overlayConfigSchema, singleFileRoles, uploadFieldsSchema, type UploadFields } from "./contract";
 
 export type ValidUpload = {
   fields: UploadFields;

@@ -8,7 +8,7 @@ import { createTestMember, createTestProject } from "@/testing/factories";
 import { createFreshDatabase } from "@/testing/fresh-database";
 import { sessionRows, viewerHash, type SessionSpec, type Step, type Tenant } from "@/testing/analytics-sessions";
 import { getProjectAnalytics } from "../get-project-analytics";
-import type { AnalyticsQuery } from "../schema";
+import type { AnalyticsQuery } from "../contract";
 import { readReportTail } from "./pending";
 import { refreshRollups } from "./refresh";
 import { sessionActor } from "@/lib/auth/authenticate";

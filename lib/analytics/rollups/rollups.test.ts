@@ -9,7 +9,7 @@ import { sessionRows, viewerHash, type SessionSpec, type Step } from "@/testing/
 import { getProjectAnalytics, scopeOf } from "../get-project-analytics";
 import { getProjectAnalyticsRaw } from "@/testing/oracles/analytics-raw/get-project-analytics-raw";
 import { getHeatmapDeltas } from "@/testing/oracles/analytics-raw/get-heatmap-seconds";
-import type { AnalyticsQuery } from "../schema";
+import type { AnalyticsQuery } from "../contract";
 import { readHeatmap } from "./read";
 import { readReportTail } from "./pending";
 import { refreshRollups } from "./refresh";

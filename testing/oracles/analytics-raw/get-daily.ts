@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { maxWindowDays } from "@/lib/analytics/definitions";
-import { utcDay, windowDays } from "@/lib/analytics/schema";
+import { utcDay, windowDays } from "@/lib/analytics/contract";
 import { breakdownFactsCtes, scopedEventsCte, selectRows, type AnalyticsFilter } from "./sql";
 import { toBreakdownRow, type BreakdownQueryRow, type BreakdownRow } from "./get-breakdown";
 

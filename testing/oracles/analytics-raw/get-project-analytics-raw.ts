@@ -8,7 +8,7 @@ import { getDaily } from "./get-daily";
 import { getQuartileFunnel } from "./get-quartile-funnel";
 import { getSeries } from "./get-series";
 import { getSummary } from "./get-summary";
-import { filtersOf, type AnalyticsQuery, type ProjectAnalytics } from "@/lib/analytics/schema";
+import { filtersOf, type AnalyticsQuery, type ProjectAnalytics } from "@/lib/analytics/contract";
 import { selectRows } from "@/lib/analytics/select-rows";
 import type { AnalyticsFilter } from "./sql";
 

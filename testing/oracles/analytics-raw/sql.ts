@@ -2,7 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 export { selectRows } from "@/lib/analytics/select-rows";
 import type { BreakdownDimension, SeriesGranularity } from "@/lib/analytics/definitions";
 import { unknownKey } from "@/lib/analytics/definitions";
-import type { AnalyticsQuery } from "@/lib/analytics/schema";
+import type { AnalyticsQuery } from "@/lib/analytics/contract";
 
 // Fragments the queries in ./queries share, so every query scopes and counts the same way
 // (lib/analytics/definitions.ts says what they mean). Values travel as bind parameters; the only SQL text

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createProject } from "@/lib/accounts/accounts";
 import { sessionRows, viewerHash, type SessionSpec, type Step, type Tenant } from "@/testing/analytics-sessions";
-import { projectAnalyticsSchema, type ProjectAnalytics } from "@/lib/analytics/schema";
+import { projectAnalyticsSchema, type ProjectAnalytics } from "@/lib/analytics/contract";
 import { getDb } from "@/lib/db";
 import { insertEventRows, type EventRow } from "@/lib/ingest/store-events";
 import { apiRequest, createTestMember, createTestProject, routeParams } from "@/testing/factories";

@@ -4,7 +4,7 @@ import type { z } from "zod";
 import { createProject } from "@/lib/accounts/accounts";
 import { otherMemberLabel } from "@/lib/audit/list-audit-events";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
-import type { auditEventPageSchema } from "@/lib/audit/schema";
+import type { auditEventPageSchema } from "@/lib/audit/contract";
 import { getDb, type Db } from "@/lib/db";
 import { apiRequest, createTestMember, createTestProject, routeParams } from "@/testing/factories";
 import { POST as revokeCredentialRoute } from "@/app/api/credentials/[id]/revoke/route";

@@ -9,7 +9,7 @@ import { POST as createCredentialRoute } from "@/app/api/credentials/route";
 import { authorizeProject } from "@/lib/auth/project-access";
 import { getCampaignRowOrThrow } from "@/lib/campaigns/campaigns";
 import { importBatchRows, importRecipients } from "@/lib/campaigns/import-recipients";
-import type { campaignDetailSchema, campaignImportSchema, campaignSchema, recipientPageSchema } from "@/lib/campaigns/schema";
+import type { campaignDetailSchema, campaignImportSchema, campaignSchema, recipientPageSchema } from "@/lib/campaigns/contract";
 import { csvSource } from "@/lib/campaigns/upload-recipients";
 import { spoolUpload } from "@/lib/campaigns/csv-source";
 import { getConfig } from "@/lib/config";

@@ -8,7 +8,7 @@ import { revokeCredential as revokeCredentialVerb } from "@/lib/credentials/cred
 import { getDb } from "@/lib/db";
 import { auditEvents, publicVideoShares, shareSlugs, type Role } from "@/lib/db/schema";
 import { findPublicShare } from "@/lib/shares/public-share";
-import type { rotatedSlugSchema, shareSchema } from "@/lib/shares/schema";
+import type { rotatedSlugSchema, shareSchema } from "@/lib/shares/contract";
 import { apiRequest, createTestMember, createTestProject, routeParams } from "@/testing/factories";
 import { makeLottie, textLayer } from "@/testing/fixtures/lottie-builders";
 import { POST as revokeCredentialRoute } from "@/app/api/credentials/[id]/revoke/route";

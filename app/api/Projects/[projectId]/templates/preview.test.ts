@@ -6,7 +6,7 @@ import { getBlobStore } from "@/lib/storage";
 import { apiRequest, createTestMember, createTestProject, routeParams } from "@/testing/factories";
 import { solidPngDataUrl } from "@/testing/fixtures/lottie-builders";
 import { fixture, weatherCardParts } from "@/testing/multipart";
-import { previewResultSchema } from "@/lib/templates/schema";
+import { previewResultSchema } from "@/lib/templates/contract";
 import { GET as previewFileRoute } from "@/app/api/previews/[file]/route";
 import { POST as previewRoute } from "./[templateId]/preview/route";
 import { blobFiles, errorPaths, okJson, preview, problemOf, templatesUrl, upload, type PreviewJson, type TemplateJson } from "@/testing/template-api";

@@ -8,7 +8,7 @@ import { getConfig } from "@/lib/config";
 import { getDb, schema } from "@/lib/db";
 import { maxRenderAttempts } from "@/lib/renders/run-render";
 import { getRenderQueue } from "@/lib/renders/queue";
-import { renderSchema } from "@/lib/renders/schema";
+import { renderSchema } from "@/lib/renders/contract";
 import { apiRequest, createTestMember, createTestProject, routeParams } from "@/testing/factories";
 import { GET as downloadRoute } from "@/app/api/renders/[renderId]/download/route";
 import { GET as getRoute } from "./[templateId]/renders/[renderId]/route";

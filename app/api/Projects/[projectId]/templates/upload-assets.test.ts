@@ -6,7 +6,7 @@ import { templateUploadSessions } from "@/lib/db/schema";
 import { apiRequest, createTestMember, createTestProject, routeParams } from "@/testing/factories";
 import { imageAsset, imageLayer, makeLottie, solidPng, solidPngDataUrl, textLayer } from "@/testing/fixtures/lottie-builders";
 import { weatherCardParts, type UploadPart } from "@/testing/multipart";
-import { uploadedTemplateSchema } from "@/lib/templates/schema";
+import { uploadedTemplateSchema } from "@/lib/templates/contract";
 import { PUT as partRoute } from "@/app/api/uploads/[sessionId]/files/[fileIndex]/parts/[partNumber]/route";
 import { POST as completeRoute } from "./uploads/[uploadId]/complete/route";
 import { POST as declareRoute } from "./uploads/route";

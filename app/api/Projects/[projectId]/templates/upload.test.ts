@@ -8,7 +8,7 @@ import { templateFiles, templates } from "@/lib/db/schema";
 import { createTestMember, createTestProject } from "@/testing/factories";
 import { solidPng } from "@/testing/fixtures/lottie-builders";
 import { fixture, multipartBody, weatherCardParts, type UploadPart } from "@/testing/multipart";
-import { maxUploadBytes, uploadedTemplateSchema } from "@/lib/templates/schema";
+import { maxUploadBytes, uploadedTemplateSchema } from "@/lib/templates/contract";
 import {
   auditActionsFor,
   blobFiles,

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sessionRows, type SessionSpec, type Step, type Tenant } from "@/testing/analytics-sessions";
-import { engagementHeatmapSchema, type EngagementHeatmap } from "@/lib/analytics/schema";
+import { engagementHeatmapSchema, type EngagementHeatmap } from "@/lib/analytics/contract";
 import { getDb } from "@/lib/db";
 import { insertEventRows } from "@/lib/ingest/store-events";
 import { apiRequest, createTestMember, createTestProject, routeParams } from "@/testing/factories";

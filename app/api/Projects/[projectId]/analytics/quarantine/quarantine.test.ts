@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { POST as postEvents } from "@/app/analytics/v1/events/route";
 import { quarantineSampleMaxChars, quarantineSamplesKept, quarantineSamplesListed } from "@/lib/analytics/definitions";
-import { quarantineReportSchema, type QuarantineReport } from "@/lib/analytics/schema";
+import { quarantineReportSchema, type QuarantineReport } from "@/lib/analytics/contract";
 import { selectRows } from "@/lib/analytics/select-rows";
 import { getDb } from "@/lib/db";
 import { drainQuarantine } from "@/lib/ingest/quarantine";

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb, schema } from "@/lib/db";
 import { getRenderQueue } from "@/lib/renders/queue";
-import { thumbnailPageSchema } from "@/lib/renders/schema";
+import { thumbnailPageSchema } from "@/lib/renders/contract";
 import { apiRequest, createTestMember, createTestProject, routeParams } from "@/testing/factories";
 import { POST as createCredentialRoute } from "@/app/api/credentials/route";
 import { GET as downloadRoute } from "@/app/api/renders/[renderId]/download/route";

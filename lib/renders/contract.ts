@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { previewBodySchema } from "@/lib/templates/preview-schema";
+import { previewBodySchema } from "@/lib/templates/preview-contract";
 
 // Bodies, queries and responses of the render routes (lib/api/openapi.ts documents them from these).
 

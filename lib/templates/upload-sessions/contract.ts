@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { maxUploadBytes, singleFileRoles, uploadFieldsSchema } from "../schema";
+import { maxUploadBytes, singleFileRoles, uploadFieldsSchema } from "../contract";
 
 // Request bodies of the upload-session routes (docs/direct-uploads.md).
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { channelSchema } from "@/lib/shares/schema";
+import { channelSchema } from "@/lib/shares/contract";
 
 // Campaign inputs and outputs: the handlers validate with these, the OpenAPI document describes them.
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { deviceTypes } from "@/lib/ingest/device-types";
-import { channelSchema } from "@/lib/shares/schema";
+import { channelSchema } from "@/lib/shares/contract";
 import {
   defaultWindowDays,
   funnelQuartiles,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { channelSchema } from "@/lib/shares/schema";
+import { channelSchema } from "@/lib/shares/contract";
 import { embedSessionTtlBounds } from "@/lib/tokens/embed-session-token";
 
 // Request shapes of the embed endpoints. The token module checks the values again when it

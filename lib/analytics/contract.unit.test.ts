@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { analyticsQuery, windowDays } from "./schema";
+import { analyticsQuery, windowDays } from "./contract";
 
 const parse = (input: Record<string, string>) => analyticsQuery.parse(input);
 const at = (iso: string) => new Date(iso);
