@@ -16,7 +16,7 @@ const transport = "^lib/(api|console|cli|server|bootstrap|security)/";
 const domain =
   "^lib/(accounts|analytics|audit|auth|campaigns|credentials|embed|idempotency|ingest|renders|shares|skottie|storage|templates|tokens|uploadthing|webhooks)/|^lib/client-address\\.ts$";
 const base = "^lib/(db/|jobs/|errors\\.ts$|error-code\\.ts$|config\\.ts$|process-wide\\.ts$)";
-const tests = "\\.test\\.tsx?$|-test-helpers\\.ts$|^testing/|^e2e/|^reliability/|^bench/";
+const tests = "\\.test\\.tsx?$|^testing/|^e2e/|^reliability/|^bench/";
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

@@ -14,8 +14,10 @@ const importOf = (targets) => `^(@/|(\\.\\./)+)(${targets.join("|")})(/|$)`;
 const roomsBut = (...allowed) => rooms.filter((room) => !allowed.includes(room));
 const nodeBuiltin = `^(node:|(${builtinModules.join("|")})(/|$))`;
 /** Tests run in Node.js and may check the bundles against the server's code (the ingest validator, fixtures). */
-const tests = ["**/*.test.ts", "**/*-test-helpers.ts"];
+const tests = ["**/*.test.ts"];
 const restrictImports = (patterns) => ["error", { patterns }];
+const noBundleImports =
+  "browser/ holds the bundles scripts/build-browser.mjs builds for browsers: server and console code must not import them (what both sides need belongs in shared/).";
 
 export default defineConfig([
   ...nextVitals,
@@ -65,14 +67,23 @@ export default defineConfig([
     },
   },
   {
+    // One block per set of files: a later block's options for the same rule replace an earlier one's.
     files: ["lib/**", "app/**", "components/**", "scripts/**"],
     ignores: tests,
     rules: {
       "no-restricted-imports": restrictImports([
-        {
-          regex: importOf(["browser"]),
-          message: "browser/ holds the bundles scripts/build-browser.mjs builds for browsers: server and console code must not import them (what both sides need belongs in shared/).",
-        },
+        { regex: importOf(["browser"]), message: noBundleImports },
+      ]),
+    },
+  },
+  {
+    // Test support stays out of the app (docs/adr/0138-one-folder-for-test-support-and-names.md).
+    files: ["lib/**", "app/**", "components/**"],
+    ignores: tests,
+    rules: {
+      "no-restricted-imports": restrictImports([
+        { regex: importOf(["browser"]), message: noBundleImports },
+        { regex: importOf(["testing"]), message: "testing/ is test support: only test files may import it." },
       ]),
     },
   },

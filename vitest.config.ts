@@ -27,18 +27,18 @@ export default defineConfig({
         extends: true,
         test: {
           name: "units",
-          include: ["lib/**/*.unit.test.ts", "app/**/*.unit.test.ts", "browser/**/*.unit.test.ts", "shared/**/*.unit.test.ts"],
-          setupFiles: ["lib/testing/unit-setup.ts"],
+          include: ["lib/**/*.unit.test.ts", "app/**/*.unit.test.ts", "browser/**/*.unit.test.ts", "shared/**/*.unit.test.ts", "testing/**/*.unit.test.ts"],
+          setupFiles: ["testing/unit-setup.ts"],
         },
       },
       {
         extends: true,
         test: {
           name: "database",
-          include: ["lib/**/*.test.ts", "app/**/*.test.ts"],
+          include: ["lib/**/*.test.ts", "app/**/*.test.ts", "testing/**/*.test.ts"],
           exclude: ["**/*.unit.test.ts", "**/node_modules/**"],
-          globalSetup: ["lib/testing/global-setup.ts"],
-          setupFiles: ["lib/testing/setup.ts"],
+          globalSetup: ["testing/global-setup.ts"],
+          setupFiles: ["testing/setup.ts"],
         },
       },
     ],

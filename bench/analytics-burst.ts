@@ -11,8 +11,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
-import { createFreshDatabase } from "@/lib/testing/fresh-database";
-import { startApp, type StartedApp } from "@/lib/testing/start-app";
+import { createFreshDatabase } from "@/testing/fresh-database";
+import { startApp, type StartedApp } from "@/testing/start-app";
 import type { Manifest } from "../e2e/wire-events";
 import { burstBatches, isRight, pollUntilRight, sendBatches, type Poll } from "../reliability/analytics-burst";
 

@@ -116,7 +116,7 @@ async function databaseOnlyInsert(db: import("@/lib/db").Db, projectId: string, 
 }
 
 async function main() {
-  const { createFreshDatabase } = await import("@/lib/testing/fresh-database");
+  const { createFreshDatabase } = await import("@/testing/fresh-database");
   const database = await createFreshDatabase(process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres", "campaign");
   process.env.TOKEN_SECRETS ??= "bench:0123456789abcdef0123456789abcdef";
   process.env.AUTH_SECRET ??= "bench-auth-secret-0123456789abcdef0123";

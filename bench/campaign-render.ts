@@ -1,7 +1,7 @@
 // The render half of `npm run bench:campaign` (standalone: `npx tsx bench/campaign-render.ts`):
 // renders Reelbind's demo template — 1280×720, 30 fps, 300 frames: a 10 s 720p Lottie, so no
 // scaling or time-stretching — to an H.264 MP4 through the render code path the job runs
-// (lib/render/render-media.ts: Skottie frames → I420 → ffmpeg's stdin → libx264), and in the
+// (lib/skottie/render-media.ts: Skottie frames → I420 → ffmpeg's stdin → libx264), and in the
 // same run times ffmpeg encoding alone on the same 300 frames, rendered beforehand into memory
 // and piped with the same arguments. Each is run several times; the median is reported, with a
 // profile of where a frame's time goes on the JavaScript side.
@@ -9,9 +9,9 @@ import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { openFrameRenderer } from "@/lib/render/preview-renderer";
-import { renderMedia } from "@/lib/render/render-media";
-import { i420Bytes, rgbaToI420 } from "@/lib/render/yuv";
+import { openFrameRenderer } from "@/lib/skottie/preview-renderer";
+import { renderMedia } from "@/lib/skottie/render-media";
+import { i420Bytes, rgbaToI420 } from "@/lib/skottie/yuv";
 import { applyBindings } from "@/shared/templates/bindings";
 import { parseLottieJson } from "@/lib/templates/lottie";
 import type { Lottie } from "@/shared/templates/lottie";

@@ -2,7 +2,7 @@
 // PostgreSQL database (bench/campaign-import.ts; goal ≥ 50,000 rows/s, RSS growth ≤ 100 MB),
 // then a 10 s 720p Lottie rendered to MP4 against ffmpeg encoding the same frames alone
 // (bench/campaign-render.ts; goal ≥ 4× real time). Results go to docs/benchmarks.md.
-import { createFreshDatabase } from "@/lib/testing/fresh-database";
+import { createFreshDatabase } from "@/testing/fresh-database";
 import { runImportBench } from "./campaign-import";
 import { runRenderBench } from "./campaign-render";
 

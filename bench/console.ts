@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext } from "@playwright/test";
-import { startApp, type StartedApp } from "@/lib/testing/start-app";
+import { startApp, type StartedApp } from "@/testing/start-app";
 import { benchSecrets } from "./processes";
 
 const starts = Number(process.env.BENCH_CONSOLE_STARTS ?? 3);

@@ -13,10 +13,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import postgres from "postgres";
-import { freePort } from "@/lib/testing/free-port";
+import { freePort } from "@/testing/free-port";
 import { mintIngestToken } from "@/lib/tokens/ingest-token";
 import type { EventRow } from "@/lib/ingest/store-events";
-import type { AnalyticsQuery, ProjectAnalytics } from "@/lib/analytics/schema";
+import type { AnalyticsQuery, ProjectAnalytics } from "@/lib/analytics/contract";
 import type { ProjectAccess } from "@/lib/auth/project-access";
 import { cpuSeconds, treeRss, waitForOutput } from "./processes";
 
@@ -304,7 +304,7 @@ async function checkRollups(store: Store, { organizationId, projectId, from, to 
   const { getDb, closeDb } = await import("@/lib/db");
   const { refreshRollups } = await import("@/lib/analytics/rollups/refresh");
   const { getProjectAnalytics } = await import("@/lib/analytics/get-project-analytics");
-  const { getProjectAnalyticsRaw } = await import("@/lib/analytics/raw/get-project-analytics-raw");
+  const { getProjectAnalyticsRaw } = await import("@/testing/oracles/analytics-raw/get-project-analytics-raw");
   switchDatabase({ DATABASE_URL: store.databaseUrl });
   const db = await getDb();
   try {

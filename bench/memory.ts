@@ -10,11 +10,11 @@ import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import { ctaClick, type Manifest } from "@/e2e/wire-events";
-import { startApp } from "@/lib/testing/start-app";
+import { startApp } from "@/testing/start-app";
 import { benchSecrets, treeRss } from "./processes";
 
 const settleMs = 10_000;
-/** Past the preview renderer's idle release (60 s, lib/render/preview-renderer.ts). */
+/** Past the preview renderer's idle release (60 s, lib/skottie/preview-renderer.ts). */
 const restAfterLoadMs = 75_000;
 const loadMs = Number(process.env.BENCH_MEMORY_LOAD_MS ?? 20_000);
 const mb = (bytes: number) => Math.round(bytes / 1_048_576);

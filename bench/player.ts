@@ -11,11 +11,11 @@ import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium, type Browser } from "@playwright/test";
-import { freePort } from "@/lib/testing/free-port";
+import { freePort } from "@/testing/free-port";
 import { startQuickStartApp, type QuickStartApp } from "./processes";
 
 const samples = Number(process.env.BENCH_PLAYER_SAMPLES ?? 15);
-const fixtures = path.join(process.cwd(), "lib/testing/fixtures");
+const fixtures = path.join(process.cwd(), "testing/fixtures");
 
 type Timing = { firstFrameMs: number; afterLoadMs: number };
 type Row = { label: string; firstFrame: Stats; afterLoad: Stats; lcp?: Stats };

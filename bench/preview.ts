@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import type { CanvasKit } from "canvaskit-wasm";
-import { encodePng } from "@/lib/render/png";
+import { encodePng } from "@/lib/skottie/png";
 import {
   clearPreviewRendererCaches,
   loadCanvasKit,
@@ -15,8 +15,8 @@ import {
   previewSize,
   renderPreviewPixels,
   renderPreviewPng,
-} from "@/lib/render/preview-renderer";
-import { lottieFixtures, readFixture, solidPngDataUrl, weatherCardImages } from "@/lib/testing/fixtures/lottie-builders";
+} from "@/lib/skottie/preview-renderer";
+import { lottieFixtures, readFixture, solidPngDataUrl, weatherCardImages } from "@/testing/fixtures/lottie-builders";
 import { applyBindings } from "@/shared/templates/bindings";
 import { parseLottieJson } from "@/lib/templates/lottie";
 import { listFontNames, listImageAssets, type Lottie } from "@/shared/templates/lottie";

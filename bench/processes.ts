@@ -1,6 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
-import { startApp } from "@/lib/testing/start-app";
+import { startApp } from "@/testing/start-app";
 
 // Helpers for benchmarks that run servers in child processes.
 

@@ -11,16 +11,16 @@
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import postgres from "postgres";
-import { sessionRows, type Step, type Tenant } from "@/lib/analytics/analytics-test-helpers";
-import { getBreakdown } from "@/lib/analytics/raw/get-breakdown";
-import { getDaily } from "@/lib/analytics/raw/get-daily";
-import { getQuartileFunnel } from "@/lib/analytics/raw/get-quartile-funnel";
-import { getSummary } from "@/lib/analytics/raw/get-summary";
-import type { AnalyticsFilter } from "@/lib/analytics/raw/sql";
+import { sessionRows, type Step, type Tenant } from "@/testing/analytics-sessions";
+import { getBreakdown } from "@/testing/oracles/analytics-raw/get-breakdown";
+import { getDaily } from "@/testing/oracles/analytics-raw/get-daily";
+import { getQuartileFunnel } from "@/testing/oracles/analytics-raw/get-quartile-funnel";
+import { getSummary } from "@/testing/oracles/analytics-raw/get-summary";
+import type { AnalyticsFilter } from "@/testing/oracles/analytics-raw/sql";
 import type { Db } from "@/lib/db";
 import { eventRowColumns, toCopyText, type EventRow } from "@/lib/ingest/store-events";
-import { createFreshDatabase } from "@/lib/testing/fresh-database";
-import { startScaleOutCluster } from "@/lib/testing/scale-out-cluster";
+import { createFreshDatabase } from "@/testing/fresh-database";
+import { startScaleOutCluster } from "@/testing/scale-out-cluster";
 import { random } from "./random";
 
 const serverUrl = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";

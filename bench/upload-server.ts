@@ -8,7 +8,7 @@ import { Readable } from "node:stream";
 const variant = process.argv[2] as "streaming" | "formData";
 
 async function main() {
-  const { createTestMember, createTestProject } = await import("@/lib/testing/factories");
+  const { createTestMember, createTestProject } = await import("@/testing/factories");
   const { getDb } = await import("@/lib/db");
   const { POST } = await import("@/app/api/Projects/[projectId]/templates/upload/route");
   await getDb();

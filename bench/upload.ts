@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { startS3Server, type S3Server } from "@/lib/testing/s3-server";
+import { startS3Server, type S3Server } from "@/testing/s3-server";
 import { benchSecrets, startQuickStartApp, treeIo, treeRss, waitForOutput } from "./processes";
 
 const totalBytes = Number(process.env.BENCH_UPLOAD_BYTES ?? 250 * 1024 * 1024);

@@ -18,7 +18,7 @@ const manager = { email: `data-pm-${run}@example.com`, password: `pw-${randomUUI
 let projectId: string;
 let templateId: string;
 
-const dir = "lib/testing/fixtures/lottie/weather-card";
+const dir = "testing/fixtures/lottie/weather-card";
 const lottieFile = () => ({ name: "data.json", mimeType: "application/json", buffer: readFileSync(`${dir}/data.json`) });
 /** City is shortened beyond 12 characters (a warning); Status is strict: beyond 10 it is refused. */
 const manifest = {

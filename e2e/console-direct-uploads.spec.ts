@@ -2,10 +2,10 @@ import { copyFileSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test, type Browser, type Page, type Response } from "@playwright/test";
-import { startFaultProxy, type FaultProxy, type ProxiedRequest } from "../lib/testing/fault-proxy";
-import { makeLottie, textLayer } from "../lib/testing/fixtures/lottie-builders";
-import { startS3Server, type S3Server } from "../lib/testing/s3-server";
-import { startUploadThingStandIn, type UploadThingStandIn } from "../lib/testing/uploadthing-stand-in";
+import { startFaultProxy, type FaultProxy, type ProxiedRequest } from "../testing/fault-proxy";
+import { makeLottie, textLayer } from "../testing/fixtures/lottie-builders";
+import { startS3Server, type S3Server } from "../testing/s3-server";
+import { startUploadThingStandIn, type UploadThingStandIn } from "../testing/uploadthing-stand-in";
 import { expectAccessible, screenshotDir, screenshots, signIn } from "./console-helpers";
 import { fillUploadForm, fixtureDir, manifest, manifestFile, recordProgress, throttleUploads } from "./console-upload-helpers";
 import { startOwnInstance, type OwnInstance } from "./own-instance";
@@ -158,7 +158,7 @@ test.describe("UPLOAD_MODE=direct, S3 (s3rver behind a proxy)", () => {
     await expectRasterPage(page, instance, "Raster (direct)");
     const sent = partPuts().slice(before);
     expect(sent.map((put) => put.outcome)).toEqual(Array.from({ length: partCount(session) }, () => "answered"));
-    expect(sent.reduce((sum, put) => sum + put.bytes, 0)).toBe(readSize("lib/testing/fixtures/video/background-640x360-6s.mp4") + overlay.length + settings.length);
+    expect(sent.reduce((sum, put) => sum + put.bytes, 0)).toBe(readSize("testing/fixtures/video/background-640x360-6s.mp4") + overlay.length + settings.length);
     await page.context().close();
   });
 
@@ -403,7 +403,7 @@ async function fillRasterForm(page: Page, name: string): Promise<{ overlay: Buff
   await page.getByLabel("Kind").selectOption("Raster");
   const overlay = Buffer.from(JSON.stringify(makeLottie({ w: 640, h: 360, fr: 30, op: 90, layers: [textLayer("{{City}}", "Nowhere", { op: 90, size: 48, y: 180 })] })));
   const settings = Buffer.from(JSON.stringify({ version: 1, fit: "contain", offsetSeconds: 2 }));
-  await page.getByLabel("Video", { exact: true }).setInputFiles("lib/testing/fixtures/video/background-640x360-6s.mp4");
+  await page.getByLabel("Video", { exact: true }).setInputFiles("testing/fixtures/video/background-640x360-6s.mp4");
   await page.getByLabel("Lottie overlay", { exact: true }).setInputFiles({ name: "overlay.json", mimeType: "application/json", buffer: overlay });
   await page.getByLabel("Overlay settings", { exact: true }).setInputFiles({ name: "overlay-settings.json", mimeType: "application/json", buffer: settings });
   return { overlay, settings };

@@ -19,7 +19,7 @@ let projectId: string;
 let token: string;
 
 const sameOrigin = () => ({ Origin: env("E2E_BASE_URL") });
-const dir = "lib/testing/fixtures/lottie/weather-card";
+const dir = "testing/fixtures/lottie/weather-card";
 /** The weather card with the images its animation shows (an upload without them is refused). */
 function weatherCardForm(): FormData {
   const form = new FormData();

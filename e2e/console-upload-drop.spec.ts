@@ -13,7 +13,7 @@ import { cli } from "./sign-in-helpers";
 test.describe.configure({ timeout: 300_000 });
 
 const demoDir = "lib/bootstrap/demo-template/landscape";
-const weatherDir = "lib/testing/fixtures/lottie/weather-card";
+const weatherDir = "testing/fixtures/lottie/weather-card";
 type DropFile = { name: string; mimeType: string; buffer: Buffer };
 const fromDisk = (file: string, mimeType: string): DropFile => ({ name: path.basename(file), mimeType, buffer: readFileSync(file) });
 const demoFiles = () => [fromDisk(`${demoDir}/data.json`, "application/json"), fromDisk(`${demoDir}/manifest.json`, "application/json"), fromDisk(`${demoDir}/images/logo.png`, "image/png")];

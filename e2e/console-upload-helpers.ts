@@ -5,7 +5,7 @@ import { expect, type Page } from "@playwright/test";
 // The console's upload form driven as a person would: files picked and dropped, uploads slowed
 // down so the progress bar can be watched.
 
-export const fixtureDir = "lib/testing/fixtures/lottie/weather-card";
+export const fixtureDir = "testing/fixtures/lottie/weather-card";
 export const weatherFile = (name: string, mimeType: string) => ({ name: path.basename(name), mimeType, buffer: readFileSync(`${fixtureDir}/${name}`) });
 /** The weather card's binding manifest, plus chapters and a CTA for the detail page to list. */
 export const manifest = {

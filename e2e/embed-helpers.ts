@@ -18,7 +18,7 @@ export type WireEvent = {
 export type DemoCall = { name: string; message: { type: string; code?: string; percent?: number; positionMs?: number; durationMs?: number; ctaId?: string } };
 export type Share = { id: string; slug: string; url: string; channel: string };
 
-export const fixture = (relative: string) => readFileSync(`lib/testing/fixtures/${relative}`);
+export const fixture = (relative: string) => readFileSync(`testing/fixtures/${relative}`);
 export const secondOrigin = () => env("E2E_BASE_URL").replace("//localhost:", "//127.0.0.1:");
 
 /** A project of the test's own with a template, a credential and a share serving it. */

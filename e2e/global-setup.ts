@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { logOutputTo, startApp } from "../lib/testing/start-app";
+import { logOutputTo, startApp } from "../testing/start-app";
 import { applyTrustedProxies } from "./own-instance";
 
 /** What the tests read from the environment besides E2E_BASE_URL; an external app must provide them all. */

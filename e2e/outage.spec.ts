@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import postgres from "postgres";
-import { startPrivatePostgres, type PrivatePostgres } from "../lib/testing/private-postgres";
-import { startApp, type StartedApp } from "../lib/testing/start-app";
+import { startPrivatePostgres, type PrivatePostgres } from "../testing/private-postgres";
+import { startApp, type StartedApp } from "../testing/start-app";
 import { ctaClick, type Manifest } from "./wire-events";
 
 // The built app on a PostgreSQL cluster of this test's own, with ingest and page traffic

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createFreshDatabase, type FreshDatabase } from "../lib/testing/fresh-database";
-import { startApp, startAppInstance, type ServerProcess, type StartedApp } from "../lib/testing/start-app";
+import { createFreshDatabase, type FreshDatabase } from "../testing/fresh-database";
+import { startApp, startAppInstance, type ServerProcess, type StartedApp } from "../testing/start-app";
 
 // A second app instance of a spec's own, with settings the suite's app does not have (tiny
 // limits, an https PUBLIC_BASE_URL…): a fresh DATA_DIR, and its own database when the suite runs

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { makeLottie, textLayer } from "../lib/testing/fixtures/lottie-builders";
+import { makeLottie, textLayer } from "../testing/fixtures/lottie-builders";
 import { demoCalls, fixture, hostCommand, lightsUpload, recordAnalytics, secondOrigin, settledScreenshot, setUpShare, waitForCall, type Share } from "./embed-helpers";
 import { env } from "./owned-project";
 

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { startApp } from "../lib/testing/start-app";
+import { startApp } from "../testing/start-app";
 import { createTestDatabase } from "./own-instance";
 import { expectAccessible, signIn } from "./console-helpers";
 import { createOwnedProject, env } from "./owned-project";
@@ -120,7 +120,7 @@ test("a Raster template (the MP4 with a Lottie overlay) as an MP4 and a GIF; for
     multipart: {
       name: "Raster e2e",
       kind: "Raster",
-      videoFile: { name: "background.mp4", mimeType: "video/mp4", buffer: readFileSync("lib/testing/fixtures/video/background-640x360-6s.mp4") },
+      videoFile: { name: "background.mp4", mimeType: "video/mp4", buffer: readFileSync("testing/fixtures/video/background-640x360-6s.mp4") },
       templateJson: { name: "overlay.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(overlay)) },
     },
   });

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import { expect, test } from "@playwright/test";
-import { startRoundRobinProxy, type RoundRobinProxy } from "../lib/testing/round-robin-proxy";
+import { startRoundRobinProxy, type RoundRobinProxy } from "../testing/round-robin-proxy";
 import { startOwnInstance, type OwnInstance } from "./own-instance";
 import { ctaClick, type Manifest } from "./wire-events";
 

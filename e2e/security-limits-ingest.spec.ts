@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
-import type { StartedApp } from "../lib/testing/start-app";
+import type { StartedApp } from "../testing/start-app";
 import { startOwnInstance, type OwnInstance } from "./own-instance";
 import { cliVia } from "./owned-project";
 import { ctaClick, type Manifest } from "./wire-events";
@@ -52,7 +52,7 @@ async function secondShare(): Promise<string> {
   const form = new FormData();
   form.set("kind", "LottieStandalone");
   form.set("name", "Lights");
-  form.set("templateJson", new Blob([readFileSync("lib/testing/fixtures/lottie/lights.json")], { type: "application/json" }), "lights.json");
+  form.set("templateJson", new Blob([readFileSync("testing/fixtures/lottie/lights.json")], { type: "application/json" }), "lights.json");
   const uploaded = await fetch(`${app!.baseUrl}/api/Projects/${project.id}/templates/upload`, { method: "POST", headers: auth, body: form });
   expect(uploaded.status, await uploaded.clone().text()).toBe(201);
   const credential = await fetch(`${app!.baseUrl}/api/credentials`, {

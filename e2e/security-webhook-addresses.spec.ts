@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
 import { screenshots, signIn } from "./console-helpers";
-import type { ServerProcess, StartedApp } from "../lib/testing/start-app";
+import type { ServerProcess, StartedApp } from "../testing/start-app";
 import { startOwnInstance, type OwnInstance } from "./own-instance";
 
 // Where webhooks may go, on an app of the spec's own with WEBHOOK_ALLOW_PRIVATE unset (the

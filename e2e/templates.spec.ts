@@ -5,7 +5,7 @@ import { expect, test } from "@playwright/test";
 // Through the running app (not the route handler alone): Next hands the upload route an
 // unbuffered body, and the signed preview URL it returns is served by the same app.
 
-const dir = "lib/testing/fixtures/lottie/weather-card";
+const dir = "testing/fixtures/lottie/weather-card";
 const file = (name: string, mimeType: string, path = name) => ({ name, mimeType, buffer: readFileSync(`${dir}/${path}`) });
 
 test("POST …/templates/upload then /preview – the weather card through the running app", async ({ request }) => {

@@ -4,15 +4,15 @@ import { expect, test } from "@playwright/test";
 import { build } from "esbuild";
 import { genUploader } from "uploadthing/client";
 import { signIn } from "./console-helpers";
-import { NodeXMLHttpRequest } from "../lib/testing/node-xhr";
-import { startUploadThingStandIn, type UploadThingStandIn } from "../lib/testing/uploadthing-stand-in";
+import { NodeXMLHttpRequest } from "../testing/node-xhr";
+import { startUploadThingStandIn, type UploadThingStandIn } from "../testing/uploadthing-stand-in";
 import type { UploadThingRouter } from "../lib/uploadthing/file-router";
 import { startOwnInstance, type OwnInstance } from "./own-instance";
 
 // /api/uploadthing as `npm start` serves it (Next's bundling of the SDK, proxy.ts, the API's
 // headers), on an instance of its own pointed at the loopback UploadThing stand-in, which calls
 // the instance back at its PUBLIC_BASE_URL. The client is uploadthing/client in this process
-// (its XMLHttpRequest: lib/testing/node-xhr.ts), with the admin's bearer token; the refusals
+// (its XMLHttpRequest: testing/node-xhr.ts), with the admin's bearer token; the refusals
 // and the cookie rules are lib/uploadthing/uploadthing.test.ts.
 
 let standIn: UploadThingStandIn | undefined;
@@ -80,11 +80,11 @@ test("POST …/templates/uploads, then the file through UploadThing – the stan
 test("the weather card through UploadThing, completed – the template is created from the files read back from UploadThing, which then deletes them", async () => {
   const { baseUrl, projectId } = instance!.app;
   const files = [
-    { role: "templateJson", name: "data.json", bytes: readFileSync("lib/testing/fixtures/lottie/weather-card/data.json") },
-    { role: "manifestJson", name: "manifest.json", bytes: readFileSync("lib/testing/fixtures/lottie/weather-card/manifest.json") },
+    { role: "templateJson", name: "data.json", bytes: readFileSync("testing/fixtures/lottie/weather-card/data.json") },
+    { role: "manifestJson", name: "manifest.json", bytes: readFileSync("testing/fixtures/lottie/weather-card/manifest.json") },
     // The images its animation shows: a completion without them is refused.
-    { role: "assetFiles", name: "img_0.jpg", bytes: readFileSync("lib/testing/fixtures/lottie/weather-card/images/img_0.jpg") },
-    { role: "assetFiles", name: "img_1.jpg", bytes: readFileSync("lib/testing/fixtures/lottie/weather-card/images/img_1.jpg") },
+    { role: "assetFiles", name: "img_0.jpg", bytes: readFileSync("testing/fixtures/lottie/weather-card/images/img_0.jpg") },
+    { role: "assetFiles", name: "img_1.jpg", bytes: readFileSync("testing/fixtures/lottie/weather-card/images/img_1.jpg") },
   ];
   const typeOf = (name: string) => (name.endsWith(".jpg") ? "image/jpeg" : "application/json");
   const created = await fetch(`${baseUrl}/api/Projects/${projectId}/templates/uploads`, {

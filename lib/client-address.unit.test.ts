@@ -164,7 +164,7 @@ describe("clientAddress", () => {
     vi.restoreAllMocks();
   });
 
-  // The suite's configuration trusts no proxy (lib/testing/setup.ts sets no TRUSTED_PROXIES).
+  // The suite's configuration trusts no proxy (testing/setup.ts sets no TRUSTED_PROXIES).
   it.each([
     { name: "the peer alone", headers: { "x-reelbind-peer-address": "::ffff:203.0.113.9" }, address: "203.0.113.9" },
     { name: "a forged X-Forwarded-For: ignored", headers: { "x-reelbind-peer-address": "203.0.113.9", "x-forwarded-for": "198.51.100.1, 10.0.0.1" }, address: "203.0.113.9" },

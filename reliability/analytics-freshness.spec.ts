@@ -1,6 +1,6 @@
 import { randomInt, randomUUID } from "node:crypto";
 import { expect, test } from "@playwright/test";
-import type { StartedApp } from "../lib/testing/start-app";
+import type { StartedApp } from "../testing/start-app";
 import type { Manifest } from "../e2e/wire-events";
 import { burstBatches, isRight, pollUntilRight, sendBatches, type Poll } from "./analytics-burst";
 import { withAppDatabase } from "./database-checks";

@@ -6,8 +6,8 @@ import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { expect, test, type Page, type Request } from "@playwright/test";
 import { isRetryable, maxAttempts } from "@/browser/sdk/queue";
-import { startPrivatePostgres, type PrivatePostgres } from "../lib/testing/private-postgres";
-import type { StartedApp } from "../lib/testing/start-app";
+import { startPrivatePostgres, type PrivatePostgres } from "../testing/private-postgres";
+import type { StartedApp } from "../testing/start-app";
 import { analyticsMessage, embedPlayer, harnessPage, hostPage, postFrom } from "../e2e/sdk-harness";
 import { countStored, invariantViolations, templateStoreProblems, withAppDatabase } from "./database-checks";
 import { ingestBatch, managementRequest, prepareLoadTarget, type EventLedger, type LoadTarget } from "./mixed-load";
@@ -15,7 +15,7 @@ import { countBy, figuresByClass, runOpenLoad, type Shot, type Stream } from "./
 import { startOwnApp, stopOwnApp } from "./own-app";
 
 // Issue 15, "Load held" and "Faults survived": the built app on a PostgreSQL cluster of this
-// spec's own (lib/testing/private-postgres.ts; the shared server is never stopped) under mixed
+// spec's own (testing/private-postgres.ts; the shared server is never stopped) under mixed
 // load at a fixed arrival rate — management reads and writes, analytics batches. First the load
 // alone; then the same load while the cluster is stopped and started again, with the real SDK
 // in Chromium tracking events all along. Every event is counted in the database.

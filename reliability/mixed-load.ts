@@ -1,6 +1,6 @@
 import { expect } from "@playwright/test";
-import { fixture, multipartBody } from "../lib/testing/multipart";
-import type { StartedApp } from "../lib/testing/start-app";
+import { fixture, multipartBody } from "../testing/multipart";
+import type { StartedApp } from "../testing/start-app";
 import { ctaClick, type Manifest } from "../e2e/wire-events";
 import { timedFetch, type Outcome } from "./open-load";
 

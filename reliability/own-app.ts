@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
-import { startPrivatePostgres } from "../lib/testing/private-postgres";
-import { logOutputTo, startApp, type StartedApp } from "../lib/testing/start-app";
+import { startPrivatePostgres } from "../testing/private-postgres";
+import { logOutputTo, startApp, type StartedApp } from "../testing/start-app";
 import { startOwnInstance } from "../e2e/own-instance";
 import type { AppDatabase } from "./database-checks";
 

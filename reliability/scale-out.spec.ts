@@ -4,11 +4,11 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { startScaleOutCluster, type ScaleOutCluster } from "../lib/testing/scale-out-cluster";
+import { startScaleOutCluster, type ScaleOutCluster } from "../testing/scale-out-cluster";
 
 // Issue 15, point 5: two app processes (`npm start`) and two standalone ingest processes (`npm
 // run ingest`) on different ports, sharing one PostgreSQL database and one S3 bucket (s3rver on
-// loopback), behind a round-robin front (lib/testing/round-robin-proxy.ts) so that consecutive
+// loopback), behind a round-robin front (testing/round-robin-proxy.ts) so that consecutive
 // requests hit different processes. First what would only work in one process, asked of one
 // process and checked on the other; then the built-server specs of e2e/ through the front; then
 // the ingest benchmark against both ingest processes. PostgreSQL only: PGlite is one process's.
@@ -143,7 +143,7 @@ test("POST /api/me/tokens/{id}/revoke on one app process – the tokens it creat
 
 test("Idempotency-Key – an upload on one app process is replayed by the other, not stored twice", async () => {
   const [a, b] = cluster.apps;
-  const dir = "lib/testing/fixtures/lottie/weather-card";
+  const dir = "testing/fixtures/lottie/weather-card";
   const form = () => {
     const body = new FormData();
     body.set("name", "Scale-out card");
@@ -180,7 +180,7 @@ async function runE2eSpec(spec: string): Promise<{ code: number | null; stats: E
     E2E_API_TOKEN: first.token,
     E2E_PROJECT_ID: first.projectId,
     E2E_SHARE_URL: first.shareUrl,
-    // The front's apps trust loopback (lib/testing/scale-out-cluster.ts): the specs' own addresses count.
+    // The front's apps trust loopback (testing/scale-out-cluster.ts): the specs' own addresses count.
     E2E_TRUSTED_PROXIES: "loopback",
     PLAYWRIGHT_JSON_OUTPUT_NAME: reportFile,
   };

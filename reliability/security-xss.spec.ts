@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { expect, test, type APIRequestContext, type APIResponse, type Browser, type Page } from "@playwright/test";
-import { makeLottie, textLayer } from "../lib/testing/fixtures/lottie-builders";
+import { makeLottie, textLayer } from "../testing/fixtures/lottie-builders";
 import { signIn } from "../e2e/console-helpers";
 import { cli } from "../e2e/sign-in-helpers";
 

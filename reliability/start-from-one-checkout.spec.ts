@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFi
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { startApp, type StartedApp } from "../lib/testing/start-app";
+import { startApp, type StartedApp } from "../testing/start-app";
 import { stopOwnApp } from "./own-app";
 
 // Several servers from one checkout (a process manager, two ports), on a copy of the tree of the

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { roles } from "@/lib/auth/permissions";
 import type { Role } from "@/lib/db/schema";
-import { fixture } from "@/lib/testing/multipart";
+import { fixture } from "@/testing/multipart";
 import { cli } from "../e2e/owned-project";
 import { send } from "./server-watch";
 

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
-import { imageAsset, imageLayer, makeLottie, solidLayer, solidPng, textLayer } from "@/lib/testing/fixtures/lottie-builders";
-import { multipartBody, type UploadPart } from "@/lib/testing/multipart";
+import { imageAsset, imageLayer, makeLottie, solidLayer, solidPng, textLayer } from "@/testing/fixtures/lottie-builders";
+import { multipartBody, type UploadPart } from "@/testing/multipart";
 import { badValue, mutationOf, type JsonSchema } from "./bad-values";
 
 // Multipart bodies for POST …/templates/upload: a small valid template (a text layer and an

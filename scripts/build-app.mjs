@@ -26,7 +26,10 @@ const lockFile = path.join(runDir, "build.lock");
 /** Taken for the moment it takes to remove a dead holder's lock, so two waiters never both do. */
 const breakFile = path.join(runDir, "build.lock.break");
 const serversDir = path.join(runDir, "servers");
+// What the built app is made of. Test support (testing/) and the test files beside the code are
+// not: changing them never makes `npm start` rebuild.
 const sourceEntries = ["app", "browser", "components", "lib", "public", "shared", "drizzle", "instrumentation.ts", "proxy.ts", "next.config.ts", "postcss.config.mjs", "package-lock.json", "tsconfig.json"];
+const testFile = /\.test\.ts$/;
 const generatedEntries = new Set([path.join("public", "sdk"), path.join("public", "player"), path.join("public", "api-reference")]);
 const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
 const pollMs = 250;
@@ -43,7 +46,7 @@ export function sourceFingerprint() {
     if (generatedEntries.has(entry)) return;
     if (stat.isDirectory()) {
       for (const child of readdirSync(full).sort()) visit(path.join(entry, child));
-    } else {
+    } else if (!testFile.test(entry)) {
       hash.update(`${entry}:${stat.size}:${stat.mtimeMs}\n`);
     }
   };

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { chromium } from "@playwright/test";
-import { startApp } from "@/lib/testing/start-app";
+import { startApp } from "@/testing/start-app";
 
 const outDir = "docs/images";
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "reelbind-screenshots-"));

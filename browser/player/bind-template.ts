@@ -5,7 +5,7 @@ import type { BindingManifest } from "@/shared/templates/manifest";
 
 // The animation this viewer sees: the template with the data bound and its external files
 // pointed at the URLs the page manifest serves them from. Glyph outlines (`chars`) are left out,
-// as for the server preview (lib/render/skottie-animations.ts): they cover only the characters
+// as for the server preview (lib/skottie/skottie-animations.ts): they cover only the characters
 // the designer typed, so personalized text would lose letters; lottie-web then sets the text in
 // the font the text layer names, or the browser's fallback for it.
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { RawMessage } from "./tracking-api";
-import { analyticsMessage, newContext, playerOrigin, recordingTracker, settle } from "./sdk-test-helpers";
+import { analyticsMessage, newContext, playerOrigin, recordingTracker, settle } from "@/testing/sdk-tracker";
 
 // The analytics bridge, spec §4.5 rules 3 and 4, through the tracker: a message that fails a
 // check must not reach the queue, so no request leaves.

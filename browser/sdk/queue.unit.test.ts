@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { EventBatch, WireEvent } from "@/shared/events/wire-events";
 import { createQueue, maxBodyBytes } from "./queue";
-import { positionOf, settle } from "./sdk-test-helpers";
+import { positionOf, settle } from "@/testing/sdk-tracker";
 
 /** A wire event whose payload carries `filler` (to reach a given size) and a position to tell events apart. */
 function wireEvent(position: number, filler = ""): WireEvent {

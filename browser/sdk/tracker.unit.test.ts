@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { validateEvent, validateEventBatch } from "@/lib/ingest/validate-events";
 import { randomUuid } from "./enrichment";
 import type { RawMessage } from "./tracking-api";
-import { analyticsMessage, ingestUrl, newContext, playerOrigin, positionOf, recordingTracker, settle } from "./sdk-test-helpers";
+import { analyticsMessage, ingestUrl, newContext, playerOrigin, positionOf, recordingTracker, settle } from "@/testing/sdk-tracker";
 
 // Enrichment, holding until READY, one queue per ingest endpoint, and consent (docs/design.md, Player).
 

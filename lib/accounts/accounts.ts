@@ -18,7 +18,7 @@ import {
   disableUserInput,
   removeMemberInput,
   setPasswordInput,
-} from "./schema";
+} from "./contract";
 
 // Verbs behind the CLI and the bootstrap: organizations, projects, users, memberships, tokens.
 

@@ -1,7 +1,7 @@
 /*
  * Analytics definitions: what every number in GET /api/Projects/{projectId}/analytics means.
- * The rollups (./rollups) and the reference queries over raw events (./raw) follow these
- * exactly; change a definition here first.
+ * The rollups (./rollups) and the raw-event reference queries the tests check them against
+ * (testing/oracles/analytics-raw) follow these exactly; change a definition here first.
  *
  * Source. The API answers from rollups (lib/analytics/rollups), which a job keeps up to date
  * from analytics_events; a report never runs the job itself: it adds the small tail of events
@@ -117,6 +117,16 @@ export const hourlyDefaultMaxDays = 2;
 
 export const seriesGranularities = ["hour", "day"] as const;
 export type SeriesGranularity = (typeof seriesGranularities)[number];
+
+const bucketMs: Record<SeriesGranularity, number> = { hour: 60 * 60 * 1000, day: 24 * 60 * 60 * 1000 };
+
+/** The ISO starts of the UTC hours or days [from, to) touches, oldest first: a series' points. */
+export function seriesBuckets(from: Date, to: Date, granularity: SeriesGranularity): string[] {
+  const size = bucketMs[granularity];
+  const starts: string[] = [];
+  for (let start = Math.floor(from.getTime() / size) * size; start < to.getTime(); start += size) starts.push(new Date(start).toISOString());
+  return starts;
+}
 
 /** Refused events kept per project (newest first), and listed by one report. */
 export const quarantineSamplesKept = 200;

@@ -6,7 +6,7 @@ import { rate } from "./definitions";
 import { scopeOf, wholeDays } from "./get-project-analytics";
 import { cubeMask, readHeatmap } from "./rollups/read";
 import { readReportTail } from "./rollups/pending";
-import { filtersOf, type EngagementHeatmap, type HeatmapQuery } from "./schema";
+import { filtersOf, type EngagementHeatmap, type HeatmapQuery } from "./contract";
 
 /**
  * GET /api/Projects/{projectId}/analytics/heatmap: second by second, how many plays of one

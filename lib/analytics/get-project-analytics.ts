@@ -1,11 +1,10 @@
 import type { ProjectAccess } from "@/lib/auth/project-access";
 import type { Db } from "@/lib/db";
-import { funnelQuartiles, maxBreakdownKeys, rate, type SeriesGranularity } from "./definitions";
+import { funnelQuartiles, maxBreakdownKeys, rate, seriesBuckets, type SeriesGranularity } from "./definitions";
 import type { DailyCounter } from "./rollups/contribution";
 import { documentBreakdown, reportMasks, filterBreakdown, readHours, readScope, type RollupScope, type ScopeTotals } from "./rollups/read";
 import { readReportTail, type RollupChange } from "./rollups/pending";
-import { seriesBuckets } from "./raw/get-series";
-import { filtersOf, type AnalyticsQuery, type ProjectAnalytics } from "./schema";
+import { filtersOf, type AnalyticsQuery, type ProjectAnalytics } from "./contract";
 
 const dayMs = 86_400_000;
 

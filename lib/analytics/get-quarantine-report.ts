@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { ProjectAccess } from "@/lib/auth/project-access";
 import type { Db } from "@/lib/db";
 import { maxBreakdownKeys, quarantineSamplesListed } from "./definitions";
-import type { QuarantineQuery, QuarantineReport } from "./schema";
+import type { QuarantineQuery, QuarantineReport } from "./contract";
 import { selectRows } from "./select-rows";
 
 type ReasonRow = { reason: string; count: number };

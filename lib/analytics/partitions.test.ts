@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { getDb, getDbDriver } from "@/lib/db";
-import { eventRow } from "@/lib/ingest/ingest-test-helpers";
+import { eventRow } from "@/testing/ingest";
 import { eventKey, storeEventRows, type EventRow, type Inserted } from "@/lib/ingest/store-events";
 import {
   dropExpiredEventPartitions,

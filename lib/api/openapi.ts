@@ -4,7 +4,7 @@ import {
   createdCredentialSchema,
   credentialSchema,
   listCredentialsQuery,
-} from "@/lib/credentials/schema";
+} from "@/lib/credentials/contract";
 import {
   changeMemberRoleBody,
   acceptedInvitationSchema,
@@ -19,7 +19,7 @@ import {
   memberSchema,
   meSchema,
   personalAccessTokenSchema,
-} from "@/lib/accounts/schema";
+} from "@/lib/accounts/contract";
 import {
   analyticsQueryParams,
   engagementHeatmapSchema,
@@ -27,8 +27,8 @@ import {
   projectAnalyticsSchema,
   quarantineQueryParams,
   quarantineReportSchema,
-} from "@/lib/analytics/schema";
-import { auditEventPageSchema, listAuditEventsQuery } from "@/lib/audit/schema";
+} from "@/lib/analytics/contract";
+import { auditEventPageSchema, listAuditEventsQuery } from "@/lib/audit/contract";
 import {
   campaignDetailSchema,
   campaignImportSchema,
@@ -37,11 +37,11 @@ import {
   listRecipientsQuery,
   recipientBatchBody,
   recipientPageSchema,
-} from "@/lib/campaigns/schema";
+} from "@/lib/campaigns/contract";
 import { tokenScopes, type TokenScope } from "@/lib/auth/token-scopes";
 import type { Role } from "@/lib/db/schema";
-import { embedSessionBody, embedSessionSchema, manifestQuery } from "@/lib/embed/schema";
-import { channelSchema, putShareBody, rotatedSlugSchema, savedShareSchema, shareSchema } from "@/lib/shares/schema";
+import { embedSessionBody, embedSessionSchema, manifestQuery } from "@/lib/embed/contract";
+import { channelSchema, putShareBody, rotatedSlugSchema, savedShareSchema, shareSchema } from "@/lib/shares/contract";
 import {
   createdRenderSchema,
   createRenderBody,
@@ -50,10 +50,10 @@ import {
   queuedThumbnailsSchema,
   renderSchema,
   thumbnailPageSchema,
-} from "@/lib/renders/schema";
-import { completeUploadSessionBody, createUploadSessionBody, uploadSessionSchema } from "@/lib/templates/upload-sessions/schema";
-import { previewBodySchema } from "@/lib/templates/preview-schema";
-import { listTemplatesQuery, previewResultSchema, templateSchema, uploadedTemplateSchema } from "@/lib/templates/schema";
+} from "@/lib/renders/contract";
+import { completeUploadSessionBody, createUploadSessionBody, uploadSessionSchema } from "@/lib/templates/upload-sessions/contract";
+import { previewBodySchema } from "@/lib/templates/preview-contract";
+import { listTemplatesQuery, previewResultSchema, templateSchema, uploadedTemplateSchema } from "@/lib/templates/contract";
 import {
   createEndpointBody,
   deliveryPageSchema,
@@ -63,7 +63,7 @@ import {
   listDeliveriesQuery,
   signingSecretSchema,
   updateEndpointBody,
-} from "@/lib/webhooks/schema";
+} from "@/lib/webhooks/contract";
 
 // The OpenAPI 3.1 document, generated from the same zod schemas the handlers validate with.
 

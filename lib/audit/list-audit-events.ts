@@ -4,7 +4,7 @@ import { can } from "@/lib/auth/permissions";
 import type { ProjectAccess } from "@/lib/auth/project-access";
 import type { Db } from "@/lib/db";
 import { auditEvents, users, type Role } from "@/lib/db/schema";
-import type { ListAuditEventsQuery } from "./schema";
+import type { ListAuditEventsQuery } from "./contract";
 
 /** A cursor is the seq of the last event on a page, base64url-encoded so clients treat it as opaque. */
 function encodeCursor(seq: number): string {

@@ -5,7 +5,7 @@ import { createPersonalAccessToken } from "@/lib/accounts/accounts";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db";
 import { personalAccessTokens } from "@/lib/db/schema";
-import { apiRequest, createTestMember, createTestProject } from "@/lib/testing/factories";
+import { apiRequest, createTestMember, createTestProject } from "@/testing/factories";
 import { authenticate } from "./authenticate";
 import { revokeConsoleSession, startConsoleSession } from "./console-sessions";
 import { sha256Hex } from "./secrets";

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { renderPreviewPixels } from "@/lib/render/preview-renderer";
+import { renderPreviewPixels } from "@/lib/skottie/preview-renderer";
 import { applyBindings } from "@/shared/templates/bindings";
 import { parseLottieJson } from "@/lib/templates/lottie";
 import { listTextLayers } from "@/shared/templates/lottie";

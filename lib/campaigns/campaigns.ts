@@ -10,7 +10,7 @@ import { getTemplateDataRules } from "@/lib/templates/template-data-rules";
 import { findServedTemplate } from "@/lib/templates/served-template";
 import { getCampaignFunnel } from "./get-campaign-funnel";
 import { campaignFields, type CampaignField } from "./row-rules";
-import type { CreateCampaignInput, ImportProblem } from "./schema";
+import type { CreateCampaignInput, ImportProblem } from "./contract";
 
 export type CampaignRow = typeof campaigns.$inferSelect;
 export type CampaignImportRow = typeof campaignImports.$inferSelect;

@@ -10,7 +10,7 @@ import { campaignImports, campaignRecipients } from "@/lib/db/schema";
 import { emitWebhookEvent } from "@/lib/webhooks/emit";
 import { presentImport, servedCampaignFields, type CampaignImportRow, type CampaignRow } from "./campaigns";
 import { checkRow, planColumns, type AcceptedRow, type ColumnPlan } from "./row-rules";
-import type { ImportProblem } from "./schema";
+import type { ImportProblem } from "./contract";
 
 // The import of one file (or JSON batch) of recipients: rows are checked against the served
 // template's fields and written in batches, each batch one transaction with the import's

@@ -7,7 +7,7 @@ import { campaignRecipients, publicVideoShares } from "@/lib/db/schema";
 import { shareUrl } from "@/lib/shares/shares";
 import { getCampaignRowOrThrow, type CampaignRow } from "./campaigns";
 import { reachOfEvents } from "./get-campaign-funnel";
-import type { ListRecipientsQuery } from "./schema";
+import type { ListRecipientsQuery } from "./contract";
 
 // A campaign's recipients, in pages keyed by their recipient id (the unique index
 // (campaign_id, external_id) serves the order: no extra index slows a million-row import).

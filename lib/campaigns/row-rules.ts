@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { checkPersonalizationData, templateRuleFields, type DataProblemCode } from "@/shared/templates/data-rules";
 import type { BindingManifest, TemplateField } from "@/shared/templates/manifest";
-import type { ImportProblem } from "./schema";
+import type { ImportProblem } from "./contract";
 
 // How the columns of an uploaded file map to the template's fields, and what each row must
 // satisfy (docs/adr/0094-campaigns.md). Pure: the import (import-recipients.ts) feeds it rows.

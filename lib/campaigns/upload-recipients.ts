@@ -7,7 +7,7 @@ import type { Db } from "@/lib/db";
 import { getCampaignRowOrThrow } from "./campaigns";
 import { readCsvRows, spoolUpload, type SpooledFile } from "./csv-source";
 import { importRecipients, type ImportOutcome, type ImportRow, type ImportSource } from "./import-recipients";
-import { recipientBatchBody } from "./schema";
+import { recipientBatchBody } from "./contract";
 
 // POST …/campaigns/{campaignId}/recipients: a CSV body (text/csv) or a JSON batch, both through
 // the same import (import-recipients.ts).

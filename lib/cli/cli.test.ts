@@ -11,7 +11,7 @@ import { verifyPassword } from "@/lib/auth/secrets";
 import { getDb, type Db } from "@/lib/db";
 import { lockFilePath } from "@/lib/db/data-dir-lock";
 import { auditEvents, memberships, organizations, projects, users } from "@/lib/db/schema";
-import { apiRequest, createTestProject, routeParams } from "@/lib/testing/factories";
+import { apiRequest, createTestProject, routeParams } from "@/testing/factories";
 import { parseCommandLine } from "./command-line";
 import { runCommand } from "./commands";
 

@@ -8,7 +8,7 @@ import { randomBase62, safeEqual, sha256Hex } from "@/lib/auth/secrets";
 import type { Db } from "@/lib/db";
 import { lastUsedIsDue, lastUsedWasDue } from "@/lib/db/last-used";
 import { apiCredentials } from "@/lib/db/schema";
-import type { CreateCredentialInput } from "./schema";
+import type { CreateCredentialInput } from "./contract";
 
 type CredentialRow = typeof apiCredentials.$inferSelect;
 

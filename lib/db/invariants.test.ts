@@ -14,8 +14,8 @@ import {
   templates,
   users,
 } from "@/lib/db/schema";
-import { createTestProject } from "@/lib/testing/factories";
-import { sqlState } from "@/lib/testing/sql-state";
+import { createTestProject } from "@/testing/factories";
+import { sqlState } from "@/testing/sql-state";
 
 // The database, not application code, must hold these invariants when requests race:
 // every case fires concurrent inserts through the shared pool and expects one winner.

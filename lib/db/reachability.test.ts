@@ -3,8 +3,8 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { toAppError } from "@/lib/api/errors";
 import { closeDb, getDb } from "@/lib/db";
-import { freePort } from "@/lib/testing/free-port";
-import { startPrivatePostgres, type PrivatePostgres } from "@/lib/testing/private-postgres";
+import { freePort } from "@/testing/free-port";
+import { startPrivatePostgres, type PrivatePostgres } from "@/testing/private-postgres";
 import { noteUnreachable, requireReachable, watchConnect } from "./reachability";
 
 // The pool of a PostgreSQL cluster of this file's own, stopped and started again: once a

@@ -4,7 +4,7 @@ import { verifyCredential } from "@/lib/credentials/credentials";
 import type { Db } from "@/lib/db";
 import { findProjectPublicShare } from "@/lib/shares/public-share";
 import { mintEmbedSessionToken } from "@/lib/tokens/embed-session-token";
-import type { EmbedSessionInput } from "./schema";
+import type { EmbedSessionInput } from "./contract";
 
 type Credential = NonNullable<Awaited<ReturnType<typeof verifyCredential>>>;
 

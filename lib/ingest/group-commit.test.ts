@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import { analyticsEvents } from "@/lib/db/schema";
 import { GroupCommitWriter } from "./group-commit";
-import { eventRow as row } from "./ingest-test-helpers";
+import { eventRow as row } from "@/testing/ingest";
 import { insertEventRows, storeEventRows } from "./store-events";
 
 async function storedCount(projectId: string) {

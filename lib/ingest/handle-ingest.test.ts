@@ -5,7 +5,7 @@ import { getConfig } from "@/lib/config";
 import { getDb, schema } from "@/lib/db";
 import { mintEmbedSessionToken } from "@/lib/tokens/embed-session-token";
 import { mintIngestToken } from "@/lib/tokens/ingest-token";
-import { forgeToken, strangerSecret, unsignedToken } from "@/lib/tokens/testing";
+import { forgeToken, strangerSecret, unsignedToken } from "@/testing/tokens";
 import { OPTIONS as consentPreflight, POST as postConsent } from "@/app/analytics/v1/consent/route";
 import { OPTIONS as eventsPreflight, POST as postEvents } from "@/app/analytics/v1/events/route";
 import {
@@ -28,7 +28,7 @@ import {
   wireEvent,
   type BatchRequestOptions,
   type Tenant,
-} from "./ingest-test-helpers";
+} from "@/testing/ingest";
 import { templateRefusals } from "./project-templates";
 import { drainQuarantine } from "./quarantine";
 import { ingestRateLimit } from "./rate-limit";

@@ -18,7 +18,7 @@ import {
   storedCount,
   wireEvent,
   type Tenant,
-} from "./ingest-test-helpers";
+} from "@/testing/ingest";
 import { eventBatchLimits } from "./validate-events";
 
 // The per-project and per-address ingest limits through the Next route handlers, with limits

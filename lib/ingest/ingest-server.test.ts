@@ -8,9 +8,9 @@ import path from "node:path";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
-import { freePort } from "@/lib/testing/free-port";
+import { freePort } from "@/testing/free-port";
 import { mintIngestToken } from "@/lib/tokens/ingest-token";
-import { strangerSecret } from "@/lib/tokens/testing";
+import { strangerSecret } from "@/testing/tokens";
 import { POST as postConsent } from "@/app/analytics/v1/consent/route";
 import { POST as postEvents } from "@/app/analytics/v1/events/route";
 import { createIngestServer } from "@/scripts/ingest-server";
@@ -33,7 +33,7 @@ import {
   wireEvent,
   type BatchRequestOptions,
   type Tenant,
-} from "./ingest-test-helpers";
+} from "@/testing/ingest";
 
 // The standalone ingest server (scripts/ingest-server.ts; `npm run ingest` runs it through scripts/ingest.mjs) over real HTTP.
 // It lives here rather than in scripts/ because vitest.config.ts includes lib/** and app/** only.

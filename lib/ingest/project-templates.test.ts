@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { addTemplate, newTenant, tenantWithTemplate, wireEvent } from "./ingest-test-helpers";
+import { addTemplate, newTenant, tenantWithTemplate, wireEvent } from "@/testing/ingest";
 import { createTemplateCheck, loadProjectTemplates, sortByTemplate, templateRefusals } from "./project-templates";
 
 // The check of an event's template against its project's templates, on real templates rows; the

@@ -5,8 +5,8 @@ import { selectRows } from "@/lib/analytics/select-rows";
 import postgres from "postgres";
 import { toAppError } from "@/lib/api/errors";
 import { CopyRejectedError, CopyTimeoutError, getCopyIn, getDb, getDbDriver } from "@/lib/db";
-import { sqlState } from "@/lib/testing/sql-state";
-import { eventRow as row, storedCount, storedEvents } from "./ingest-test-helpers";
+import { sqlState } from "@/testing/sql-state";
+import { eventRow as row, storedCount, storedEvents } from "@/testing/ingest";
 import { eventKey, eventRowColumns, storeEventRows, toCopyText, type EventRow, type Inserted } from "./store-events";
 
 // storeEventRows takes COPY on a PostgreSQL server and the INSERT on PGlite, so the storage

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { EventPayloads, WireEvent } from "@/shared/events/wire-events";
 import eventSchema from "./event-schema-v1.json";
 import { eventBatchLimits, eventTypes, validateEvent, validateEventBatch, type EventType } from "./validate-events";
-import { payloads, wireEvent as validEvent } from "./ingest-test-helpers";
+import { payloads, wireEvent as validEvent } from "@/testing/ingest";
 
 
 const tenant = { organizationId: "5f0c3b8a-1d2e-4c6f-8a9b-0e1d2c3b4a59", projectId: "9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d" };

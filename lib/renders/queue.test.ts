@@ -2,9 +2,9 @@ import { spawn } from "node:child_process";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb, schema } from "@/lib/db";
-import { apiRequest, createTestMember, createTestProject, routeParams } from "@/lib/testing/factories";
-import { makeLottie, solidLayer, textLayer } from "@/lib/testing/fixtures/lottie-builders";
-import { okJson, templatesUrl, upload, type TemplateJson } from "@/app/api/Projects/[projectId]/templates/template-test-helpers";
+import { apiRequest, createTestMember, createTestProject, routeParams } from "@/testing/factories";
+import { makeLottie, solidLayer, textLayer } from "@/testing/fixtures/lottie-builders";
+import { okJson, templatesUrl, upload, type TemplateJson } from "@/testing/template-api";
 import { POST as createRoute } from "@/app/api/Projects/[projectId]/templates/[templateId]/renders/route";
 import { createRenderQueue, type RenderQueue, type RenderQueueOptions } from "./queue";
 
@@ -86,7 +86,7 @@ describe("render queue", () => {
   // share it (its restart is the recovery test in renders.test.ts); .ci/run runs this in its
   // PostgreSQL pass (npm run test:api).
   it.skipIf(!process.env.DATABASE_URL)("a worker process killed mid-render (SIGKILL): its lease runs out and another worker retries it", { timeout: 120_000 }, async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", "lib/renders/testing/render-worker.ts"], { env: process.env, stdio: ["ignore", "pipe", "inherit"], detached: true });
+    const child = spawn(process.execPath, ["--import", "tsx", "testing/render-worker.ts"], { env: process.env, stdio: ["ignore", "pipe", "inherit"], detached: true });
     try {
       await new Promise<void>((resolve, reject) => {
         child.stdout!.on("data", (chunk: Buffer) => chunk.toString().includes("worker started") && resolve());

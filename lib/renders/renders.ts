@@ -11,7 +11,7 @@ import { checkWebhookUrl } from "@/lib/webhooks/url-safety";
 import { signRenderDownload, type RenderPurpose } from "./download-url";
 import { enqueueRenders } from "./queue";
 import type { RenderRow } from "./run-render";
-import type { CreateRenderBody, RenderFormat, RenderStatus } from "./schema";
+import type { CreateRenderBody, RenderFormat, RenderStatus } from "./contract";
 
 
 /** The API's view of a render; a finished one carries a fresh signed download URL. */

@@ -1,5 +1,5 @@
 // The share's field rules (docs/design.md, Management API), with no server dependency: the API's PUT schema
-// (lib/shares/schema.ts) and the console's form (lib/console/shares/share-form.ts) both use them,
+// (lib/shares/contract.ts) and the console's form (lib/console/shares/share-form.ts) both use them,
 // so the browser checks exactly what the server will.
 
 export const shareTextLimits = { publicTitle: 160, publicSubtitle: 280, ctaLabel: 80 } as const;

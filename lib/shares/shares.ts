@@ -12,7 +12,7 @@ import type { Db } from "@/lib/db";
 import { apiCredentials, publicVideoShares, shareSlugs, type Channel } from "@/lib/db/schema";
 import { findServedTemplate } from "@/lib/templates/served-template";
 import { checkTemplateData } from "@/lib/templates/template-data-rules";
-import type { PutShareInput } from "./schema";
+import type { PutShareInput } from "./contract";
 
 type ShareRow = typeof publicVideoShares.$inferSelect;
 type ShareScope = { projectId: string; channel: Channel };

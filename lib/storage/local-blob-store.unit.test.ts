@@ -6,10 +6,10 @@ import { text } from "node:stream/consumers";
 import { describe, expect, it } from "vitest";
 import { getConfig } from "@/lib/config";
 import { InvalidBlobKeyError } from "./blob-store";
-import { describeBlobStoreContract, failingSource, sha256Hex, sourceOf } from "./blob-store-contract";
+import { describeBlobStoreContract, failingSource, sha256Hex, sourceOf } from "@/testing/blob-store-suite";
 import { LocalBlobStore } from "./local-blob-store";
 
-// Real files in this test file's own DATA_DIR (lib/testing/setup.ts).
+// Real files in this test file's own DATA_DIR (testing/setup.ts).
 
 const root = path.join(getConfig().dataDir, "blobs");
 const store = new LocalBlobStore({ root });

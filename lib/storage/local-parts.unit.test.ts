@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { partsOf } from "@/lib/templates/upload-sessions/schema";
+import { partsOf } from "@/lib/templates/upload-sessions/contract";
 import { LocalPartStaging } from "./local-parts";
 
 const root = mkdtempSync(path.join(tmpdir(), "reelbind-parts-"));

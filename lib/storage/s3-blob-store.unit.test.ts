@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { ListObjectsV2Command, paginateListObjectsV2, PutObjectCommand } from "@aws-sdk/client-s3";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { startS3Server, s3rverCredentials as credentials, type S3Server } from "@/lib/testing/s3-server";
+import { startS3Server, s3rverCredentials as credentials, type S3Server } from "@/testing/s3-server";
 import { BlobNotFoundError, InvalidBlobKeyError } from "./blob-store";
-import { describeBlobStoreContract, failingSource, sourceOf } from "./blob-store-contract";
+import { describeBlobStoreContract, failingSource, sourceOf } from "@/testing/blob-store-suite";
 import { S3BlobStore } from "./s3-blob-store";
 
 // A real S3 API: s3rver in this process on 127.0.0.1, a random free port, its own directory.

@@ -8,7 +8,7 @@ import {
   precompLayer,
   readFixture,
   textLayer,
-} from "@/lib/testing/fixtures/lottie-builders";
+} from "@/testing/fixtures/lottie-builders";
 import { listImageAssets, listMarkers, listSlots, listTextLayers, lottieInfo, slotText } from "@/shared/templates/lottie";
 import { JsonTextError, LottieJsonError, parseJsonText, parseLottieJson } from "./lottie";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ValidationError } from "@/lib/api/errors";
-import { imageAsset, imageLayer, loadLottieFixture, makeLottie, precompLayer, solidLayer, textLayer } from "@/lib/testing/fixtures/lottie-builders";
+import { imageAsset, imageLayer, loadLottieFixture, makeLottie, precompLayer, solidLayer, textLayer } from "@/testing/fixtures/lottie-builders";
 import type { Lottie } from "@/shared/templates/lottie";
 import { conventionKey } from "@/shared/templates/bindings";
 import type { BindingManifest } from "@/shared/templates/manifest";

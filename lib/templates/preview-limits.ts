@@ -1,4 +1,4 @@
-// The preview body's limits, for the API's schema (preview-schema.ts) and the console's form.
+// The preview body's limits, for the API's schema (preview-contract.ts) and the console's form.
 // No zod here: a zod object schema in a browser bundle probes eval when it is built, and the
 // console's CSP reports the probe as a violation (docs/adr/0082-security-checks.md).
 

@@ -6,7 +6,7 @@ import type { ProjectAccess } from "@/lib/auth/project-access";
 import type { Db } from "@/lib/db";
 import { hasErrorCode } from "@/lib/error-code";
 import { processWide } from "@/lib/process-wide";
-import { renderPreviewPng } from "@/lib/render/preview-renderer";
+import { renderPreviewPng } from "@/lib/skottie/preview-renderer";
 import { getBlobStore } from "@/lib/storage";
 import { applyBindings } from "@/shared/templates/bindings";
 import type { Lottie } from "@/shared/templates/lottie";

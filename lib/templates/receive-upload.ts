@@ -3,7 +3,7 @@ import busboy from "busboy";
 import { BadRequestError, isAppError, PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError, type FieldError } from "@/lib/api/errors";
 import type { Db } from "@/lib/db";
 import { getBlobStore, type StoredBlob } from "@/lib/storage";
-import { maxUploadBytes, singleFileRoles, type FileRole } from "./schema";
+import { maxUploadBytes, singleFileRoles, type FileRole } from "./contract";
 import { detectFileType, type DetectedType } from "./file-types";
 import { deleteUnreferencedBlobs } from "./template-blobs";
 

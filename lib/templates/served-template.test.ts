@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import { templates } from "@/lib/db/schema";
-import { createTestProject } from "@/lib/testing/factories";
+import { createTestProject } from "@/testing/factories";
 import { findServedTemplate } from "./served-template";
 
 type Status = "Testing" | "Production" | "Previous" | "Archived";

@@ -3,7 +3,7 @@ import { NotFoundError } from "@/lib/api/errors";
 import { isUuid, type ProjectAccess } from "@/lib/auth/project-access";
 import type { Db } from "@/lib/db";
 import { templateFiles, templates } from "@/lib/db/schema";
-import type { FileRole } from "./schema";
+import type { FileRole } from "./contract";
 
 export type TemplateRow = typeof templates.$inferSelect;
 export type TemplateFileRow = typeof templateFiles.$inferSelect;

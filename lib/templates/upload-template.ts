@@ -8,7 +8,7 @@ import { templateFiles, templates } from "@/lib/db/schema";
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from "@/lib/idempotency/idempotency";
 import { auditTemplate } from "./lifecycle";
 import { discardReceivedFiles, receiveUpload, storePart, type ReceivedFile, type ReceivedUpload } from "./receive-upload";
-import type { FileRole } from "./schema";
+import type { FileRole } from "./contract";
 import { presentTemplate, type Template } from "./templates";
 import { validateUpload } from "./validate-upload";
 

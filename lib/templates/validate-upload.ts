@@ -5,7 +5,7 @@ import { parseJsonText, parseLottieJson } from "./lottie";
 import { fieldsOf, parseManifestJson } from "./manifest";
 import type { ReceivedFile, ReceivedUpload } from "./receive-upload";
 import { checkReferencedAssets } from "./referenced-assets";
-import { overlayConfigSchema, singleFileRoles, uploadFieldsSchema, type UploadFields } from "./schema";
+import { overlayConfigSchema, singleFileRoles, uploadFieldsSchema, type UploadFields } from "./contract";
 
 export type ValidUpload = {
   fields: UploadFields;

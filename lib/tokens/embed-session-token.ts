@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Channel } from "@/lib/db/schema";
-import { channelSchema } from "@/lib/shares/schema";
+import { channelSchema } from "@/lib/shares/contract";
 import { allowedOriginsClaimSchema, allowedOriginsSchema } from "./origins";
 import { signToken, verifyToken, type SignedToken, type TokenKind, type TokenOptions } from "./tokens";
 

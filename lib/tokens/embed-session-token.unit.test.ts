@@ -5,7 +5,7 @@ import { ZodError } from "zod";
 import { maxEmbedPersonalizationDataBytes, mintEmbedSessionToken, verifyEmbedSessionToken } from "./embed-session-token";
 import { mintIngestToken, verifyIngestToken } from "./ingest-token";
 import { isOriginAllowed } from "./origins";
-import { at, currentSecret, expectRejected, forgeToken, secrets, strangerSecret, t0, t0Seconds, unsignedToken } from "./testing";
+import { at, currentSecret, expectRejected, forgeToken, secrets, strangerSecret, t0, t0Seconds, unsignedToken } from "@/testing/tokens";
 
 const organizationId = randomUUID();
 const projectId = randomUUID();

@@ -5,7 +5,7 @@ import { ZodError } from "zod";
 import { getConfig } from "@/lib/config";
 import { mintEmbedSessionToken } from "./embed-session-token";
 import { ingestTokenKind, mintIngestToken, verifyIngestToken } from "./ingest-token";
-import { at, currentSecret, expectRejected, forgeToken, oldSecret, secrets, strangerSecret, t0, t0Seconds, unsignedToken } from "./testing";
+import { at, currentSecret, expectRejected, forgeToken, oldSecret, secrets, strangerSecret, t0, t0Seconds, unsignedToken } from "@/testing/tokens";
 import { signToken } from "./tokens";
 
 const organizationId = randomUUID();

@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { errorResponse, UnauthorizedError } from "@/lib/api/errors";
-import { at, currentSecret, expectRejected, forgeToken, secrets, t0, t0Seconds } from "./testing";
+import { at, currentSecret, expectRejected, forgeToken, secrets, t0, t0Seconds } from "@/testing/tokens";
 import { signToken, verifyToken, type TokenKind } from "./tokens";
 
 const kind: TokenKind = { typ: "test+jwt", audience: "reelbind-test", maxLifetimeSeconds: 600 };

@@ -9,11 +9,11 @@ import { authorizeProject } from "@/lib/auth/project-access";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db";
 import { templateUploadSessions, type UploadSessionFile } from "@/lib/db/schema";
-import { createTestMember, createTestProject } from "@/lib/testing/factories";
-import { NodeXMLHttpRequest } from "@/lib/testing/node-xhr";
+import { createTestMember, createTestProject } from "@/testing/factories";
+import { NodeXMLHttpRequest } from "@/testing/node-xhr";
 import { createUploadSession } from "@/lib/templates/upload-sessions/sessions";
-import { startRouteServer, type RouteServer } from "@/lib/testing/route-server";
-import { startUploadThingStandIn, type UploadThingStandIn } from "@/lib/testing/uploadthing-stand-in";
+import { startRouteServer, type RouteServer } from "@/testing/route-server";
+import { startUploadThingStandIn, type UploadThingStandIn } from "@/testing/uploadthing-stand-in";
 import type { UploadThingRouter } from "./file-router";
 import { deleteUploadThingFiles, openUploadThingFile } from "./files";
 import { recordUploadThingFile } from "./upload-session-files";
@@ -21,7 +21,7 @@ import { sessionActor } from "@/lib/auth/authenticate";
 
 // The UploadThing provider end to end, in this process: the app's /api/uploadthing served over
 // HTTP, the real client (uploadthing/client) and the real server SDK, against the loopback
-// stand-in (lib/testing/uploadthing-stand-in.ts), which calls the app back as UploadThing does.
+// stand-in (testing/uploadthing-stand-in.ts), which calls the app back as UploadThing does.
 
 const configKey = Symbol.for("reelbind.config");
 const resetConfig = () => delete (globalThis as Record<symbol, unknown>)[configKey];

@@ -7,7 +7,7 @@ import { schema, type Db } from "@/lib/db";
 import { appendToAttemptLog, wakeDeliveryWorker } from "./delivery-worker";
 import { newMessageId } from "./emit";
 import { getEndpointOrThrow, hostOf } from "./endpoints";
-import type { ListDeliveriesQuery } from "./schema";
+import type { ListDeliveriesQuery } from "./contract";
 
 // The delivery log of a project: every event queued for every URL, its attempts, and re-sends.
 

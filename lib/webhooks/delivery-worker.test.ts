@@ -4,7 +4,7 @@ import { eq, sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getDb, schema, type Db } from "@/lib/db";
-import { createTestProject } from "@/lib/testing/factories";
+import { createTestProject } from "@/testing/factories";
 import { attemptDelivery, claimDueDeliveries, maxAttemptLogEntries, runDueDeliveries, type AttemptLogEntry } from "./delivery-worker";
 import { emitWebhookEvent } from "./emit";
 import { getSigningSecret, rotateSigningSecret } from "./signing-keys";

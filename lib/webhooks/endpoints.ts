@@ -6,7 +6,7 @@ import type { Actor } from "@/lib/auth/authenticate";
 import { isUuid, type ProjectAccess } from "@/lib/auth/project-access";
 import { schema, type Db } from "@/lib/db";
 import type { WebhookEventType } from "./event-types";
-import type { CreateEndpointInput, UpdateEndpointInput } from "./schema";
+import type { CreateEndpointInput, UpdateEndpointInput } from "./contract";
 import { checkWebhookUrl } from "./url-safety";
 
 // A project's webhook endpoints: the URLs that receive its events.

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { getDb, schema } from "@/lib/db";
-import { createTestProject } from "@/lib/testing/factories";
+import { createTestProject } from "@/testing/factories";
 import { sealedKid } from "./secret-box";
 import { deliverySecrets, getSigningSecret, reencryptSigningSecrets, rotateSigningSecret } from "./signing-keys";
 

@@ -11,11 +11,11 @@ import {
   solidPngDataUrl,
   textLayer,
   weatherManifest,
-} from "@/lib/testing/fixtures/lottie-builders";
+} from "@/testing/fixtures/lottie-builders";
 import { applyBindings, isImageDataUrl } from "./bindings";
 import { listImageAssets, listTextLayers, textKeyframes, type Lottie, type LottieLayer } from "./lottie";
 import type { BindingManifest } from "./manifest";
-import { parsePreviewBody } from "@/lib/templates/preview-schema";
+import { parsePreviewBody } from "@/lib/templates/preview-contract";
 
 function template(): Lottie {
   const name = textLayer("Name", ["Alex", "Alex!"]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { makeLottie, solidPngDataUrl, textLayer } from "@/lib/testing/fixtures/lottie-builders";
+import { makeLottie, solidPngDataUrl, textLayer } from "@/testing/fixtures/lottie-builders";
 import { applyBindings } from "./bindings";
 import { asPlayedValues, checkPersonalizationData, dataRuleFields, playedData, templateRuleFields } from "./data-rules";
 import type { BindingManifest } from "./manifest";

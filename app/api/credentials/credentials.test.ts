@@ -4,7 +4,7 @@ import { sha256Hex } from "@/lib/auth/secrets";
 import { verifyCredential } from "@/lib/credentials/credentials";
 import { getDb } from "@/lib/db";
 import { apiCredentials, personalAccessTokens, type Role } from "@/lib/db/schema";
-import { apiRequest, createTestMember, createTestProject, routeParams } from "@/lib/testing/factories";
+import { apiRequest, createTestMember, createTestProject, routeParams } from "@/testing/factories";
 import { POST as revokeRoute } from "./[id]/revoke/route";
 import { GET as listRoute, POST as createRoute } from "./route";
 

@@ -3,7 +3,7 @@ import { parseInput, readJsonBody, searchParamsObject } from "@/lib/api/request"
 import { json } from "@/lib/api/responses";
 import { authorizeProject } from "@/lib/auth/project-access";
 import { createCredential, listCredentials } from "@/lib/credentials/credentials";
-import { createCredentialBody, listCredentialsQuery } from "@/lib/credentials/schema";
+import { createCredentialBody, listCredentialsQuery } from "@/lib/credentials/contract";
 
 // GET /api/credentials?projectId= – the project's credentials, without secrets
 export const GET = withActor(async ({ req, actor, db }) => {

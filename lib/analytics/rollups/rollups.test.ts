@@ -4,18 +4,18 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { authorizeProject } from "@/lib/auth/project-access";
 import { getDb, type Db } from "@/lib/db";
 import { insertEventRows, type EventRow } from "@/lib/ingest/store-events";
-import { createTestMember, createTestProject } from "@/lib/testing/factories";
-import { sessionRows, viewerHash, type SessionSpec, type Step } from "../analytics-test-helpers";
+import { createTestMember, createTestProject } from "@/testing/factories";
+import { sessionRows, viewerHash, type SessionSpec, type Step } from "@/testing/analytics-sessions";
 import { getProjectAnalytics, scopeOf } from "../get-project-analytics";
-import { getProjectAnalyticsRaw } from "../raw/get-project-analytics-raw";
-import { getHeatmapDeltas } from "../raw/get-heatmap-seconds";
-import type { AnalyticsQuery } from "../schema";
+import { getProjectAnalyticsRaw } from "@/testing/oracles/analytics-raw/get-project-analytics-raw";
+import { getHeatmapDeltas } from "@/testing/oracles/analytics-raw/get-heatmap-seconds";
+import type { AnalyticsQuery } from "../contract";
 import { readHeatmap } from "./read";
 import { readReportTail } from "./pending";
 import { refreshRollups } from "./refresh";
 import { sessionActor } from "@/lib/auth/authenticate";
 
-// The rollups against the raw-event reference (lib/analytics/raw): on sessions whose events all
+// The rollups against the raw-event reference (testing/oracles/analytics-raw): on sessions whose events all
 // fall on one UTC day, attributing a session or a play to the day it started changes nothing,
 // so for whole-day windows the two must agree on every number. Events go in shuffled, in
 // several transactions, with the rollup job run between some of them: a session's events are

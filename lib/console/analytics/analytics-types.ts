@@ -1,8 +1,8 @@
 import type { z } from "zod";
-import type { chapterRowSchema, EngagementHeatmap, ProjectAnalytics, QuarantineReport, seriesPointSchema } from "@/lib/analytics/schema";
+import type { chapterRowSchema, EngagementHeatmap, ProjectAnalytics, QuarantineReport, seriesPointSchema } from "@/lib/analytics/contract";
 
 // What the dashboard reads from the analytics API, as the API's response schemas define it
-// (lib/analytics/schema.ts; the meanings in lib/analytics/definitions.ts).
+// (lib/analytics/contract.ts; the meanings in lib/analytics/definitions.ts).
 
 export type AnalyticsReport = ProjectAnalytics;
 export type AnalyticsSummary = ProjectAnalytics["summary"];

@@ -1,6 +1,6 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import type { z } from "zod";
-import type { auditEventPageSchema } from "@/lib/audit/schema";
+import type { auditEventPageSchema } from "@/lib/audit/contract";
 import { apiRequest } from "@/lib/console/api-client";
 import { queryKeys } from "@/lib/console/query-keys";
 

@@ -1,6 +1,6 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
-import type { campaignDetailSchema, campaignImportSchema, campaignSchema, CreateCampaignInput, recipientPageSchema } from "@/lib/campaigns/schema";
+import type { campaignDetailSchema, campaignImportSchema, campaignSchema, CreateCampaignInput, recipientPageSchema } from "@/lib/campaigns/contract";
 import { apiRequest } from "@/lib/console/api-client";
 import { queryKeys } from "@/lib/console/query-keys";
 import { uploadWithProgress, type UploadProgress } from "@/lib/console/upload-request";

@@ -3,7 +3,7 @@ import type { z } from "zod";
 import { apiRequest } from "@/lib/console/api-client";
 import { queryKeys } from "@/lib/console/query-keys";
 import { optimisticList } from "./optimistic";
-import type { createdCredentialSchema, credentialSchema } from "@/lib/credentials/schema";
+import type { createdCredentialSchema, credentialSchema } from "@/lib/credentials/contract";
 
 // The project's API credentials through /api/credentials (ProjectManager and up).
 

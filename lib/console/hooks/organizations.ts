@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
-import type { createdInvitationSchema, invitationSchema, memberSchema, meSchema } from "@/lib/accounts/schema";
+import type { createdInvitationSchema, invitationSchema, memberSchema, meSchema } from "@/lib/accounts/contract";
 import { apiRequest } from "@/lib/console/api-client";
 import { queryKeys } from "@/lib/console/query-keys";
 import { optimisticList } from "./optimistic";

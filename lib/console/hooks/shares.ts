@@ -4,7 +4,7 @@ import { apiRequest } from "@/lib/console/api-client";
 import { queryKeys } from "@/lib/console/query-keys";
 import { optimisticList } from "./optimistic";
 import type { ShareBody } from "@/lib/console/shares/share-form";
-import type { rotatedSlugSchema, savedShareSchema, shareSchema } from "@/lib/shares/schema";
+import type { rotatedSlugSchema, savedShareSchema, shareSchema } from "@/lib/shares/contract";
 
 // The project's three shares (DEV, STAGING, PROD) through the REST API. Every change refreshes
 // the shares and the audit log; disable and restore show at once and roll back if refused.

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
-import type { createdPersonalAccessTokenSchema, personalAccessTokenSchema } from "@/lib/accounts/schema";
+import type { createdPersonalAccessTokenSchema, personalAccessTokenSchema } from "@/lib/accounts/contract";
 import type { TokenScope } from "@/lib/auth/token-scopes";
 import { apiRequest } from "@/lib/console/api-client";
 import { queryKeys } from "@/lib/console/query-keys";

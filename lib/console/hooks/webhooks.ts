@@ -2,7 +2,7 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClie
 import type { z } from "zod";
 import { apiRequest } from "@/lib/console/api-client";
 import { queryKeys } from "@/lib/console/query-keys";
-import type { deliveryPageSchema, deliverySchema, endpointSchema, savedEndpointSchema, signingSecretSchema } from "@/lib/webhooks/schema";
+import type { deliveryPageSchema, deliverySchema, endpointSchema, savedEndpointSchema, signingSecretSchema } from "@/lib/webhooks/contract";
 
 // The project's webhooks through /api/Projects/{projectId}/webhooks (ProjectManager and up):
 // endpoints, the delivery log (pages by cursor, refreshed while anything is pending) and the

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { previewResultSchema, templateSchema, uploadedTemplateSchema } from "@/lib/templates/schema";
+import type { previewResultSchema, templateSchema, uploadedTemplateSchema } from "@/lib/templates/contract";
 
 // What the console knows about a template as the API sends it, and which lifecycle actions its
 // status allows (the API's rules, docs/adr/0029-deploy-and-archive.md): the pages disable a

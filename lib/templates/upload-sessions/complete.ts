@@ -5,7 +5,7 @@ import type { ProjectAccess } from "@/lib/auth/project-access";
 import { schema, type Db } from "@/lib/db";
 import { discardReceivedFiles, type ReceivedFile } from "../receive-upload";
 import { recordTemplate, type UploadResult } from "../upload-template";
-import type { CompleteUploadSessionBody } from "./schema";
+import type { CompleteUploadSessionBody } from "./contract";
 import { getUploadSessionOrThrow } from "./sessions";
 import { assertSentWhole, discardStaging, receiveStagedFile, type UploadSessionRow } from "./staging";
 

@@ -3,7 +3,7 @@ import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "@
 import { isUuid } from "@/lib/auth/project-access";
 import { schema, type Db } from "@/lib/db";
 import { hasErrorCode } from "@/lib/error-code";
-import { partsOf } from "./schema";
+import { partsOf } from "./contract";
 import { localStaging, verifyPartUrl } from "./staging";
 
 export type PartParams = { sessionId: string; fileIndex: string; partNumber: string };

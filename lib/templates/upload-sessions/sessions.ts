@@ -8,9 +8,9 @@ import { schema, type Db } from "@/lib/db";
 import type { UploadSessionFile } from "@/lib/db/schema";
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from "@/lib/idempotency/idempotency";
 import { jsonRoles, maxJsonFileBytes, sanitizeFileName } from "../receive-upload";
-import { maxUploadBytes, type FileRole } from "../schema";
+import { maxUploadBytes, type FileRole } from "../contract";
 import { fileSetErrors } from "../validate-upload";
-import { uploadPartSize, type CreateUploadSessionBody, type UploadSessionProvider, type UploadSessionStatus } from "./schema";
+import { uploadPartSize, type CreateUploadSessionBody, type UploadSessionProvider, type UploadSessionStatus } from "./contract";
 import { currentProvider, discardStaging, partLinks, prepareFiles, uploadedParts, type UploadSessionRow } from "./staging";
 
 const { templateUploadSessions } = schema;

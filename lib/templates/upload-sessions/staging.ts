@@ -10,8 +10,8 @@ import { getS3Staging, MultipartRefusedError, type S3MultipartStaging } from "@/
 import { signUrlSubject, verifyUrlSubject } from "@/lib/tokens/signed-url";
 import { deleteUploadThingFiles, openUploadThingFile } from "@/lib/uploadthing/files";
 import { storePart, type ReceivedFile } from "../receive-upload";
-import type { FileRole } from "../schema";
-import { partsOf, type CompleteUploadSessionBody, type DeclaredFile, type UploadSessionProvider } from "./schema";
+import type { FileRole } from "../contract";
+import { partsOf, type CompleteUploadSessionBody, type DeclaredFile, type UploadSessionProvider } from "./contract";
 
 // Where a session's bytes wait, per provider (docs/direct-uploads.md): an S3 multipart upload per
 // file, the app's own part files under DATA_DIR/uploads, or UploadThing. Everything here works on

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { ProjectsOverview } from "@/components/console/accounts/projects-overview";
 import { describeMe } from "@/lib/accounts/organizations";
-import { meSchema } from "@/lib/accounts/schema";
+import { meSchema } from "@/lib/accounts/contract";
 import { asApiJson, requireConsoleActor } from "@/lib/console/page-access";
 import { loadPageData } from "@/lib/server/request-context";
 

@@ -1,7 +1,7 @@
 import Ajv2020 from "ajv/dist/2020";
 import { describe, expect, it } from "vitest";
 import eventSchema from "@/lib/ingest/event-schema-v1.json";
-import { newTenant, wireEvent } from "@/lib/ingest/ingest-test-helpers";
+import { newTenant, wireEvent } from "@/testing/ingest";
 import { GET } from "./route";
 
 const consentEvent = wireEvent(newTenant(), "consent.accepted");

@@ -4,7 +4,7 @@ import { json } from "@/lib/api/responses";
 import { clientAddress } from "@/lib/client-address";
 import { getDb } from "@/lib/db";
 import { buildPageManifest } from "@/lib/embed/page-manifest";
-import { manifestQuery } from "@/lib/embed/schema";
+import { manifestQuery } from "@/lib/embed/contract";
 
 // GET /api/embed/manifest?share={slug} | ?session={token} – the page manifest the player plays (public; a fresh ingest token each time)
 export const GET = withPublic(async ({ req }) => {

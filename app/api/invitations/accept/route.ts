@@ -1,5 +1,5 @@
 import { acceptInvitation } from "@/lib/accounts/invitations";
-import { acceptInvitationBody } from "@/lib/accounts/schema";
+import { acceptInvitationBody } from "@/lib/accounts/contract";
 import { withActor } from "@/lib/api/handler";
 import { readJsonBody } from "@/lib/api/request";
 import { json } from "@/lib/api/responses";

@@ -1,5 +1,5 @@
 import { createAccountFromInvitation } from "@/lib/accounts/invitations";
-import { createAccountFromInvitationBody } from "@/lib/accounts/schema";
+import { createAccountFromInvitationBody } from "@/lib/accounts/contract";
 import { withPublic } from "@/lib/api/handler";
 import { readJsonBody } from "@/lib/api/request";
 import { json } from "@/lib/api/responses";

@@ -1,5 +1,5 @@
 import { createOwnToken, listOwnTokens } from "@/lib/accounts/personal-access-tokens";
-import { createOwnTokenBody } from "@/lib/accounts/schema";
+import { createOwnTokenBody } from "@/lib/accounts/contract";
 import { withActor } from "@/lib/api/handler";
 import { readJsonBody } from "@/lib/api/request";
 import { json } from "@/lib/api/responses";

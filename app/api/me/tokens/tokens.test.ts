@@ -7,7 +7,7 @@ import { maxTokenGenerations } from "@/lib/auth/token-chain";
 import { tokenScopes } from "@/lib/auth/token-scopes";
 import { getDb } from "@/lib/db";
 import { personalAccessTokens } from "@/lib/db/schema";
-import { apiRequest, createTestMember, createTestProject, routeParams } from "@/lib/testing/factories";
+import { apiRequest, createTestMember, createTestProject, routeParams } from "@/testing/factories";
 import { GET as meRoute } from "../route";
 import { POST as revokeRoute } from "./[id]/revoke/route";
 import { GET as listRoute, POST as createRoute } from "./route";

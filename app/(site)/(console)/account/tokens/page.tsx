@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { TokensManager } from "@/components/console/accounts/tokens-manager";
 import { listOwnTokens } from "@/lib/accounts/personal-access-tokens";
-import { personalAccessTokenSchema } from "@/lib/accounts/schema";
+import { personalAccessTokenSchema } from "@/lib/accounts/contract";
 import { tokenScopes } from "@/lib/auth/token-scopes";
 import { asApiJson, requireConsoleActor } from "@/lib/console/page-access";
 import { loadPageData } from "@/lib/server/request-context";

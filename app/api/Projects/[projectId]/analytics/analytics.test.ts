@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createProject } from "@/lib/accounts/accounts";
-import { sessionRows, viewerHash, type SessionSpec, type Step, type Tenant } from "@/lib/analytics/analytics-test-helpers";
-import { projectAnalyticsSchema, type ProjectAnalytics } from "@/lib/analytics/schema";
+import { sessionRows, viewerHash, type SessionSpec, type Step, type Tenant } from "@/testing/analytics-sessions";
+import { projectAnalyticsSchema, type ProjectAnalytics } from "@/lib/analytics/contract";
 import { getDb } from "@/lib/db";
 import { insertEventRows, type EventRow } from "@/lib/ingest/store-events";
-import { apiRequest, createTestMember, createTestProject, routeParams } from "@/lib/testing/factories";
+import { apiRequest, createTestMember, createTestProject, routeParams } from "@/testing/factories";
 import { GET as analyticsRoute } from "./route";
 
 type Member = Awaited<ReturnType<typeof createTestMember>>;

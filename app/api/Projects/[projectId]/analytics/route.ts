@@ -2,7 +2,7 @@ import { withProjectRole } from "@/lib/api/handler";
 import { parseInput, searchParamsObject } from "@/lib/api/request";
 import { json } from "@/lib/api/responses";
 import { getProjectAnalytics } from "@/lib/analytics/get-project-analytics";
-import { analyticsQuery } from "@/lib/analytics/schema";
+import { analyticsQuery } from "@/lib/analytics/contract";
 
 // GET /api/Projects/{projectId}/analytics?from=&to=&channel=&templateId= – summary, quartile funnel and breakdowns over a window
 export const GET = withProjectRole("analytics.read", async ({ req, db, access }) => {

@@ -2,7 +2,7 @@ import { withProjectRole } from "@/lib/api/handler";
 import { parseInput, searchParamsObject } from "@/lib/api/request";
 import { json } from "@/lib/api/responses";
 import { listAuditEvents } from "@/lib/audit/list-audit-events";
-import { listAuditEventsQuery } from "@/lib/audit/schema";
+import { listAuditEventsQuery } from "@/lib/audit/contract";
 
 // GET /api/Projects/{projectId}/audit-events?limit=&cursor=&actor=&action= – who did what, newest first
 export const GET = withProjectRole("audit.read", async ({ req, db, access, actor }) => {

@@ -2,7 +2,7 @@ import { withProjectRole } from "@/lib/api/handler";
 import { readJsonBody } from "@/lib/api/request";
 import { json } from "@/lib/api/responses";
 import { createCampaign, listCampaigns } from "@/lib/campaigns/campaigns";
-import { createCampaignBody } from "@/lib/campaigns/schema";
+import { createCampaignBody } from "@/lib/campaigns/contract";
 
 // GET /api/Projects/{projectId}/campaigns – the project's campaigns, newest first, with their recipient counts
 export const GET = withProjectRole("campaign.read", async ({ db, access }) => {

@@ -8,14 +8,14 @@ import { revokeCredential as revokeCredentialVerb } from "@/lib/credentials/cred
 import { getDb } from "@/lib/db";
 import { auditEvents, publicVideoShares, shareSlugs, type Role } from "@/lib/db/schema";
 import { findPublicShare } from "@/lib/shares/public-share";
-import type { rotatedSlugSchema, shareSchema } from "@/lib/shares/schema";
-import { apiRequest, createTestMember, createTestProject, routeParams } from "@/lib/testing/factories";
-import { makeLottie, textLayer } from "@/lib/testing/fixtures/lottie-builders";
+import type { rotatedSlugSchema, shareSchema } from "@/lib/shares/contract";
+import { apiRequest, createTestMember, createTestProject, routeParams } from "@/testing/factories";
+import { makeLottie, textLayer } from "@/testing/fixtures/lottie-builders";
 import { POST as revokeCredentialRoute } from "@/app/api/credentials/[id]/revoke/route";
 import { POST as createCredentialRoute } from "@/app/api/credentials/route";
 import { GET as auditEventsRoute } from "../audit-events/route";
 import { POST as previewRoute } from "../templates/[templateId]/preview/route";
-import { uploadWithManifest } from "../templates/template-test-helpers";
+import { uploadWithManifest } from "@/testing/template-api";
 import { POST as disableRoute } from "./[channel]/disable/route";
 import { POST as restoreRoute } from "./[channel]/restore/route";
 import { POST as rotateSlugRoute } from "./[channel]/rotate-slug/route";

@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createProject } from "@/lib/accounts/accounts";
 import { getDb } from "@/lib/db";
-import { createTestMember, createTestProject } from "@/lib/testing/factories";
-import { multipartBody } from "@/lib/testing/multipart";
+import { createTestMember, createTestProject } from "@/testing/factories";
+import { multipartBody } from "@/testing/multipart";
 import {
   errorPaths,
   expectNothingLeft,
@@ -19,7 +19,7 @@ import {
   upload,
   uploadRaw,
   type TemplateJson,
-} from "./template-test-helpers";
+} from "@/testing/template-api";
 
 let organizationId: string;
 let admin: string;

@@ -5,9 +5,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createProject } from "@/lib/accounts/accounts";
 import { getDb } from "@/lib/db";
 import { auditEvents, templateFiles, templates } from "@/lib/db/schema";
-import { createTestMember, createTestProject } from "@/lib/testing/factories";
-import { solidPng } from "@/lib/testing/fixtures/lottie-builders";
-import type { UploadPart } from "@/lib/testing/multipart";
+import { createTestMember, createTestProject } from "@/testing/factories";
+import { solidPng } from "@/testing/fixtures/lottie-builders";
+import type { UploadPart } from "@/testing/multipart";
 import {
   archive,
   auditActionsFor,
@@ -28,7 +28,7 @@ import {
   upload,
   uploadSmall,
   type TemplateJson,
-} from "./template-test-helpers";
+} from "@/testing/template-api";
 
 let organizationId: string;
 let admin: { user: { id: string }; token: string };

@@ -3,13 +3,13 @@ import { inflateSync } from "node:zlib";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { getConfig } from "@/lib/config";
 import { getBlobStore } from "@/lib/storage";
-import { apiRequest, createTestMember, createTestProject, routeParams } from "@/lib/testing/factories";
-import { solidPngDataUrl } from "@/lib/testing/fixtures/lottie-builders";
-import { fixture, weatherCardParts } from "@/lib/testing/multipart";
-import { previewResultSchema } from "@/lib/templates/schema";
+import { apiRequest, createTestMember, createTestProject, routeParams } from "@/testing/factories";
+import { solidPngDataUrl } from "@/testing/fixtures/lottie-builders";
+import { fixture, weatherCardParts } from "@/testing/multipart";
+import { previewResultSchema } from "@/lib/templates/contract";
 import { GET as previewFileRoute } from "@/app/api/previews/[file]/route";
 import { POST as previewRoute } from "./[templateId]/preview/route";
-import { blobFiles, errorPaths, okJson, preview, problemOf, templatesUrl, upload, type PreviewJson, type TemplateJson } from "./template-test-helpers";
+import { blobFiles, errorPaths, okJson, preview, problemOf, templatesUrl, upload, type PreviewJson, type TemplateJson } from "@/testing/template-api";
 
 let projectId: string;
 let editor: string;

@@ -8,12 +8,12 @@ import { getConfig } from "@/lib/config";
 import { getDb, schema } from "@/lib/db";
 import { maxRenderAttempts } from "@/lib/renders/run-render";
 import { getRenderQueue } from "@/lib/renders/queue";
-import { renderSchema } from "@/lib/renders/schema";
-import { apiRequest, createTestMember, createTestProject, routeParams } from "@/lib/testing/factories";
+import { renderSchema } from "@/lib/renders/contract";
+import { apiRequest, createTestMember, createTestProject, routeParams } from "@/testing/factories";
 import { GET as downloadRoute } from "@/app/api/renders/[renderId]/download/route";
 import { GET as getRoute } from "./[templateId]/renders/[renderId]/route";
 import { GET as listRoute, POST as createRoute } from "./[templateId]/renders/route";
-import { errorPaths, okJson, problemOf, templatesUrl, uploadSmall, type TemplateJson } from "./template-test-helpers";
+import { errorPaths, okJson, problemOf, templatesUrl, uploadSmall, type TemplateJson } from "@/testing/template-api";
 
 // The render API on the database the run is given (PGlite, or PostgreSQL with DATABASE_URL), with
 // the process's real queue and real ffmpeg.

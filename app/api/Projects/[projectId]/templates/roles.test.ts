@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Role } from "@/lib/db/schema";
-import { createTestMember, createTestProject } from "@/lib/testing/factories";
+import { createTestMember, createTestProject } from "@/testing/factories";
 import {
   archive,
   deploy,
@@ -15,7 +15,7 @@ import {
   upload,
   uploadSmall,
   type TemplateJson,
-} from "./template-test-helpers";
+} from "@/testing/template-api";
 
 // Who may do what with templates (docs/design.md, Roles): Viewer reads; Editor also uploads and
 // previews; ProjectManager and OrganizationAdmin do everything.

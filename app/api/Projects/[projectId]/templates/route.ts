@@ -1,7 +1,7 @@
 import { withProjectRole } from "@/lib/api/handler";
 import { parseInput, searchParamsObject } from "@/lib/api/request";
 import { json } from "@/lib/api/responses";
-import { listTemplatesQuery } from "@/lib/templates/schema";
+import { listTemplatesQuery } from "@/lib/templates/contract";
 import { listTemplates } from "@/lib/templates/templates";
 
 // GET /api/Projects/{projectId}/templates?status= – the project's templates, newest first

@@ -3,14 +3,14 @@ import { eq } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import { templateUploadSessions } from "@/lib/db/schema";
-import { apiRequest, createTestMember, createTestProject, routeParams } from "@/lib/testing/factories";
-import { imageAsset, imageLayer, makeLottie, solidPng, solidPngDataUrl, textLayer } from "@/lib/testing/fixtures/lottie-builders";
-import { weatherCardParts, type UploadPart } from "@/lib/testing/multipart";
-import { uploadedTemplateSchema } from "@/lib/templates/schema";
+import { apiRequest, createTestMember, createTestProject, routeParams } from "@/testing/factories";
+import { imageAsset, imageLayer, makeLottie, solidPng, solidPngDataUrl, textLayer } from "@/testing/fixtures/lottie-builders";
+import { weatherCardParts, type UploadPart } from "@/testing/multipart";
+import { uploadedTemplateSchema } from "@/lib/templates/contract";
 import { PUT as partRoute } from "@/app/api/uploads/[sessionId]/files/[fileIndex]/parts/[partNumber]/route";
 import { POST as completeRoute } from "./uploads/[uploadId]/complete/route";
 import { POST as declareRoute } from "./uploads/route";
-import { expectNothingLeft, getOne, okJson, problemOf, snapshot, templatesUrl, uniqueParts, upload, type Snapshot, type TemplateJson } from "./template-test-helpers";
+import { expectNothingLeft, getOne, okJson, problemOf, snapshot, templatesUrl, uniqueParts, upload, type Snapshot, type TemplateJson } from "@/testing/template-api";
 
 // Issue 32, finding 2: every image the animation loads by name must be uploaded with it, unless
 // a manifest image field fills it from personalization data (then the answer warns). The same

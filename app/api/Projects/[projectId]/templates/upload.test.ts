@@ -5,10 +5,10 @@ import { eq } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import { templateFiles, templates } from "@/lib/db/schema";
-import { createTestMember, createTestProject } from "@/lib/testing/factories";
-import { solidPng } from "@/lib/testing/fixtures/lottie-builders";
-import { fixture, multipartBody, weatherCardParts, type UploadPart } from "@/lib/testing/multipart";
-import { maxUploadBytes, uploadedTemplateSchema } from "@/lib/templates/schema";
+import { createTestMember, createTestProject } from "@/testing/factories";
+import { solidPng } from "@/testing/fixtures/lottie-builders";
+import { fixture, multipartBody, weatherCardParts, type UploadPart } from "@/testing/multipart";
+import { maxUploadBytes, uploadedTemplateSchema } from "@/lib/templates/contract";
 import {
   auditActionsFor,
   blobFiles,
@@ -29,7 +29,7 @@ import {
   uploadRaw,
   type Snapshot,
   type TemplateJson,
-} from "./template-test-helpers";
+} from "@/testing/template-api";
 
 let projectId: string;
 let manager: { user: { id: string }; token: string };

@@ -2,7 +2,7 @@ import { withProjectRole } from "@/lib/api/handler";
 import { readJsonBody } from "@/lib/api/request";
 import { json } from "@/lib/api/responses";
 import { createEndpoint, listEndpoints } from "@/lib/webhooks/endpoints";
-import { createEndpointBody } from "@/lib/webhooks/schema";
+import { createEndpointBody } from "@/lib/webhooks/contract";
 
 // GET /api/Projects/{projectId}/webhooks – the project's webhook endpoints
 export const GET = withProjectRole("webhook.read", async ({ db, access }) => json({ items: await listEndpoints(db, access) }));

@@ -3,7 +3,7 @@ import { Webhook } from "standardwebhooks";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, schema } from "@/lib/db";
 import type { Role } from "@/lib/db/schema";
-import { apiRequest, createTestMember, createTestProject, routeParams } from "@/lib/testing/factories";
+import { apiRequest, createTestMember, createTestProject, routeParams } from "@/testing/factories";
 import { signatureHeaders } from "@/lib/webhooks/signing";
 import { GET as getEndpointRoute, PATCH as patchRoute, DELETE as deleteRoute } from "./[endpointId]/route";
 import { POST as testRoute } from "./[endpointId]/test/route";

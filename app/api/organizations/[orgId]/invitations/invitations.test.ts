@@ -10,7 +10,7 @@ import { verifyPassword } from "@/lib/auth/secrets";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db";
 import { auditEvents, memberInvitations, memberships } from "@/lib/db/schema";
-import { apiRequest, createTestMember, createTestProject, routeParams } from "@/lib/testing/factories";
+import { apiRequest, createTestMember, createTestProject, routeParams } from "@/testing/factories";
 import { POST as inviteRoute } from "../members/route";
 import { DELETE as revokeRoute } from "./[invitationId]/route";
 import { GET as listRoute } from "./route";

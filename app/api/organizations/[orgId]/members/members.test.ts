@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { findUserByEmail } from "@/lib/accounts/accounts";
 import { getDb } from "@/lib/db";
-import { apiRequest, createTestMember, createTestProject, routeParams } from "@/lib/testing/factories";
+import { apiRequest, createTestMember, createTestProject, routeParams } from "@/testing/factories";
 import { POST as createAccountRoute } from "@/app/api/invitations/create-account/route";
 import { POST as createProjectRoute } from "../projects/route";
 import { DELETE as removeRoute, PATCH as changeRoute } from "./[membershipId]/route";

@@ -1,6 +1,6 @@
 import { inviteMember } from "@/lib/accounts/invitations";
 import { authorizeOrganization, listOrganizationMembers } from "@/lib/accounts/organizations";
-import { inviteMemberBody } from "@/lib/accounts/schema";
+import { inviteMemberBody } from "@/lib/accounts/contract";
 import { withActor } from "@/lib/api/handler";
 import { readJsonBody } from "@/lib/api/request";
 import { json } from "@/lib/api/responses";

@@ -1,5 +1,5 @@
 import { authorizeOrganization, createOrganizationProject } from "@/lib/accounts/organizations";
-import { createProjectBody } from "@/lib/accounts/schema";
+import { createProjectBody } from "@/lib/accounts/contract";
 import { withActor } from "@/lib/api/handler";
 import { readJsonBody } from "@/lib/api/request";
 import { json } from "@/lib/api/responses";

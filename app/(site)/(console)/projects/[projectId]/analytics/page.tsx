@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { AnalyticsDashboard } from "@/components/console/analytics/analytics-dashboard";
 import { getProjectAnalytics } from "@/lib/analytics/get-project-analytics";
-import { analyticsQuery, projectAnalyticsSchema } from "@/lib/analytics/schema";
+import { analyticsQuery, projectAnalyticsSchema } from "@/lib/analytics/contract";
 import { analyticsSearch, readView, viewWindow } from "@/lib/console/analytics/dashboard-view";
 import { asApiJson, requireProjectPage } from "@/lib/console/page-access";
 import { loadPageData } from "@/lib/server/request-context";

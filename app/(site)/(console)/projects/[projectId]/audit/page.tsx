@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { AuditLog } from "@/components/console/accounts/audit-log";
 import { listAuditEvents } from "@/lib/audit/list-audit-events";
-import { auditEventPageSchema } from "@/lib/audit/schema";
+import { auditEventPageSchema } from "@/lib/audit/contract";
 import { asApiJson, requireProjectPage } from "@/lib/console/page-access";
 import { loadPageData } from "@/lib/server/request-context";
 

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { CampaignsManager } from "@/components/console/campaigns/campaigns-manager";
 import { can } from "@/lib/auth/permissions";
 import { listCampaigns } from "@/lib/campaigns/campaigns";
-import { campaignSchema } from "@/lib/campaigns/schema";
+import { campaignSchema } from "@/lib/campaigns/contract";
 import { asApiJson, requireProjectPage } from "@/lib/console/page-access";
 import { loadPageData } from "@/lib/server/request-context";
 import { listShares } from "@/lib/shares/shares";

@@ -4,8 +4,8 @@ import { RoleNote } from "@/components/console/states";
 import { can, minimumRole } from "@/lib/auth/permissions";
 import { asApiJson, requireProjectPage } from "@/lib/console/page-access";
 import { listCredentials } from "@/lib/credentials/credentials";
-import { credentialSchema } from "@/lib/credentials/schema";
-import { shareSchema } from "@/lib/shares/schema";
+import { credentialSchema } from "@/lib/credentials/contract";
+import { shareSchema } from "@/lib/shares/contract";
 import { listShares } from "@/lib/shares/shares";
 import { loadPageData } from "@/lib/server/request-context";
 

@@ -4,7 +4,7 @@ import { TemplateList } from "@/components/console/templates/template-list";
 import { asApiJson, requireProjectPage } from "@/lib/console/page-access";
 import { templateStatusList } from "@/lib/console/templates/template-rules";
 import { loadPageData } from "@/lib/server/request-context";
-import { templateSchema } from "@/lib/templates/schema";
+import { templateSchema } from "@/lib/templates/contract";
 import { listTemplates } from "@/lib/templates/templates";
 
 export const metadata: Metadata = { title: "Templates" };

@@ -6,7 +6,7 @@ import { asApiJson, requireProjectPage } from "@/lib/console/page-access";
 import { loadPageData } from "@/lib/server/request-context";
 import { listDeliveries } from "@/lib/webhooks/deliveries";
 import { listEndpoints } from "@/lib/webhooks/endpoints";
-import { deliveryPageSchema, endpointSchema } from "@/lib/webhooks/schema";
+import { deliveryPageSchema, endpointSchema } from "@/lib/webhooks/contract";
 
 export const metadata: Metadata = { title: "Webhooks" };
 

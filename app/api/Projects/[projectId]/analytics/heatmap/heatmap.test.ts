@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { sessionRows, type SessionSpec, type Step, type Tenant } from "@/lib/analytics/analytics-test-helpers";
-import { engagementHeatmapSchema, type EngagementHeatmap } from "@/lib/analytics/schema";
+import { sessionRows, type SessionSpec, type Step, type Tenant } from "@/testing/analytics-sessions";
+import { engagementHeatmapSchema, type EngagementHeatmap } from "@/lib/analytics/contract";
 import { getDb } from "@/lib/db";
 import { insertEventRows } from "@/lib/ingest/store-events";
-import { apiRequest, createTestMember, createTestProject, routeParams } from "@/lib/testing/factories";
-import { makeLottie } from "@/lib/testing/fixtures/lottie-builders";
-import { upload, type TemplateJson } from "../../templates/template-test-helpers";
+import { apiRequest, createTestMember, createTestProject, routeParams } from "@/testing/factories";
+import { makeLottie } from "@/testing/fixtures/lottie-builders";
+import { upload, type TemplateJson } from "@/testing/template-api";
 import { GET as heatmapRoute } from "./route";
 
 // ── the scenario ───────────────────────────────────────────────────────────────────────

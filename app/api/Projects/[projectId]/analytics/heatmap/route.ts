@@ -2,7 +2,7 @@ import { withProjectRole } from "@/lib/api/handler";
 import { parseInput, searchParamsObject } from "@/lib/api/request";
 import { json } from "@/lib/api/responses";
 import { getEngagementHeatmap } from "@/lib/analytics/get-engagement-heatmap";
-import { heatmapQuery } from "@/lib/analytics/schema";
+import { heatmapQuery } from "@/lib/analytics/contract";
 
 // GET /api/Projects/{projectId}/analytics/heatmap?templateId=&from=&to=&… – second-by-second engagement with one template
 export const GET = withProjectRole("analytics.read", async ({ req, db, access }) => {

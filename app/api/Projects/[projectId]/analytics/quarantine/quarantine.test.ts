@@ -3,13 +3,13 @@ import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { POST as postEvents } from "@/app/analytics/v1/events/route";
 import { quarantineSampleMaxChars, quarantineSamplesKept, quarantineSamplesListed } from "@/lib/analytics/definitions";
-import { quarantineReportSchema, type QuarantineReport } from "@/lib/analytics/schema";
+import { quarantineReportSchema, type QuarantineReport } from "@/lib/analytics/contract";
 import { selectRows } from "@/lib/analytics/select-rows";
 import { getDb } from "@/lib/db";
 import { drainQuarantine } from "@/lib/ingest/quarantine";
-import { addTemplate, batchRequest, eventBatch, ingestTokenFor, storedCount, wireEvent, type Tenant } from "@/lib/ingest/ingest-test-helpers";
+import { addTemplate, batchRequest, eventBatch, ingestTokenFor, storedCount, wireEvent, type Tenant } from "@/testing/ingest";
 import { validateEventBatch } from "@/lib/ingest/validate-events";
-import { apiRequest, createTestMember, createTestProject, routeParams } from "@/lib/testing/factories";
+import { apiRequest, createTestMember, createTestProject, routeParams } from "@/testing/factories";
 import { GET as quarantineRoute } from "./route";
 
 // Refused batches go through the ingest route as a page sends them; the report is read back

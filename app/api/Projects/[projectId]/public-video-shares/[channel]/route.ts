@@ -1,7 +1,7 @@
 import { withProjectRole } from "@/lib/api/handler";
 import { readJsonBody } from "@/lib/api/request";
 import { json } from "@/lib/api/responses";
-import { parseChannel, putShareBody } from "@/lib/shares/schema";
+import { parseChannel, putShareBody } from "@/lib/shares/contract";
 import { putShare } from "@/lib/shares/shares";
 
 type Params = { projectId: string; channel: string };

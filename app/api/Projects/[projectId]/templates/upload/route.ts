@@ -1,7 +1,7 @@
 import { ValidationError } from "@/lib/api/errors";
 import { withProjectRole } from "@/lib/api/handler";
 import { json } from "@/lib/api/responses";
-import { idempotencyKeySchema } from "@/lib/templates/schema";
+import { idempotencyKeySchema } from "@/lib/templates/contract";
 import { uploadTemplate } from "@/lib/templates/upload-template";
 
 // POST /api/Projects/{projectId}/templates/upload – multipart upload, streamed to storage; optional Idempotency-Key

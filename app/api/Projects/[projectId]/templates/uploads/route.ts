@@ -2,8 +2,8 @@ import { ValidationError } from "@/lib/api/errors";
 import { withProjectRole } from "@/lib/api/handler";
 import { readJsonBody } from "@/lib/api/request";
 import { json } from "@/lib/api/responses";
-import { idempotencyKeySchema } from "@/lib/templates/schema";
-import { createUploadSessionBody } from "@/lib/templates/upload-sessions/schema";
+import { idempotencyKeySchema } from "@/lib/templates/contract";
+import { createUploadSessionBody } from "@/lib/templates/upload-sessions/contract";
 import { createUploadSession } from "@/lib/templates/upload-sessions/sessions";
 
 // POST /api/Projects/{projectId}/templates/uploads – declare a template's files; answers where to send them (docs/direct-uploads.md)

@@ -2,7 +2,7 @@ import { withProjectRole } from "@/lib/api/handler";
 import { readJsonBody } from "@/lib/api/request";
 import { json } from "@/lib/api/responses";
 import { deleteEndpoint, getEndpointOrThrow, presentEndpoint, updateEndpoint } from "@/lib/webhooks/endpoints";
-import { updateEndpointBody } from "@/lib/webhooks/schema";
+import { updateEndpointBody } from "@/lib/webhooks/contract";
 
 type Params = { projectId: string; endpointId: string };
 

@@ -2,7 +2,7 @@ import { withProjectRole } from "@/lib/api/handler";
 import { parseInput, searchParamsObject } from "@/lib/api/request";
 import { json } from "@/lib/api/responses";
 import { listDeliveries } from "@/lib/webhooks/deliveries";
-import { listDeliveriesQuery } from "@/lib/webhooks/schema";
+import { listDeliveriesQuery } from "@/lib/webhooks/contract";
 
 // GET /api/Projects/{projectId}/webhooks/deliveries?limit=&cursor=&status=&endpointId= – the delivery log, newest first
 export const GET = withProjectRole("webhook.read", async ({ req, db, access }) =>

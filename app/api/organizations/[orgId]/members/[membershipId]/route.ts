@@ -1,5 +1,5 @@
 import { authorizeOrganization, changeMemberRole, removeOrganizationMember } from "@/lib/accounts/organizations";
-import { changeMemberRoleBody } from "@/lib/accounts/schema";
+import { changeMemberRoleBody } from "@/lib/accounts/contract";
 import { withActor } from "@/lib/api/handler";
 import { readJsonBody } from "@/lib/api/request";
 import { json } from "@/lib/api/responses";

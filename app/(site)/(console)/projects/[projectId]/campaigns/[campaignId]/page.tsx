@@ -4,7 +4,7 @@ import { isAppError } from "@/lib/api/errors";
 import { CampaignView } from "@/components/console/campaigns/campaign-view";
 import { can } from "@/lib/auth/permissions";
 import { getCampaignDetail } from "@/lib/campaigns/campaigns";
-import { campaignDetailSchema } from "@/lib/campaigns/schema";
+import { campaignDetailSchema } from "@/lib/campaigns/contract";
 import { asApiJson, requireProjectPage } from "@/lib/console/page-access";
 import { loadPageData } from "@/lib/server/request-context";
 

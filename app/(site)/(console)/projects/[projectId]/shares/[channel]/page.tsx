@@ -4,7 +4,7 @@ import { ShareEditor } from "@/components/console/shares/share-editor";
 import { requireProjectPage } from "@/lib/console/page-access";
 import { loadSharesPage } from "@/lib/console/shares/load-shares";
 import { getConfig } from "@/lib/config";
-import { channelSchema } from "@/lib/shares/schema";
+import { channelSchema } from "@/lib/shares/contract";
 import { loadPageData } from "@/lib/server/request-context";
 
 export const metadata: Metadata = { title: "Share" };

@@ -6,7 +6,7 @@ import { TemplateDetail } from "@/components/console/templates/template-detail";
 import { isAppError } from "@/lib/api/errors";
 import { asApiJson, requireProjectPage } from "@/lib/console/page-access";
 import { loadPageData } from "@/lib/server/request-context";
-import { templateSchema } from "@/lib/templates/schema";
+import { templateSchema } from "@/lib/templates/contract";
 import { getTemplateOutline } from "@/lib/templates/template-outline";
 import { getTemplateOrThrow, listTemplates } from "@/lib/templates/templates";
 

@@ -2,7 +2,7 @@ import { withProjectRole } from "@/lib/api/handler";
 import { parseInput, searchParamsObject } from "@/lib/api/request";
 import { json } from "@/lib/api/responses";
 import { listRecipients } from "@/lib/campaigns/recipients";
-import { listRecipientsQuery } from "@/lib/campaigns/schema";
+import { listRecipientsQuery } from "@/lib/campaigns/contract";
 import { uploadRecipients } from "@/lib/campaigns/upload-recipients";
 
 type Params = { projectId: string; campaignId: string };

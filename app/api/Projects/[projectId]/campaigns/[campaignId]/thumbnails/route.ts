@@ -2,7 +2,7 @@ import { withProjectRole } from "@/lib/api/handler";
 import { parseInput, searchParamsObject } from "@/lib/api/request";
 import { json } from "@/lib/api/responses";
 import { listCampaignThumbnails, queueCampaignThumbnails } from "@/lib/renders/campaign-thumbnails";
-import { listThumbnailsQuery } from "@/lib/renders/schema";
+import { listThumbnailsQuery } from "@/lib/renders/contract";
 
 type Params = { projectId: string; campaignId: string };
 

@@ -2,12 +2,12 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb, schema } from "@/lib/db";
 import { getRenderQueue } from "@/lib/renders/queue";
-import { thumbnailPageSchema } from "@/lib/renders/schema";
-import { apiRequest, createTestMember, createTestProject, routeParams } from "@/lib/testing/factories";
+import { thumbnailPageSchema } from "@/lib/renders/contract";
+import { apiRequest, createTestMember, createTestProject, routeParams } from "@/testing/factories";
 import { POST as createCredentialRoute } from "@/app/api/credentials/route";
 import { GET as downloadRoute } from "@/app/api/renders/[renderId]/download/route";
 import { PUT as putShareRoute } from "@/app/api/Projects/[projectId]/public-video-shares/[channel]/route";
-import { errorPaths, okJson, problemOf, uploadSmall } from "@/app/api/Projects/[projectId]/templates/template-test-helpers";
+import { errorPaths, okJson, problemOf, uploadSmall } from "@/testing/template-api";
 import { GET, POST } from "./route";
 
 // Campaign thumbnails on the run's database with the process's real queue and ffmpeg. Campaigns

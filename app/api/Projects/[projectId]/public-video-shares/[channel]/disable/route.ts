@@ -1,6 +1,6 @@
 import { withProjectRole } from "@/lib/api/handler";
 import { json } from "@/lib/api/responses";
-import { parseChannel } from "@/lib/shares/schema";
+import { parseChannel } from "@/lib/shares/contract";
 import { setShareStatus } from "@/lib/shares/shares";
 
 // POST …/public-video-shares/{channel}/disable – viewers get the 404 page; a no-op when already disabled

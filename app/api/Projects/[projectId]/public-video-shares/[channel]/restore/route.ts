@@ -1,6 +1,6 @@
 import { withProjectRole } from "@/lib/api/handler";
 import { json } from "@/lib/api/responses";
-import { parseChannel } from "@/lib/shares/schema";
+import { parseChannel } from "@/lib/shares/contract";
 import { setShareStatus } from "@/lib/shares/shares";
 
 // POST …/public-video-shares/{channel}/restore – serve the share again; a no-op when already enabled

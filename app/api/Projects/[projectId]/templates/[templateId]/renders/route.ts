@@ -2,7 +2,7 @@ import { withProjectRole } from "@/lib/api/handler";
 import { parseInput, readJsonBody, searchParamsObject } from "@/lib/api/request";
 import { json } from "@/lib/api/responses";
 import { createRender, listRenders, presentRender } from "@/lib/renders/renders";
-import { createRenderBody, listRendersQuery } from "@/lib/renders/schema";
+import { createRenderBody, listRendersQuery } from "@/lib/renders/contract";
 
 type Params = { projectId: string; templateId: string };
 

@@ -1,0 +1,92 @@
+import { z } from "zod";
+import { previewBodySchema } from "@/lib/templates/preview-contract";
+
+// Bodies, queries and responses of the render routes (lib/api/openapi.ts documents them from these).
+
+export const renderFormats = ["mp4", "gif", "png"] as const;
+export type RenderFormat = (typeof renderFormats)[number];
+export const renderStatuses = ["queued", "rendering", "done", "failed"] as const;
+export type RenderStatus = (typeof renderStatuses)[number];
+
+/** metadata is echoed in the render and its webhook: a small JSON object. */
+const maxMetadataChars = 4096;
+
+/**
+ * POST …/templates/{templateId}/renders. `data` is the preview's (string values, keys that match
+ * no field are warnings); `webhookUrl` must be http(s); whether its host is public is checked apart
+ * (lib/webhooks/url-safety.ts), when the render is queued and when it is delivered to.
+ */
+export const createRenderBody = z.strictObject({
+  data: previewBodySchema.shape.data.default({}),
+  format: z.enum(renderFormats, { error: `must be one of ${renderFormats.join(", ")}` }),
+  webhookUrl: z
+    .url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" })
+    .max(2048, { error: "must be at most 2048 characters" })
+    .refine((url) => !/^[a-z]+:\/\/[^/]*@/i.test(url), { error: "must not carry a user name or password" })
+    .optional(),
+  metadata: z
+    .record(z.string(), z.unknown())
+    .refine((value) => JSON.stringify(value).length <= maxMetadataChars, { error: `must be at most ${maxMetadataChars} characters of JSON` })
+    .optional(),
+});
+export type CreateRenderBody = z.infer<typeof createRenderBody>;
+
+export const listRendersQuery = z.strictObject({
+  limit: z.coerce.number({ error: "must be a whole number from 1 to 100" }).int("must be a whole number from 1 to 100").min(1).max(100).default(50),
+});
+
+export const renderSchema = z.object({
+  id: z.uuid(),
+  projectId: z.uuid(),
+  templateId: z.uuid(),
+  campaignId: z.uuid().nullable(),
+  recipientId: z.uuid().nullable(),
+  purpose: z.enum(["render", "thumbnail"]),
+  format: z.enum(renderFormats),
+  status: z.enum(renderStatuses),
+  error: z.string().nullable(),
+  attempts: z.number().int(),
+  bytes: z.number().int().nullable(),
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+  frames: z.number().int().nullable(),
+  durationMs: z.number().int().nullable(),
+  metadata: z.record(z.string(), z.unknown()).nullable(),
+  webhookUrl: z.string().nullable(),
+  createdAt: z.iso.datetime(),
+  startedAt: z.iso.datetime().nullable(),
+  finishedAt: z.iso.datetime().nullable(),
+  downloadUrl: z.url().optional().describe("When done: signed, expires at expiresAt"),
+  expiresAt: z.iso.datetime().optional(),
+});
+
+export const createdRenderSchema = z.object({ id: z.uuid(), status: z.enum(renderStatuses), warnings: z.array(z.string()) });
+
+export const listThumbnailsQuery = z.strictObject({
+  cursor: z.uuid({ error: "must be the nextCursor of a previous page" }).optional(),
+  limit: z.coerce.number({ error: "must be a whole number from 1 to 1000" }).int("must be a whole number from 1 to 1000").min(1).max(1000).default(100),
+});
+
+export const queuedThumbnailsSchema = z.object({
+  campaignId: z.uuid(),
+  templateId: z.uuid(),
+  recipients: z.number().int(),
+  queued: z.number().int().describe("Thumbnails queued by this call: recipients that had none, or whose last one failed"),
+});
+
+export const thumbnailPageSchema = z.object({
+  items: z.array(
+    z.object({
+      recipientId: z.uuid(),
+      email: z.string().nullable(),
+      recipientUrl: z.url().nullable(),
+      renderId: z.uuid().nullable(),
+      status: z.enum(renderStatuses).nullable(),
+      error: z.string().nullable(),
+      thumbnailUrl: z.url().nullable().describe("Signed; expires after 30 days"),
+      expiresAt: z.iso.datetime().nullable(),
+      html: z.string().nullable().describe("<a href=recipientUrl><img src=thumbnailUrl></a>, for an email"),
+    }),
+  ),
+  nextCursor: z.uuid().nullable(),
+});
