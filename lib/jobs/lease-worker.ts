@@ -99,9 +99,9 @@ export function startLeaseWorker<Item>({
           await beforeClaim?.(database);
           const items = abort.signal.aborted ? [] : await claim(database, concurrency - active.size);
           for (const item of items) start(database, item);
-          // Every slot filled: there may be more due at once, as soon as one frees.
-          if (items.length > 0 && active.size >= concurrency) delay = pollMs;
-          else if (items.length > 0) delay = 0;
+          // Slots left after a claim that found work: more may be due, so look again at once.
+          // With every slot taken, finished work wakes the loop.
+          if (items.length > 0 && active.size < concurrency) delay = 0;
         }
         succeeded();
       } catch (error) {

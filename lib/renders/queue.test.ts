@@ -83,8 +83,8 @@ describe("render queue", () => {
   });
 
   // Skipped on PGlite on purpose: it belongs to one process, so a second worker process cannot
-  // share it (its restart is the recovery test in renders.test.ts); .ci/run runs this in its
-  // PostgreSQL pass (npm run test:api).
+  // share it (a render left rendering by a dead worker is taken up in renders.test.ts on both
+  // databases); .ci/run runs this in its PostgreSQL pass (npm run test:api).
   it.skipIf(!process.env.DATABASE_URL)("a worker process killed mid-render (SIGKILL): its lease runs out and another worker retries it", { timeout: 120_000 }, async () => {
     const child = spawn(process.execPath, ["--import", "tsx", "testing/render-worker.ts"], { env: process.env, stdio: ["ignore", "pipe", "inherit"], detached: true });
     try {

@@ -28,8 +28,6 @@ export type RenderRow = typeof schema.renders.$inferSelect;
 /** Attempts before a render fails for good (a worker that died mid-render counts as one). */
 export const maxRenderAttempts = 3;
 
-export type AttemptOutcome = "done" | "failed" | "retry" | "skipped";
-
 export type AttemptOptions = {
   /** Aborted when the server shuts down: the render is queued again and the attempt not counted. */
   signal?: AbortSignal;
@@ -54,15 +52,16 @@ const holdsClaim = (claimed: RenderRow) =>
   and(eq(schema.renders.id, claimed.id), inArray(schema.renders.status, ["queued", "rendering"]), eq(schema.renders.attempts, claimed.attempts));
 
 /**
- * Runs one claimed attempt. Resolves with what became of the render; "retry" means the attempt
- * failed and another one may succeed: the row is queued again for after the retry's delay.
+ * Runs one claimed attempt and records what became of the render: done, failed for good, or
+ * queued again for after the retry's delay (an attempt that failed and another may succeed).
  */
-export async function runClaimedRender(db: Db, claimed: RenderRow, { signal, timeLimitSeconds, retryDelaySeconds }: AttemptOptions): Promise<AttemptOutcome> {
+export async function runClaimedRender(db: Db, claimed: RenderRow, { signal, timeLimitSeconds, retryDelaySeconds }: AttemptOptions): Promise<void> {
   if (claimed.attempts > maxRenderAttempts) {
     // Every attempt so far was cut short: its worker stopped without recording an outcome.
     const interrupted = claimed.attempts - 1;
     const error = `The render was interrupted ${interrupted} times (its worker stopped); it was not retried again.`;
-    return (await finish(db, claimed, { status: "failed", error, attempts: interrupted })) ? "failed" : "skipped";
+    await finish(db, claimed, { status: "failed", error, attempts: interrupted });
+    return;
   }
   // A render that outlives its time limit is stopped, so that it has ended before its lease
   // runs out and another worker may claim it.
@@ -74,8 +73,7 @@ export async function runClaimedRender(db: Db, claimed: RenderRow, { signal, tim
     workDir = await mkdtemp(path.join(os.tmpdir(), "reelbind-render-"));
     const media = await renderRow(db, claimed, workDir, stop);
     const stored = await getBlobStore().put(createReadStream(media.path));
-    const finished = await finish(db, claimed, { status: "done", error: null, storageKey: stored.key, media });
-    return finished ? "done" : "skipped";
+    await finish(db, claimed, { status: "done", error: null, storageKey: stored.key, media });
   } catch (error) {
     if (signal?.aborted) {
       // Cut by a shutdown, not by the render: queued again at once, and the attempt is not counted.
@@ -84,21 +82,20 @@ export async function runClaimedRender(db: Db, claimed: RenderRow, { signal, tim
         .update(schema.renders)
         .set({ status: "queued", attempts: sql`${schema.renders.attempts} - 1`, nextAttemptAt: sql`now()` })
         .where(holdsClaim(claimed));
-      return "retry";
+      return;
     }
     if (timeout?.aborted) error = new Error(`The render took longer than ${timeLimitSeconds} s and was stopped.`);
     const permanent = isPermanent(error) || timeout?.aborted || claimed.attempts >= maxRenderAttempts;
     console.error(`Render ${renderId} attempt ${claimed.attempts} failed${permanent ? "" : "; it will be retried"}:`, describe(error));
     if (permanent) {
       await finish(db, claimed, { status: "failed", error: describe(error) });
-      return "failed";
+      return;
     }
     const delaySeconds = retryDelaySeconds * 2 ** (claimed.attempts - 1);
     await db
       .update(schema.renders)
       .set({ status: "queued", error: describe(error), nextAttemptAt: sql`now() + make_interval(secs => ${delaySeconds})` })
       .where(holdsClaim(claimed));
-    return "retry";
   } finally {
     if (workDir) await rm(workDir, { recursive: true, force: true });
   }
@@ -144,9 +141,9 @@ type Outcome =
 
 /**
  * Records the outcome if the attempt still holds its claim, and queues the webhook event in the
- * same transaction. False when another attempt got there first.
+ * same transaction; nothing when another attempt got there first.
  */
-async function finish(db: Db, claimed: RenderRow, outcome: Outcome): Promise<boolean> {
+async function finish(db: Db, claimed: RenderRow, outcome: Outcome): Promise<void> {
   return db.transaction(async (tx) => {
     const media = outcome.status === "done" ? outcome.media : null;
     const [row] = await tx
@@ -165,7 +162,7 @@ async function finish(db: Db, claimed: RenderRow, outcome: Outcome): Promise<boo
       })
       .where(holdsClaim(claimed))
       .returning();
-    if (!row) return false;
+    if (!row) return;
     const download = row.status === "done" ? signRenderDownload(row.id, row.purpose as RenderPurpose) : null;
     await emitWebhookEvent(tx, {
       projectId: row.projectId,
@@ -182,6 +179,5 @@ async function finish(db: Db, claimed: RenderRow, outcome: Outcome): Promise<boo
       },
       extraUrl: row.webhookUrl,
     });
-    return true;
   });
 }

@@ -109,7 +109,11 @@ async function recordAttempt(db: Db, row: DeliveryRow, startedAt: Date, outcome:
 
 type RunOptions = { allowPrivate?: boolean; signal?: AbortSignal; random?: () => number; projectId?: string };
 
-/** Sends every due delivery, a batch at a time, until none is due (or `signal` aborts). Returns how many were attempted. */
+/**
+ * Sends every due delivery, a batch at a time, until none is due (or `signal` aborts). Returns how
+ * many were attempted. The tests drive deliveries with it; the server's worker claims through the
+ * lease worker below.
+ */
 export async function runDueDeliveries(db: Db, { allowPrivate = getConfig().webhookAllowPrivate, signal, random, projectId }: RunOptions = {}): Promise<number> {
   let attempted = 0;
   while (!signal?.aborted) {
