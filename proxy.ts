@@ -1,5 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { BadRequestError, problemResponse } from "@/lib/api/errors";
+import { problemResponse } from "@/lib/api/errors";
+import { BadRequestError } from "@/lib/errors";
 import { clientAddress } from "@/lib/client-address";
 import { isWellEncodedPath } from "@/lib/security/path-encoding";
 import { directUploadOrigins, mintNonce, pagePolicy } from "@/lib/security/page-policy";

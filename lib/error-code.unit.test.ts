@@ -8,19 +8,19 @@ async function secondCopy<T>(load: () => Promise<T>): Promise<T> {
 }
 
 describe("errors made by another bundle's copy of their module", () => {
-  it("toAppError – a NotFoundError from another copy of lib/api/errors keeps its 404", async () => {
-    const first = await import("@/lib/api/errors");
-    const other = await secondCopy(() => import("@/lib/api/errors"));
+  it("toAppError – a NotFoundError from another copy of lib/errors keeps its kind", async () => {
+    const first = await import("@/lib/errors");
+    const other = await secondCopy(() => import("@/lib/errors"));
     const error = new other.NotFoundError("no such share");
     expect(error instanceof first.AppError).toBe(false);
     expect(first.isAppError(error)).toBe(true);
     expect(first.isAppError(error, "not_found")).toBe(true);
     expect(first.isAppError(error, "conflict")).toBe(false);
-    expect(first.toAppError(error)).toMatchObject({ status: 404, message: "no such share" });
+    expect(first.toAppError(error)).toMatchObject({ kind: "not_found", message: "no such share" });
   });
 
   it("isAppError – plain errors and look-alikes without the brand are not AppErrors", async () => {
-    const { isAppError } = await import("@/lib/api/errors");
+    const { isAppError } = await import("@/lib/errors");
     expect(isAppError(Object.assign(new Error("x"), { status: 404, code: "not_found" }))).toBe(false);
     expect(isAppError(null)).toBe(false);
     expect(isAppError("not_found")).toBe(false);

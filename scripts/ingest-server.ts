@@ -2,7 +2,8 @@
 // {ingest_url} host. The same handler functions as the Next routes serve every request.
 import http from "node:http";
 import { startPartitionMaintenance } from "@/lib/analytics/partitions";
-import { AppError, NotFoundError, problemOf } from "@/lib/api/errors";
+import { methodNotAllowedProblem, problemOf } from "@/lib/api/errors";
+import { NotFoundError, type AppError } from "@/lib/errors";
 import { readBodyWithLimit } from "@/lib/api/request";
 import { clientAddressResolver, type PeerRequest } from "@/lib/client-address";
 import { getConfig, startUpWarnings } from "@/lib/config";
@@ -36,7 +37,7 @@ function toIngestRequest(req: http.IncomingMessage, addressOf: AddressOf): Inges
 }
 
 function problemAnswer(error: AppError): IngestAnswer {
-  return { status: error.status, ...problemOf(error) };
+  return problemOf(error);
 }
 
 function answer(req: http.IncomingMessage, addressOf: AddressOf): Promise<IngestAnswer> {
@@ -44,7 +45,7 @@ function answer(req: http.IncomingMessage, addressOf: AddressOf): Promise<Ingest
   if (!handler) return Promise.resolve(problemAnswer(new NotFoundError("No ingest endpoint here: POST /analytics/v1/events or /analytics/v1/consent.")));
   if (req.method === "OPTIONS") return Promise.resolve(preflightAnswer(toIngestRequest(req, addressOf)));
   if (req.method === "POST") return handler(toIngestRequest(req, addressOf));
-  return Promise.resolve(problemAnswer(new AppError(405, "method_not_allowed", "Method not allowed", "Use POST.", undefined, { Allow: "POST, OPTIONS" })));
+  return Promise.resolve(methodNotAllowedProblem("POST, OPTIONS", "Use POST."));
 }
 
 export function createIngestServer(): http.Server {

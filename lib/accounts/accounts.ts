@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
-import { NotFoundError } from "@/lib/api/errors";
-import { parseInput } from "@/lib/api/request";
+import { NotFoundError } from "@/lib/errors";
+import { parseInput } from "@/lib/validation/parse-input";
 import { revokeUserConsoleSessions } from "@/lib/auth/console-sessions";
 import { highestRole } from "@/lib/auth/permissions";
 import { generatePersonalAccessToken, hashPassword, sha256Hex } from "@/lib/auth/secrets";

@@ -1,5 +1,5 @@
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
-import { ConflictError, ForbiddenError, GoneError, NotFoundError, ValidationError } from "@/lib/api/errors";
+import { ConflictError, ForbiddenError, GoneError, NotFoundError, ValidationError } from "@/lib/errors";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import type { Actor } from "@/lib/auth/authenticate";
 import { isUuid } from "@/lib/auth/project-access";

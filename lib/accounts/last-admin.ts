@@ -1,5 +1,5 @@
 import { and, asc, eq } from "drizzle-orm";
-import { ConflictError } from "@/lib/api/errors";
+import { ConflictError } from "@/lib/errors";
 import { memberships, type Role } from "@/lib/db/schema";
 import type { Db } from "@/lib/db";
 

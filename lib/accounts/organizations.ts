@@ -1,5 +1,5 @@
 import { and, asc, eq, or } from "drizzle-orm";
-import { ForbiddenError, NotFoundError } from "@/lib/api/errors";
+import { ForbiddenError, NotFoundError } from "@/lib/errors";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import type { Actor } from "@/lib/auth/authenticate";
 import { revokeUserConsoleSessions } from "@/lib/auth/console-sessions";

@@ -1,5 +1,5 @@
 import { and, desc, eq, sql } from "drizzle-orm";
-import { ForbiddenError, NotFoundError } from "@/lib/api/errors";
+import { ForbiddenError, NotFoundError } from "@/lib/errors";
 import type { Actor } from "@/lib/auth/authenticate";
 import { isUuid } from "@/lib/auth/project-access";
 import { maxTokenGenerations, revokeTokenDescendants, tokenAncestry } from "@/lib/auth/token-chain";

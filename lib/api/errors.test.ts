@@ -3,14 +3,15 @@ import { describe, expect, it, vi } from "vitest";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { getDb } from "@/lib/db";
-import { errorResponse, NotFoundError, toAppError } from "./errors";
+import { errorResponse, httpStatusOf, problemOf } from "./errors";
+import { NotFoundError, toAppError } from "@/lib/errors";
 
 describe("toAppError", () => {
   it("a zod failure → 422 naming each path and each unknown key", () => {
     const schema = z.strictObject({ title: z.string().max(3), nested: z.strictObject({ n: z.number() }) });
     const result = schema.safeParse({ title: "long", nested: { n: "x", extra: 1 }, slug: "s" });
     const error = toAppError(result.error);
-    expect(error.status).toBe(422);
+    expect(httpStatusOf(error)).toBe(422);
     expect(error.errors?.map((e) => e.path).sort()).toEqual(["nested.extra", "nested.n", "slug", "title"]);
   });
 
@@ -19,15 +20,15 @@ describe("toAppError", () => {
     const failure = await client`select 1`.catch((error: unknown) => error);
     await client.end();
     const error = toAppError(failure);
-    expect(error.status).toBe(503);
-    expect(error.headers?.["Retry-After"]).toBe("5");
+    expect(httpStatusOf(error)).toBe(503);
+    expect(problemOf(error).headers["Retry-After"]).toBe("5");
   });
 
   it("a data exception from the database (bad text, out of range) → 422, not 500", async () => {
     const db = await getDb();
     const failure = await db.execute(sql`select ${"a\u0000b"}::text || 'x', (2147483647 + 1)::int4`).catch((error: unknown) => error);
     const error = toAppError(failure);
-    expect(error.status).toBe(422);
+    expect(httpStatusOf(error)).toBe(422);
     expect(error.errors?.[0]?.message).toMatch(/SQLSTATE 22/);
   });
 

@@ -1,194 +1,65 @@
-import { ZodError } from "zod";
 import { hasErrorCode } from "@/lib/error-code";
+import { AppError, toAppError, type ErrorKind } from "@/lib/errors";
 
-// One error shape for the whole API: typed errors in, RFC 9457 problem+json out.
+// The HTTP face of lib/errors.ts: each kind of error as a status, every error as an RFC 9457
+// problem+json document with the headers its hints call for.
 
-export type FieldError = { path: string; message: string };
+const statusOfKind = {
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  gone: 410,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  validation_failed: 422,
+  too_many_requests: 429,
+  internal: 500,
+  service_unavailable: 503,
+} as const satisfies Record<ErrorKind, number>;
 
-/** Marks every AppError, whichever bundle's copy of this module made it (lib/error-code.ts says why). */
-const appErrorBrand = Symbol.for("reelbind.AppError");
-
-export class AppError extends Error {
-  readonly [appErrorBrand] = true;
-
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    readonly title: string,
-    detail: string,
-    readonly errors?: FieldError[],
-    readonly headers?: Record<string, string>,
-  ) {
-    super(detail);
-    this.name = new.target.name;
-  }
+/** The HTTP status an error is answered with. */
+export function httpStatusOf(error: AppError): number {
+  return statusOfKind[error.kind];
 }
 
-export class BadRequestError extends AppError {
-  constructor(detail: string) {
-    super(400, "bad_request", "Bad request", detail);
-  }
+/** The kind of error an HTTP status stands for (an answer from another Reelbind server); unknown ones are `internal`. */
+export function kindOfHttpStatus(status: number): ErrorKind {
+  const entry = Object.entries(statusOfKind).find(([, value]) => value === status);
+  return entry ? (entry[0] as ErrorKind) : status < 500 ? "bad_request" : "internal";
 }
 
-export class UnauthorizedError extends AppError {
-  constructor(detail = "A valid bearer token is required.", scheme: "Bearer" | "Basic" = "Bearer") {
-    super(401, "unauthorized", "Unauthorized", detail, undefined, { "WWW-Authenticate": `${scheme} realm="reelbind"` });
-  }
+function headersOf(error: AppError): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (error.hints.challenge) headers["WWW-Authenticate"] = `${error.hints.challenge} realm="reelbind"`;
+  if (error.hints.retryAfterSeconds !== undefined) headers["Retry-After"] = String(error.hints.retryAfterSeconds);
+  return headers;
 }
 
-export class ForbiddenError extends AppError {
-  constructor(detail: string) {
-    super(403, "forbidden", "Forbidden", detail);
-  }
-}
-
-export class NotFoundError extends AppError {
-  constructor(detail: string) {
-    super(404, "not_found", "Not found", detail);
-  }
-}
-
-export class ConflictError extends AppError {
-  constructor(detail: string, code = "conflict") {
-    super(409, code, "Conflict", detail);
-  }
-}
-
-/** The thing existed but is no more usable (an expired, revoked or used invitation). */
-export class GoneError extends AppError {
-  constructor(detail: string) {
-    super(410, "gone", "Gone", detail);
-  }
-}
-
-export class PayloadTooLargeError extends AppError {
-  constructor(detail: string) {
-    super(413, "payload_too_large", "Payload too large", detail);
-  }
-}
-
-export class UnsupportedMediaTypeError extends AppError {
-  constructor(detail: string) {
-    super(415, "unsupported_media_type", "Unsupported media type", detail);
-  }
-}
-
-export class ServiceUnavailableError extends AppError {
-  constructor(detail: string) {
-    super(503, "service_unavailable", "Service unavailable", detail, undefined, { "Retry-After": "5" });
-  }
-}
-
-export class TooManyRequestsError extends AppError {
-  constructor(detail: string, retryAfterSeconds: number) {
-    super(429, "too_many_requests", "Too many requests", detail, undefined, { "Retry-After": String(retryAfterSeconds) });
-  }
-}
-
-export class ValidationError extends AppError {
-  constructor(errors: FieldError[], detail = describeFieldErrors(errors)) {
-    super(422, "validation_failed", "Validation failed", detail, errors);
-  }
-}
-
-/** An AppError from any bundle; `code` narrows it to one kind (ValidationError: "validation_failed"…). */
-export function isAppError(error: unknown, code?: string): error is AppError {
-  if (typeof error !== "object" || error === null || (error as { [appErrorBrand]?: unknown })[appErrorBrand] !== true) return false;
-  return code === undefined || (error as AppError).code === code;
-}
-
-function describeFieldErrors(errors: FieldError[]): string {
-  return errors.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join("; ");
-}
-
-export function zodFieldErrors(error: ZodError): FieldError[] {
-  return error.issues.map((issue) => {
-    const base = issue.path.map(String).join(".");
-    // Unknown keys are reported on the object; name each key so the caller sees which.
-    if (issue.code === "unrecognized_keys") {
-      const keys = issue.keys.map((key) => (base ? `${base}.${key}` : key));
-      return { path: keys.join(","), message: `unknown field${keys.length > 1 ? "s" : ""}: ${keys.join(", ")}` };
-    }
-    return { path: base, message: issue.message };
-  });
-}
-
-const connectionErrorCodes = new Set([
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "EPIPE",
-  "ETIMEDOUT",
-  "CONNECTION_CLOSED",
-  "CONNECTION_ENDED",
-  "CONNECTION_DESTROYED",
-  "CONNECT_TIMEOUT",
-  "DATABASE_UNREACHABLE",
-]);
-
-type DriverErrorCode = { code: string; constraint?: string; severity?: string };
-
-/** The first error code on the cause chain, whichever driver raised it (postgres.js, PGlite, node:net). */
-function driverErrorCode(error: unknown): DriverErrorCode | null {
-  for (let current = error, depth = 0; current && depth < 5; depth++) {
-    const candidate = current as { code?: unknown; constraint?: unknown; constraint_name?: unknown; severity?: unknown; cause?: unknown };
-    if (typeof candidate.code === "string") {
-      const constraint = candidate.constraint_name ?? candidate.constraint;
-      return {
-        code: candidate.code,
-        constraint: typeof constraint === "string" ? constraint : undefined,
-        severity: typeof candidate.severity === "string" ? candidate.severity : undefined,
-      };
-    }
-    current = candidate.cause;
-  }
-  return null;
-}
-
-/**
- * The database could not be reached, is shutting down, refuses connections or is out of them
- * (SQLSTATE class 08, 57P01–03, 53300, and any FATAL error, which ends the session): worth retrying.
- */
-function isDatabaseUnavailable({ code, severity }: DriverErrorCode): boolean {
-  return connectionErrorCodes.has(code) || /^(08[0-9A-Z]{3}|57P0[1-3]|53300)$/.test(code) || severity === "FATAL";
-}
-
-/** Maps anything thrown by a handler to an AppError; unknown errors become a 500. */
-export function toAppError(error: unknown): AppError {
-  if (isAppError(error)) return error;
-  // zod 4 checks its classes by trait, not identity, so this holds across bundles too.
-  // eslint-disable-next-line no-restricted-syntax
-  if (error instanceof ZodError) return new ValidationError(zodFieldErrors(error));
-  const pg = driverErrorCode(error);
-  if (pg && isDatabaseUnavailable(pg)) return new ServiceUnavailableError("The database is unavailable; try again shortly.");
-  if (pg?.code === "23505") {
-    return new ConflictError(`The change conflicts with existing data${pg.constraint ? ` (${pg.constraint})` : ""}.`);
-  }
-  if (pg?.code === "23503" || pg?.code === "23514") {
-    return new ValidationError([{ path: "", message: `violates ${pg.constraint ?? "a database constraint"}` }]);
-  }
-  if (pg && /^22[0-9A-Z]{3}$/.test(pg.code)) {
-    // Data exceptions (bad text encoding, out-of-range numbers…) come from the values a client sent.
-    return new ValidationError([{ path: "", message: `contains a value the database cannot store (SQLSTATE ${pg.code})` }]);
-  }
-  return new AppError(500, "internal_error", "Internal server error", "An unexpected error occurred.");
-}
-
-/** The RFC 9457 problem document of an error, and the headers it is sent with. */
-export function problemOf(error: AppError): { body: string; headers: Record<string, string> } {
+/** The RFC 9457 problem document of an error, its status, and the headers it is sent with. */
+export function problemOf(error: AppError): { status: number; body: string; headers: Record<string, string> } {
+  const status = httpStatusOf(error);
   const document = {
     type: `urn:reelbind:problem:${error.code}`,
     title: error.title,
-    status: error.status,
+    status,
     detail: error.message,
     code: error.code,
     ...(error.errors ? { errors: error.errors } : {}),
   };
-  return { body: JSON.stringify(document), headers: { "Content-Type": "application/problem+json", ...error.headers } };
+  return { status, body: JSON.stringify(document), headers: { "Content-Type": "application/problem+json", ...headersOf(error) } };
 }
 
 export function problemResponse(error: AppError): Response {
-  const { body, headers } = problemOf(error);
-  return new Response(body, { status: error.status, headers });
+  const { status, body, headers } = problemOf(error);
+  return new Response(body, { status, headers });
+}
+
+/** A 405 problem for a method the endpoint does not take, with the `Allow` header RFC 9110 asks for. */
+export function methodNotAllowedProblem(allow: string, detail: string): { status: number; body: string; headers: Record<string, string> } {
+  const document = { type: "urn:reelbind:problem:method_not_allowed", title: "Method not allowed", status: 405, detail, code: "method_not_allowed" };
+  return { status: 405, body: JSON.stringify(document), headers: { "Content-Type": "application/problem+json", Allow: allow } };
 }
 
 /**
@@ -197,7 +68,7 @@ export function problemResponse(error: AppError): Response {
  */
 export function toLoggedAppError(error: unknown): AppError {
   const appError = toAppError(error);
-  if (appError.status >= 500 && !hasErrorCode(error, "DATABASE_UNREACHABLE")) console.error(error);
+  if (appError.kind === "internal" || (appError.kind === "service_unavailable" && !hasErrorCode(error, "DATABASE_UNREACHABLE"))) console.error(error);
   return appError;
 }
 

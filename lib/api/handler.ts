@@ -4,7 +4,8 @@ import { authorizeProject, type ProjectAccess } from "@/lib/auth/project-access"
 import { allowsWrites } from "@/lib/auth/token-scopes";
 import { getDb, type Db } from "@/lib/db";
 import { authenticateCredential } from "@/lib/embed/embed-sessions";
-import { errorResponse, ForbiddenError, NotFoundError } from "./errors";
+import { errorResponse } from "./errors";
+import { ForbiddenError, NotFoundError } from "@/lib/errors";
 import { requireSameOrigin } from "./same-origin";
 
 // Every route handler has one of these shapes; none catches its own errors. Each wrapper

@@ -1,13 +1,7 @@
 import type { z } from "zod";
-import {
-  BadRequestError,
-  PayloadTooLargeError,
-  UnsupportedMediaTypeError,
-  ValidationError,
-  zodFieldErrors,
-  type FieldError,
-} from "./errors";
-import { readJsonText } from "./json-text";
+import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError, type FieldError } from "@/lib/errors";
+import { readJsonText } from "@/lib/validation/json-text";
+import { parseInput } from "@/lib/validation/parse-input";
 
 const maxJsonBodyBytes = 1024 * 1024;
 /** Deeper than any body of this API needs (personalizationData included); checked before parsing. */
@@ -76,13 +70,6 @@ export async function readBodyWithLimit(body: AsyncIterable<Uint8Array> | null, 
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString("utf8");
-}
-
-/** Validates already-parsed input (query parameters, JSON) and throws a 422 listing each path. */
-export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
-  const result = schema.safeParse(input);
-  if (!result.success) throw new ValidationError(zodFieldErrors(result.error));
-  return result.data;
 }
 
 export function searchParamsObject(req: Request): Record<string, string> {

@@ -1,5 +1,5 @@
 import { getConfig } from "@/lib/config";
-import { ForbiddenError, UnsupportedMediaTypeError } from "./errors";
+import { ForbiddenError, UnsupportedMediaTypeError } from "@/lib/errors";
 
 // CSRF: the console's session cookie is SameSite=Lax, and a page on another port of the same
 // host is the same *site*, so the browser sends the cookie with that page's form posts. Calls

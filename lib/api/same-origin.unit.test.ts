@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { getConfig } from "@/lib/config";
-import { isAppError } from "./errors";
+import { httpStatusOf } from "@/lib/api/errors";
+import { isAppError } from "@/lib/errors";
 import { requireSameOrigin } from "./same-origin";
 
 // The CSRF check of cookie-authenticated calls; the built-server proof is e2e/security-api.spec.ts.
@@ -12,7 +13,7 @@ const codeOf = (run: () => void): string | null => {
     run();
     return null;
   } catch (error) {
-    return isAppError(error) ? `${error.status} ${error.code}` : "not an AppError";
+    return isAppError(error) ? `${httpStatusOf(error)} ${error.code}` : "not an AppError";
   }
 };
 

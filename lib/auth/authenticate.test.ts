@@ -51,8 +51,8 @@ describe("authenticate – personal access token", () => {
     const child = await createPersonalAccessToken(db, { userId: member.user.id, parentTokenId: parent.id });
     expect((await authenticate(db, apiRequest("GET", "/api/x", { token: child.token }))).userId).toBe(member.user.id);
     await db.update(personalAccessTokens).set({ revokedAt: new Date() }).where(eq(personalAccessTokens.id, grandparent.id));
-    await expect(authenticate(db, apiRequest("GET", "/api/x", { token: child.token }))).rejects.toMatchObject({ status: 401 });
-    await expect(authenticate(db, apiRequest("GET", "/api/x", { token: parent.token }))).rejects.toMatchObject({ status: 401 });
+    await expect(authenticate(db, apiRequest("GET", "/api/x", { token: child.token }))).rejects.toMatchObject({ kind: "unauthorized" });
+    await expect(authenticate(db, apiRequest("GET", "/api/x", { token: parent.token }))).rejects.toMatchObject({ kind: "unauthorized" });
   });
 
   it("lowercase 'bearer' scheme is accepted (schemes are case-insensitive)", async () => {
@@ -85,6 +85,6 @@ describe("authenticate – console session cookie", () => {
     },
   ])("a session cookie $name → 401", async ({ cookie }) => {
     const request = apiRequest("GET", "/api/x", { headers: { cookie: await cookie() } });
-    await expect(authenticate(await getDb(), request)).rejects.toMatchObject({ status: 401 });
+    await expect(authenticate(await getDb(), request)).rejects.toMatchObject({ kind: "unauthorized" });
   });
 });

@@ -1,6 +1,6 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { parse as parseCookies } from "cookie";
-import { UnauthorizedError } from "@/lib/api/errors";
+import { UnauthorizedError } from "@/lib/errors";
 import type { Db } from "@/lib/db";
 import { lastUsedIsDue, lastUsedWasDue } from "@/lib/db/last-used";
 import { personalAccessTokens, users } from "@/lib/db/schema";

@@ -1,6 +1,6 @@
 import { and, eq, or } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
-import { ForbiddenError, NotFoundError } from "@/lib/api/errors";
+import { ForbiddenError, NotFoundError } from "@/lib/errors";
 import type { Db } from "@/lib/db";
 import { memberships, projects, type Role } from "@/lib/db/schema";
 import type { Actor } from "./authenticate";

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
+import type { AppError } from "@/lib/errors";
 import { getDb, type Db } from "@/lib/db";
 import { forgiveSignInAttempt, signInEmailOf, signInLimits, spendSignInAttempt, type SignInAttempt } from "./sign-in-throttle";
 
@@ -12,13 +13,13 @@ const fresh = () => ({ email: `throttle-${randomUUID()}@example.com`, address: `
 const freshAddress = () => `10.${randomUUID()}`;
 
 /** The refusal of `attempt`, or null when it was let through to the password check. */
-async function refusalOf(db: Db, attempt: SignInAttempt): Promise<{ status: number; code: string; retryAfter: number } | null> {
+async function refusalOf(db: Db, attempt: SignInAttempt): Promise<{ kind: string; code: string; retryAfter: number } | null> {
   try {
     await spendSignInAttempt(db, attempt);
     return null;
   } catch (error) {
-    const refusal = error as { status: number; code: string; headers: Record<string, string> };
-    return { status: refusal.status, code: refusal.code, retryAfter: Number(refusal.headers["Retry-After"]) };
+    const refusal = error as AppError;
+    return { kind: refusal.kind, code: refusal.code, retryAfter: refusal.hints.retryAfterSeconds ?? Number.NaN };
   }
 }
 
@@ -36,7 +37,7 @@ describe("spendSignInAttempt", () => {
     const addresses = await failFromManyAddresses(db, email, signInLimits.account.points);
     for (const address of [addresses[0]!, addresses.at(-1)!]) {
       const refusal = await refusalOf(db, { email, address });
-      expect(refusal).toMatchObject({ status: 429, code: "too_many_requests" });
+      expect(refusal).toMatchObject({ kind: "too_many_requests", code: "too_many_requests" });
       expect(refusal!.retryAfter).toBeGreaterThan(0);
       expect(refusal!.retryAfter).toBeLessThanOrEqual(signInLimits.account.duration);
     }
@@ -47,12 +48,12 @@ describe("spendSignInAttempt", () => {
     const db = await getDb();
     const attacker = fresh();
     for (let i = 0; i < signInLimits.account.points; i++) expect(await refusalOf(db, attacker)).toBeNull();
-    expect(await refusalOf(db, attacker)).toMatchObject({ status: 429 });
+    expect(await refusalOf(db, attacker)).toMatchObject({ kind: "too_many_requests" });
 
     const owner = freshAddress();
     expect(await refusalOf(db, { email: attacker.email, address: owner })).toBeNull();
     // That attempt failed (no forgiveSignInAttempt): the owner's address has failed at the account now.
-    expect(await refusalOf(db, { email: attacker.email, address: owner })).toMatchObject({ status: 429 });
+    expect(await refusalOf(db, { email: attacker.email, address: owner })).toMatchObject({ kind: "too_many_requests" });
   });
 
   it("forgiveSignInAttempt after the right password from a clean address → the account starts afresh; the guesser's address stays refused", async () => {
@@ -63,7 +64,7 @@ describe("spendSignInAttempt", () => {
     expect(await refusalOf(db, owner)).toBeNull();
     await forgiveSignInAttempt(db, owner);
 
-    expect(await refusalOf(db, attacker)).toMatchObject({ status: 429 });
+    expect(await refusalOf(db, attacker)).toMatchObject({ kind: "too_many_requests" });
     expect(await refusalOf(db, owner)).toBeNull();
   });
 
@@ -71,7 +72,7 @@ describe("spendSignInAttempt", () => {
     const db = await getDb();
     const attacker = fresh();
     for (let i = 0; i < signInLimits.account.points; i++) expect(await refusalOf(db, attacker)).toBeNull();
-    for (let i = 0; i < 150; i++) expect(await refusalOf(db, attacker), `refusal ${i + 1}`).toMatchObject({ status: 429 });
+    for (let i = 0; i < 150; i++) expect(await refusalOf(db, attacker), `refusal ${i + 1}`).toMatchObject({ kind: "too_many_requests" });
     expect(await refusalOf(db, { email: attacker.email, address: freshAddress() })).toBeNull();
   });
 
@@ -80,7 +81,7 @@ describe("spendSignInAttempt", () => {
     const { email } = fresh();
     await failFromManyAddresses(db, email, signInLimits.accountCeiling.points);
     const refusal = await refusalOf(db, { email, address: freshAddress() });
-    expect(refusal).toMatchObject({ status: 429 });
+    expect(refusal).toMatchObject({ kind: "too_many_requests" });
     expect(refusal!.retryAfter).toBeGreaterThan(signInLimits.account.duration);
     expect(refusal!.retryAfter).toBeLessThanOrEqual(signInLimits.accountCeiling.duration);
   });
@@ -105,7 +106,7 @@ describe("spendSignInAttempt", () => {
     const db = await getDb();
     const address = freshAddress();
     for (let i = 0; i < signInLimits.address.points; i++) expect(await refusalOf(db, { ...fresh(), address })).toBeNull();
-    expect(await refusalOf(db, { ...fresh(), address })).toMatchObject({ status: 429 });
+    expect(await refusalOf(db, { ...fresh(), address })).toMatchObject({ kind: "too_many_requests" });
   });
 
   it("forgiveSignInAttempt → the account starts afresh (email compared case-insensitively)", async () => {
@@ -131,7 +132,7 @@ describe("signInEmailOf", () => {
   });
 
   it("a JSON body that does not parse → BadRequestError", async () => {
-    await expect(signInEmailOf(post("application/json", "{"))).rejects.toMatchObject({ status: 400 });
+    await expect(signInEmailOf(post("application/json", "{"))).rejects.toMatchObject({ kind: "bad_request" });
   });
 
   it("leaves the body for next-auth to read", async () => {

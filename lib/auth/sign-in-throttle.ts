@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { RateLimiterDrizzle, RateLimiterRes } from "rate-limiter-flexible";
-import { BadRequestError, TooManyRequestsError } from "@/lib/api/errors";
+import { BadRequestError, TooManyRequestsError } from "@/lib/errors";
 import type { Db } from "@/lib/db";
 import { rateLimits } from "@/lib/db/schema";
 import { sha256Hex } from "./secrets";

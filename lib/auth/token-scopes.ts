@@ -1,4 +1,4 @@
-import { ForbiddenError } from "@/lib/api/errors";
+import { ForbiddenError } from "@/lib/errors";
 import { tokenScopes, type TokenScope } from "@/lib/db/schema";
 import type { Action } from "./permissions";
 

@@ -31,6 +31,6 @@ describe("requireScope", () => {
   ] as const)("$scopes, $action → $allowed", ({ scopes, action, allowed }) => {
     const check = () => requireScope({ scopes }, action);
     if (allowed) expect(check).not.toThrow();
-    else expect(check).toThrow(expect.objectContaining({ status: 403, message: expect.stringContaining(scopeOfAction[action]) }));
+    else expect(check).toThrow(expect.objectContaining({ kind: "forbidden", message: expect.stringContaining(scopeOfAction[action]) }));
   });
 });

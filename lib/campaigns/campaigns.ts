@@ -1,5 +1,5 @@
 import { and, desc, eq, sql } from "drizzle-orm";
-import { NotFoundError, ValidationError } from "@/lib/api/errors";
+import { NotFoundError, ValidationError } from "@/lib/errors";
 import { recordProjectAuditEvent } from "@/lib/audit/record-audit-event";
 import type { Actor } from "@/lib/auth/authenticate";
 import { isUuid, type ProjectAccess } from "@/lib/auth/project-access";

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { once } from "node:events";
 import { parse, type CsvErrorCode } from "csv-parse";
-import { PayloadTooLargeError, ValidationError } from "@/lib/api/errors";
+import { PayloadTooLargeError, ValidationError } from "@/lib/errors";
 
 // An uploaded CSV: received onto disk first (hashed and checked as UTF-8 on the way, so the
 // import knows which file it is before it writes anything), then read back through csv-parse.

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse, type Options } from "csv-parse/sync";
 import { afterAll, describe, expect, it } from "vitest";
-import { isAppError } from "@/lib/api/errors";
+import { isAppError } from "@/lib/errors";
 import { describeCsvError, readCsvRows } from "./csv-source";
 
 // csv-parse's errors as the import reports them: every syntax error a 422 naming the line where
@@ -82,7 +82,7 @@ describe("readCsvRows", () => {
     for (const slow of [false, true]) {
       const { lines, error } = await readAll(csvFile(["id,name", ...good, bad, "3002,last", ""].join("\n")), slow);
       expect(isAppError(error, "validation_failed"), String(error)).toBe(true);
-      expect(error).toMatchObject({ status: 422, errors: [{ path: `line ${badLine}` }] });
+      expect(error).toMatchObject({ kind: "validation_failed", errors: [{ path: `line ${badLine}` }] });
       // Whatever the reader got before the error, its lines were right.
       if (lines.length > 101) expect(lines.slice(99, 102)).toEqual([100, 101, 103]);
     }

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
-import { ConflictError, ValidationError, isAppError } from "@/lib/api/errors";
+import { ConflictError, ValidationError, isAppError, isCallerError } from "@/lib/errors";
 import { recordProjectAuditEvent } from "@/lib/audit/record-audit-event";
 import type { Actor } from "@/lib/auth/authenticate";
 import type { ProjectAccess } from "@/lib/auth/project-access";
@@ -274,7 +274,7 @@ class BatchWriter {
   async abandon(error: unknown) {
     await Promise.all(this.inFlight.map((batch) => batch.done.catch(() => {})));
     this.inFlight = [];
-    const rejected = isAppError(error) && error.status < 500 && !isAppError(error, "import_stopped");
+    const rejected = isAppError(error) && isCallerError(error) && !isAppError(error, "import_stopped");
     const message = error instanceof Error ? error.message : String(error);
     await this.db
       .transaction(async (tx) => {

@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
-import { ValidationError } from "@/lib/api/errors";
+import { ValidationError } from "@/lib/errors";
 import type { ProjectAccess } from "@/lib/auth/project-access";
 import type { Db } from "@/lib/db";
 import { selectRows } from "@/lib/analytics/select-rows";

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { UnsupportedMediaTypeError, ValidationError } from "@/lib/api/errors";
+import { UnsupportedMediaTypeError, ValidationError } from "@/lib/errors";
 import { readJsonBody } from "@/lib/api/request";
 import type { Actor } from "@/lib/auth/authenticate";
 import type { ProjectAccess } from "@/lib/auth/project-access";

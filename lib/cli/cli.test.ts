@@ -6,7 +6,7 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as createCredentialRoute, GET as listCredentialsRoute } from "@/app/api/credentials/route";
-import { AppError, toAppError, ValidationError } from "@/lib/api/errors";
+import { AppError, toAppError, ValidationError } from "@/lib/errors";
 import { verifyPassword } from "@/lib/auth/secrets";
 import { getDb, type Db } from "@/lib/db";
 import { lockFilePath } from "@/lib/db/data-dir-lock";
@@ -56,7 +56,7 @@ describe("runCommand – organizations and projects", () => {
   it("project create --org <unknown organization> → NotFoundError 404", async () => {
     const missing = "00000000-0000-4000-8000-000000000000";
     await expect(run(["project", "create", "--org", missing, "--name", "x"])).rejects.toMatchObject({
-      status: 404,
+      kind: "not_found",
       message: expect.stringContaining(missing),
     });
   });
@@ -96,7 +96,7 @@ describe("runCommand – users", () => {
     const email = uniqueEmail("twice");
     await run(["user", "create", "--email", email]);
     const error = await run(["user", "create", "--email", email.toUpperCase()]).catch((e: unknown) => e);
-    expect(toAppError(error).status).toBe(409);
+    expect(toAppError(error).kind).toBe("conflict");
   });
 });
 
@@ -164,7 +164,7 @@ describe("runCommand – members and tokens", () => {
     const [first, second] = [uniqueEmail("admin-a"), uniqueEmail("admin-b")];
     for (const email of [first, second]) await run(["user", "create", "--email", email]);
     await run(["member", "add", "--user", first, "--org", org.id, "--role", "OrganizationAdmin"]);
-    const lastAdmin = { status: 409, message: expect.stringContaining(`${first} is the organization's last OrganizationAdmin`) };
+    const lastAdmin = { kind: "conflict", message: expect.stringContaining(`${first} is the organization's last OrganizationAdmin`) };
     await expect(run(["member", "remove", "--user", first, "--org", org.id])).rejects.toMatchObject(lastAdmin);
     await expect(run(["member", "add", "--user", first, "--org", org.id, "--role", "Viewer"])).rejects.toMatchObject(lastAdmin);
     const orgMembers = () => db.select({ userId: memberships.userId, role: memberships.role }).from(memberships).where(eq(memberships.organizationId, org.id));
@@ -182,9 +182,9 @@ describe("runCommand – members and tokens", () => {
   it("member add / token create --user <unknown email> → NotFoundError 404", async () => {
     const unknown = uniqueEmail("nobody");
     await expect(run(["member", "add", "--user", unknown, "--project", home.project.id, "--role", "Viewer"])).rejects.toMatchObject({
-      status: 404,
+      kind: "not_found",
     });
-    await expect(run(["token", "create", "--user", unknown])).rejects.toMatchObject({ status: 404 });
+    await expect(run(["token", "create", "--user", unknown])).rejects.toMatchObject({ kind: "not_found" });
   });
 });
 
@@ -240,7 +240,7 @@ describe("parseCommandLine + runCommand – invalid command lines → Validation
       .then(() => run(filled))
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
-    expect((error as AppError).status).toBe(422);
+    expect((error as AppError).kind).toBe("validation_failed");
     expect((error as AppError).errors?.map((e) => e.path)).toEqual([errorPath]);
   });
 });

@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { ValidationError } from "@/lib/api/errors";
+import { ValidationError } from "@/lib/errors";
 
 // The CLI's command line, apart from what runs it (commands.ts): light enough for the e2e
 // fixtures, which send the same commands to a server's admin channel.

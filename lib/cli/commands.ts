@@ -9,7 +9,7 @@ import {
   resolveUserId,
   setUserPassword,
 } from "@/lib/accounts/accounts";
-import { ValidationError } from "@/lib/api/errors";
+import { ValidationError } from "@/lib/errors";
 import { generatePassword } from "@/lib/auth/secrets";
 import { bootstrapDemo } from "@/lib/bootstrap/bootstrap";
 import type { Db } from "@/lib/db";

@@ -1,4 +1,5 @@
-import { AppError, toAppError, type FieldError } from "@/lib/api/errors";
+import { kindOfHttpStatus } from "@/lib/api/errors";
+import { AppError, toAppError, type FieldError } from "@/lib/errors";
 import { getConfig } from "@/lib/config";
 import { readLockHolder } from "@/lib/db/data-dir-lock";
 import { readAdminChannel, sendToAdminChannel } from "./admin-channel";
@@ -16,7 +17,7 @@ async function sendToRunningServer(command: CliCommand): Promise<unknown> {
   const response = await sendToAdminChannel(channel, command, 30_000);
   const body = (await response.json()) as { title?: string; detail?: string; code?: string; errors?: FieldError[] };
   if (!response.ok) {
-    throw new AppError(response.status, body.code ?? "remote_error", body.title ?? "Command failed", body.detail ?? response.statusText, body.errors);
+    throw new AppError(kindOfHttpStatus(response.status), body.code ?? "remote_error", body.title ?? "Command failed", body.detail ?? response.statusText, body.errors);
   }
   return body;
 }
@@ -45,7 +46,7 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   } catch (error) {
     const appError = toAppError(error);
-    const message = appError.status === 500 ? (error as Error).message : appError.message;
+    const message = appError.kind === "internal" ? (error as Error).message : appError.message;
     console.error(JSON.stringify({ error: message, code: appError.code, errors: appError.errors }, null, 2));
     return 1;
   }

@@ -1,5 +1,5 @@
 import { and, desc, eq } from "drizzle-orm";
-import { NotFoundError } from "@/lib/api/errors";
+import { NotFoundError } from "@/lib/errors";
 import { recordProjectAuditEvent } from "@/lib/audit/record-audit-event";
 import type { Actor } from "@/lib/auth/authenticate";
 import type { Action } from "@/lib/auth/permissions";

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createProject } from "@/lib/accounts/accounts";
-import { toAppError } from "@/lib/api/errors";
+import { toAppError } from "@/lib/errors";
 import { randomBase62, sha256Hex } from "@/lib/auth/secrets";
 import { getDb, type Db } from "@/lib/db";
 import {
@@ -251,7 +251,7 @@ describe("toAppError – database constraint violations", () => {
     const { project } = await createTestProject();
     const outcome = await race(times(2, () => insertTemplate(project.id, "Production")));
     const error = toAppError(outcome.refused[0]);
-    expect({ status: error.status, code: error.code }).toEqual({ status: 409, code: "conflict" });
+    expect({ kind: error.kind, code: error.code }).toEqual({ kind: "conflict", code: "conflict" });
     expect(error.message).toContain("templates_one_production_per_project");
   });
 
@@ -264,7 +264,7 @@ describe("toAppError – database constraint violations", () => {
           .values({ userId: user!.id, organizationId: home.organization.id, projectId: home.project.id, role: "Viewer" }),
     ]);
     const error = toAppError(outcome.refused[0]);
-    expect({ status: error.status, code: error.code }).toEqual({ status: 422, code: "validation_failed" });
+    expect({ kind: error.kind, code: error.code }).toEqual({ kind: "validation_failed", code: "validation_failed" });
     expect(error.errors).toEqual([{ path: "", message: "violates memberships_scope_check" }]);
   });
 });

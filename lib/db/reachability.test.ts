@@ -1,7 +1,8 @@
 import net from "node:net";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { toAppError } from "@/lib/api/errors";
+import { httpStatusOf } from "@/lib/api/errors";
+import { toAppError } from "@/lib/errors";
 import { closeDb, getDb } from "@/lib/db";
 import { freePort } from "@/testing/free-port";
 import { startPrivatePostgres, type PrivatePostgres } from "@/testing/private-postgres";
@@ -27,7 +28,7 @@ async function tryQuery(): Promise<string> {
     await (await getDb()).execute(sql`select 1`);
     return "ok";
   } catch (error) {
-    return `${(error as { code?: string }).code} ${toAppError(error).status}`;
+    return `${(error as { code?: string }).code} ${httpStatusOf(toAppError(error))}`;
   }
 }
 

@@ -1,4 +1,4 @@
-import { NotFoundError, UnauthorizedError } from "@/lib/api/errors";
+import { NotFoundError, UnauthorizedError } from "@/lib/errors";
 import { getConfig } from "@/lib/config";
 import { verifyCredential } from "@/lib/credentials/credentials";
 import type { Db } from "@/lib/db";

@@ -1,4 +1,4 @@
-import { NotFoundError } from "@/lib/api/errors";
+import { NotFoundError } from "@/lib/errors";
 import { getConfig } from "@/lib/config";
 import { isCredentialActive } from "@/lib/credentials/active-credentials";
 import type { Db } from "@/lib/db";

@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import { eq } from "drizzle-orm";
 import rangeParser from "range-parser";
-import { NotFoundError } from "@/lib/api/errors";
+import { NotFoundError } from "@/lib/errors";
 import type { Db } from "@/lib/db";
 import { templateFiles } from "@/lib/db/schema";
 import { getBlobStore, type ByteRange } from "@/lib/storage";

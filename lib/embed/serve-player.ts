@@ -1,4 +1,5 @@
-import { BadRequestError, toAppError } from "@/lib/api/errors";
+import { problemOf, toLoggedAppError } from "@/lib/api/errors";
+import { BadRequestError } from "@/lib/errors";
 import { getDb } from "@/lib/db";
 import type { PageManifest } from "@/shared/embed-protocol";
 import { buildPageManifest, type ManifestSource } from "./page-manifest";
@@ -24,9 +25,9 @@ export async function servePlayerDocument(load: () => Promise<PageManifest>, mes
     const manifest = await load();
     return new Response(renderPlayerPage(manifest), { headers: playerPageHeaders(manifest) });
   } catch (error) {
-    const problem = toAppError(error);
-    if (problem.status >= 500) console.error(error);
-    const message = messages[problem.status] ?? problem.message;
-    return new Response(renderUnavailablePage(message), { status: problem.status, headers: { ...playerPageHeaders(null), ...problem.headers } });
+    const appError = toLoggedAppError(error);
+    const { status, headers } = problemOf(appError);
+    const message = messages[status] ?? appError.message;
+    return new Response(renderUnavailablePage(message), { status, headers: { ...playerPageHeaders(null), ...headers, "Content-Type": "text/html; charset=utf-8" } });
   }
 }

@@ -1,4 +1,4 @@
-import { toAppError } from "@/lib/api/errors";
+import { isCallerError, toAppError } from "@/lib/errors";
 import { eventKey, type EventRow, type Inserted } from "./store-events";
 
 export type WriteResult = { accepted: number; duplicates: number };
@@ -17,7 +17,7 @@ export class GroupCommitWriter {
     private readonly insert: (rows: EventRow[]) => Promise<Inserted>,
     private readonly maxRowsPerStatement = 10_000,
     /** True for a failure caused by the rows themselves (a 4xx), as opposed to the database being unreachable. */
-    private readonly isDataError: (error: unknown) => boolean = (error) => toAppError(error).status < 500,
+    private readonly isDataError: (error: unknown) => boolean = (error) => isCallerError(toAppError(error)),
     /** Statements that may run at once: the next group is prepared and sent while the database writes one. */
     private readonly maxInFlight = 2,
   ) {}

@@ -1,14 +1,5 @@
-import {
-  BadRequestError,
-  ForbiddenError,
-  PayloadTooLargeError,
-  TooManyRequestsError,
-  UnauthorizedError,
-  UnsupportedMediaTypeError,
-  ValidationError,
-  problemOf,
-  toLoggedAppError,
-} from "@/lib/api/errors";
+import { problemOf, toLoggedAppError } from "@/lib/api/errors";
+import { BadRequestError, ForbiddenError, PayloadTooLargeError, TooManyRequestsError, UnauthorizedError, UnsupportedMediaTypeError, ValidationError } from "@/lib/errors";
 import { LRUCache } from "lru-cache";
 import { readTextWithLimit } from "@/lib/api/request";
 import { clientAddress } from "@/lib/client-address";
@@ -240,7 +231,7 @@ function accepted(written: StoreResult, origin: string | null): IngestAnswer {
 function problemAnswer(error: unknown, origin: string | null): IngestAnswer {
   const appError = toLoggedAppError(error);
   const problem = problemOf(appError);
-  return { status: appError.status, headers: { ...problem.headers, ...corsHeaders(origin) }, body: problem.body };
+  return { status: problem.status, headers: { ...problem.headers, ...corsHeaders(origin) }, body: problem.body };
 }
 
 // The Next route handlers' side: a web Request in, a Response out.

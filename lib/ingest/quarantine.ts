@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { FieldError } from "@/lib/api/errors";
+import type { FieldError } from "@/lib/errors";
 import { quarantineSampleMaxChars, quarantineSamplesKept } from "@/lib/analytics/definitions";
 import { getDb } from "@/lib/db";
 import { processWide } from "@/lib/process-wide";

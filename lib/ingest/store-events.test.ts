@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { selectRows } from "@/lib/analytics/select-rows";
 import postgres from "postgres";
-import { toAppError } from "@/lib/api/errors";
+import { toAppError } from "@/lib/errors";
 import { CopyRejectedError, CopyTimeoutError, getCopyIn, getDb, getDbDriver } from "@/lib/db";
 import { sqlState } from "@/testing/sql-state";
 import { eventRow as row, storedCount, storedEvents } from "@/testing/ingest";
@@ -283,7 +283,7 @@ describe.skipIf(!process.env.DATABASE_URL)("COPY on a PostgreSQL server (Postgre
       const error = await storeEventRows([row(projectId)]).catch((caught: unknown) => caught);
       copyDone();
       expect(error).toBeInstanceOf(CopyTimeoutError);
-      expect(toAppError(error).status).toBe(503);
+      expect(toAppError(error).kind).toBe("service_unavailable");
       await locked;
     } finally {
       copyDone();

@@ -1,6 +1,6 @@
 import Ajv2020, { type ValidateFunction } from "ajv/dist/2020.js";
-import type { FieldError } from "@/lib/api/errors";
-import { describeSchemaErrors, type ErrorWording } from "@/lib/api/schema-errors";
+import type { FieldError } from "@/lib/errors";
+import { describeSchemaErrors, type ErrorWording } from "@/lib/validation/schema-errors";
 import { analyticsEventTypes, type AnalyticsEventType } from "@/shared/embed-protocol";
 import type { EventBatch, WireEvent } from "@/shared/events/wire-events";
 import eventSchema from "./event-schema-v1.json";

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gt, inArray, sql } from "drizzle-orm";
-import { ConflictError, NotFoundError } from "@/lib/api/errors";
+import { ConflictError, NotFoundError } from "@/lib/errors";
 import type { Actor } from "@/lib/auth/authenticate";
 import { isUuid, type ProjectAccess } from "@/lib/auth/project-access";
 import { getConfig } from "@/lib/config";

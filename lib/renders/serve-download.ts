@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 import { eq } from "drizzle-orm";
-import { NotFoundError } from "@/lib/api/errors";
+import { NotFoundError } from "@/lib/errors";
 import { isUuid } from "@/lib/auth/project-access";
 import { schema, type Db } from "@/lib/db";
 import { parseRange } from "@/lib/embed/serve-file";

@@ -1,4 +1,4 @@
-import { toAppError } from "@/lib/api/errors";
+import { toAppError } from "@/lib/errors";
 
 // Pages (server components) cannot set their response's status. The server (scripts/serve.mjs)
 // runs each request in an AsyncLocalStorage context shared under this Symbol.for name; a page
@@ -16,7 +16,7 @@ export async function loadPageData<T>(load: () => Promise<T>): Promise<T> {
   try {
     return await load();
   } catch (error) {
-    if (toAppError(error).status !== 503) throw error;
+    if (toAppError(error).kind !== "service_unavailable") throw error;
     const storage = (globalThis as { [key: symbol]: ContextStorage | undefined })[Symbol.for("reelbind.request-context")];
     const context = storage?.getStore();
     if (context) context.serviceUnavailable = true;

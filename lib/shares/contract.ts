@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { NotFoundError } from "@/lib/api/errors";
+import { NotFoundError } from "@/lib/errors";
 import { channelEnum, consentModeEnum, shareStatusEnum, type Channel } from "@/lib/db/schema";
 import { characters, isExactHttpUrl, localePattern, maxPersonalizationDataBytes, shareTextLimits } from "./share-rules";
 

@@ -1,4 +1,4 @@
-import { TooManyRequestsError } from "@/lib/api/errors";
+import { TooManyRequestsError } from "@/lib/errors";
 import { getConfig } from "@/lib/config";
 import { createRateLimiter } from "@/lib/ingest/rate-limit";
 import { processWide } from "@/lib/process-wide";
@@ -38,7 +38,7 @@ export function chargeShareMiss(slug: string, address: string): void {
  * colours, no script, with Retry-After.
  */
 export function tooManyLookupsPage(refusal: TooManyRequestsError): Response {
-  const seconds = refusal.headers?.["Retry-After"] ?? "60";
+  const seconds = String(refusal.hints.retryAfterSeconds ?? 60);
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex">
 <title>Too many requests</title><style>body{margin:0;min-height:100vh;background:#020617;color:#f1f5f9;font:16px/1.5 system-ui,sans-serif;display:flex;align-items:center;justify-content:center;text-align:center;padding:1.5rem;box-sizing:border-box}p{color:#94a3b8}</style></head>
 <body><main><h1>Too many requests</h1><p>Too many unknown video links were opened from your address. Try again in ${Number(seconds)} second${seconds === "1" ? "" : "s"}.</p></main></body></html>`;

@@ -22,7 +22,7 @@ describe("share lookup limit", () => {
       chargeShareMiss(slug, address);
     }
     const refusal = shareLookupRefusal(address);
-    expect(refusal).toMatchObject({ status: 429, code: "too_many_requests", headers: { "Retry-After": "1" } });
+    expect(refusal).toMatchObject({ kind: "too_many_requests", code: "too_many_requests", hints: { retryAfterSeconds: 1 } });
     expect(shareLookupRefusal(randomUUID())).toBeNull();
   });
 

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
 import { and, asc, eq, inArray } from "drizzle-orm";
-import { NotFoundError, ValidationError } from "@/lib/api/errors";
+import { NotFoundError, ValidationError } from "@/lib/errors";
 import { fieldChanges, type AuditChange } from "@/lib/audit/changes";
 import { recordProjectAuditEvent } from "@/lib/audit/record-audit-event";
 import type { Actor } from "@/lib/auth/authenticate";

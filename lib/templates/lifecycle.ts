@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { ConflictError } from "@/lib/api/errors";
+import { ConflictError } from "@/lib/errors";
 import { recordProjectAuditEvent } from "@/lib/audit/record-audit-event";
 import type { Actor } from "@/lib/auth/authenticate";
 import type { ProjectAccess } from "@/lib/auth/project-access";

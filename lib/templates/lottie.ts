@@ -1,4 +1,4 @@
-import { ValidationError } from "@/lib/api/errors";
+import { ValidationError } from "@/lib/errors";
 import {
   JsonTextError,
   jsonNestingExceeds,
@@ -6,7 +6,7 @@ import {
   readJsonText,
   type JsonTextErrorReason,
   type JsonTextLimits,
-} from "@/lib/api/json-text";
+} from "@/lib/validation/json-text";
 import type { Lottie } from "@/shared/templates/lottie";
 
 export { JsonTextError, jsonNestingExceeds, type JsonTextErrorReason };
@@ -44,7 +44,7 @@ const withLottieDefaults = (limits: Partial<JsonTextLimits>): JsonTextLimits => 
   maxDepth: limits.maxDepth ?? lottieJsonLimits.maxDepth,
 });
 
-/** parseJsonText (lib/api/json-text.ts) with the animation's limits unless others are given. */
+/** parseJsonText (lib/validation/json-text.ts) with the animation's limits unless others are given. */
 export function parseJsonText(text: string, limits: Partial<JsonTextLimits> = {}): unknown {
   return parseSharedJsonText(text, withLottieDefaults(limits));
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ValidationError } from "@/lib/api/errors";
+import { ValidationError } from "@/lib/errors";
 import {
   imageAsset,
   lottieFixtures,
@@ -53,7 +53,7 @@ describe("parseLottieJson", () => {
     expect(error).toBeInstanceOf(ValidationError);
     const lottieError = error as LottieJsonError;
     expect(lottieError.reason).toBe(reason);
-    expect(lottieError.status).toBe(422);
+    expect(lottieError.kind).toBe("validation_failed");
     expect(lottieError.errors).toHaveLength(1);
     expect(lottieError.errors![0]!.path).toBe(path);
     expect(lottieError.errors![0]!.message).toContain(message);

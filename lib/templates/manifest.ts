@@ -1,7 +1,7 @@
 import Ajv2020 from "ajv/dist/2020.js";
-import { ValidationError, type FieldError } from "@/lib/api/errors";
-import { readJsonText } from "@/lib/api/json-text";
-import { describeSchemaErrors, type ErrorWording } from "@/lib/api/schema-errors";
+import { ValidationError, type FieldError } from "@/lib/errors";
+import { readJsonText } from "@/lib/validation/json-text";
+import { describeSchemaErrors, type ErrorWording } from "@/lib/validation/schema-errors";
 import { bindingFieldsOf } from "@/shared/templates/bindings";
 import {
   lottieLayerTypes,

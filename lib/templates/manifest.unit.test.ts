@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ValidationError } from "@/lib/api/errors";
+import { ValidationError } from "@/lib/errors";
 import { imageAsset, imageLayer, loadLottieFixture, makeLottie, precompLayer, solidLayer, textLayer } from "@/testing/fixtures/lottie-builders";
 import type { Lottie } from "@/shared/templates/lottie";
 import { conventionKey } from "@/shared/templates/bindings";

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { Readable } from "node:stream";
 import { LRUCache } from "lru-cache";
-import { ConflictError } from "@/lib/api/errors";
+import { ConflictError } from "@/lib/errors";
 import type { ProjectAccess } from "@/lib/auth/project-access";
 import type { Db } from "@/lib/db";
 import { hasErrorCode } from "@/lib/error-code";

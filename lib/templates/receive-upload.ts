@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 import busboy from "busboy";
-import { BadRequestError, isAppError, PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError, type FieldError } from "@/lib/api/errors";
+import { BadRequestError, isAppError, PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError, type FieldError } from "@/lib/errors";
 import type { Db } from "@/lib/db";
 import { getBlobStore, type StoredBlob } from "@/lib/storage";
 import { maxUploadBytes, singleFileRoles, type FileRole } from "./contract";

@@ -1,4 +1,4 @@
-import type { FieldError } from "@/lib/api/errors";
+import type { FieldError } from "@/lib/errors";
 import type { Lottie } from "@/shared/templates/lottie";
 import type { BindingManifest, ManifestField } from "@/shared/templates/manifest";
 

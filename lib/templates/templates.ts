@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray } from "drizzle-orm";
-import { NotFoundError } from "@/lib/api/errors";
+import { NotFoundError } from "@/lib/errors";
 import { isUuid, type ProjectAccess } from "@/lib/auth/project-access";
 import type { Db } from "@/lib/db";
 import { templateFiles, templates } from "@/lib/db/schema";

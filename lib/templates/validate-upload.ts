@@ -1,4 +1,4 @@
-import { isAppError, ValidationError, zodFieldErrors, type FieldError } from "@/lib/api/errors";
+import { isAppError, ValidationError, zodFieldErrors, type FieldError } from "@/lib/errors";
 import { lottieInfo, type Lottie } from "@/shared/templates/lottie";
 import type { BindingManifest } from "@/shared/templates/manifest";
 import { parseJsonText, parseLottieJson } from "./lottie";

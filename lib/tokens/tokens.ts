@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { jwtVerify, SignJWT, type JWSHeaderParameters, type JWTPayload } from "jose";
 import type { z } from "zod";
-import { isAppError, UnauthorizedError } from "@/lib/api/errors";
+import { isAppError, UnauthorizedError } from "@/lib/errors";
 import { getConfig } from "@/lib/config";
 
 // Shared mechanics of Reelbind's signed tokens (docs/design.md, Tokens): HS256 only, the secret chosen

@@ -1,7 +1,8 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { errorResponse, UnauthorizedError } from "@/lib/api/errors";
+import { errorResponse } from "@/lib/api/errors";
+import { UnauthorizedError } from "@/lib/errors";
 import { at, currentSecret, expectRejected, forgeToken, secrets, t0, t0Seconds } from "@/testing/tokens";
 import { signToken, verifyToken, type TokenKind } from "./tokens";
 
@@ -13,7 +14,7 @@ describe("TokenError", () => {
     const { token } = await signToken(kind, { n: 1 }, 60, { secrets, now: t0 });
     const error = await expectRejected(verifyToken({ ...kind, typ: "other+jwt" }, token, claimsSchema, { secrets, now: t0 }), "invalid");
     expect(error).toBeInstanceOf(UnauthorizedError);
-    expect([error.status, error.name, error.message]).toEqual([401, "TokenError", "The token is invalid."]);
+    expect([error.kind, error.name, error.message]).toEqual(["unauthorized", "TokenError", "The token is invalid."]);
     expect(error.diagnostic).toMatch(/typ/);
   });
 

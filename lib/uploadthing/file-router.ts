@@ -1,7 +1,8 @@
 import { createUploadthing, type FileRouter } from "uploadthing/next";
 import { UploadThingError } from "uploadthing/server";
 import { z } from "zod";
-import { AppError, isAppError, problemOf, toAppError, toLoggedAppError } from "@/lib/api/errors";
+import { problemOf, toLoggedAppError } from "@/lib/api/errors";
+import { AppError, BadRequestError, isAppError, isCallerError, toAppError, type ErrorKind } from "@/lib/errors";
 import { requireSameOrigin } from "@/lib/api/same-origin";
 import { authenticate } from "@/lib/auth/authenticate";
 import { getDb } from "@/lib/db";
@@ -13,27 +14,27 @@ import { recordUploadThingFile, requireDeclaredUploadThingFile } from "./upload-
 // onUploadComplete runs when UploadThing's signed callback says the file is stored.
 
 /** UploadThing's error codes for our statuses; the route puts the exact status back (app/api/uploadthing/route.ts). */
-const uploadThingCodes: Record<number, UploadThingError["code"]> = {
-  400: "BAD_REQUEST",
-  401: "FORBIDDEN",
-  403: "FORBIDDEN",
-  404: "NOT_FOUND",
-  413: "TOO_LARGE",
+const uploadThingCodes: Partial<Record<ErrorKind, UploadThingError["code"]>> = {
+  bad_request: "BAD_REQUEST",
+  unauthorized: "FORBIDDEN",
+  forbidden: "FORBIDDEN",
+  not_found: "NOT_FOUND",
+  payload_too_large: "TOO_LARGE",
 };
 
-const sdkErrorStatuses: Partial<Record<UploadThingError["code"], number>> = {
-  BAD_REQUEST: 400,
-  FORBIDDEN: 403,
-  NOT_FOUND: 404,
-  TOO_LARGE: 413,
-  TOO_SMALL: 400,
-  TOO_MANY_FILES: 400,
-  KEY_TOO_LONG: 400,
+const sdkErrorKinds: Partial<Record<UploadThingError["code"], ErrorKind>> = {
+  BAD_REQUEST: "bad_request",
+  FORBIDDEN: "forbidden",
+  NOT_FOUND: "not_found",
+  TOO_LARGE: "payload_too_large",
+  TOO_SMALL: "bad_request",
+  TOO_MANY_FILES: "bad_request",
+  KEY_TOO_LONG: "bad_request",
 };
 
 function toUploadThingError(error: unknown): UploadThingError {
   const appError = toLoggedAppError(error);
-  const code = uploadThingCodes[appError.status] ?? (appError.status < 500 ? "BAD_REQUEST" : "INTERNAL_SERVER_ERROR");
+  const code = uploadThingCodes[appError.kind] ?? (isCallerError(appError) ? "BAD_REQUEST" : "INTERNAL_SERVER_ERROR");
   return new UploadThingError({ code, message: appError.message, cause: appError });
 }
 
@@ -41,13 +42,13 @@ function toUploadThingError(error: unknown): UploadThingError {
 function appErrorOf(error: UploadThingError): AppError {
   if (isAppError(error.cause)) return error.cause;
   const fromCause = toAppError(error.cause);
-  if (fromCause.status < 500) return fromCause;
-  const status = sdkErrorStatuses[error.code] ?? 500;
-  if (status >= 500) return toLoggedAppError(error);
+  if (isCallerError(fromCause)) return fromCause;
+  const kind = sdkErrorKinds[error.code];
+  if (!kind) return toLoggedAppError(error);
   // The SDK puts the reason of a refusal ("Invalid config: FileSizeMismatch") in the cause.
   const reason = (error.cause as { message?: unknown } | undefined)?.message;
   const detail = typeof reason === "string" && reason !== error.message ? `${error.message}: ${reason}` : error.message;
-  return new AppError(status, `uploadthing_${error.code.toLowerCase()}`, "Upload refused", detail);
+  return new AppError(kind, `uploadthing_${error.code.toLowerCase()}`, "Upload refused", detail);
 }
 
 /**
@@ -75,7 +76,7 @@ export const uploadThingRouter = {
         const actor = await authenticate(db, req);
         if (actor.via === "session") requireSameOrigin(req);
         const [file] = files;
-        if (!file || files.length !== 1) throw new AppError(400, "bad_request", "Bad request", "Send one file per upload.");
+        if (!file || files.length !== 1) throw new BadRequestError("Send one file per upload.");
         await requireDeclaredUploadThingFile(db, { actor, sessionId: input.sessionId, fileIndex: input.fileIndex, file });
         return { sessionId: input.sessionId, fileIndex: input.fileIndex };
       } catch (error) {

@@ -2,7 +2,7 @@ import http, { type IncomingMessage } from "node:http";
 import https from "node:https";
 import ipaddr from "ipaddr.js";
 import { UTApi } from "uploadthing/server";
-import { isAppError, ServiceUnavailableError, ValidationError } from "@/lib/api/errors";
+import { isAppError, ServiceUnavailableError, ValidationError } from "@/lib/errors";
 import { getConfig, type Config } from "@/lib/config";
 import { publicOnlyLookup, refusedAddressReason } from "@/lib/webhooks/url-safety";
 import type { UploadThingFile } from "./upload-session-files";

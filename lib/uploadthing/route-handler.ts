@@ -1,7 +1,7 @@
 import { createRouteHandler } from "uploadthing/next";
-import { BadRequestError, NotFoundError, ValidationError } from "@/lib/api/errors";
+import { BadRequestError, NotFoundError, ValidationError } from "@/lib/errors";
 import { withPublic } from "@/lib/api/handler";
-import { readJsonText } from "@/lib/api/json-text";
+import { readJsonText } from "@/lib/validation/json-text";
 import { readTextWithLimit } from "@/lib/api/request";
 import { requireSameOrigin } from "@/lib/api/same-origin";
 import { authenticate } from "@/lib/auth/authenticate";

@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import { ConflictError, NotFoundError, ValidationError } from "@/lib/api/errors";
+import { ConflictError, NotFoundError, ValidationError } from "@/lib/errors";
 import type { Actor } from "@/lib/auth/authenticate";
 import { findProjectAccess, isUuid, requireRole } from "@/lib/auth/project-access";
 import type { Db } from "@/lib/db";

@@ -359,11 +359,11 @@ describe("openUploadThingFile and deleteUploadThingFiles", () => {
 
   it("openUploadThingFile – a size other than the recorded one → 422 before a byte is read", async () => {
     const file = await uploaded();
-    await expect(openUploadThingFile({ ...file, size: file.size + 1 })).rejects.toMatchObject({ status: 422 });
+    await expect(openUploadThingFile({ ...file, size: file.size + 1 })).rejects.toMatchObject({ kind: "validation_failed" });
   });
 
   it("openUploadThingFile – a URL on a private network that is not the configured UploadThing server → 503, no request", async () => {
-    await expect(openUploadThingFile({ key: "k", url: "http://10.1.2.3/f/k", size: 1 })).rejects.toMatchObject({ status: 503, message: expect.stringContaining("private network") });
+    await expect(openUploadThingFile({ key: "k", url: "http://10.1.2.3/f/k", size: 1 })).rejects.toMatchObject({ kind: "service_unavailable", message: expect.stringContaining("private network") });
   });
 
   it("deleteUploadThingFiles – the files are gone at the stand-in; opening one then → 422", async () => {
@@ -371,7 +371,7 @@ describe("openUploadThingFile and deleteUploadThingFiles", () => {
     await deleteUploadThingFiles([file.key]);
     expect(standIn.files().map((stored) => stored.key)).not.toContain(file.key);
     expect(standIn.requests().some((request) => request.server === "api" && request.path === "/v6/deleteFiles" && request.status === 200)).toBe(true);
-    await expect(openUploadThingFile(file)).rejects.toMatchObject({ status: 422 });
+    await expect(openUploadThingFile(file)).rejects.toMatchObject({ kind: "validation_failed" });
   });
 });
 

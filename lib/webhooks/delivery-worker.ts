@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
 import { getConfig } from "@/lib/config";
 import { schema, type Db } from "@/lib/db";
 import { startLeaseWorker } from "@/lib/jobs/lease-worker";
-import { isAppError, toAppError } from "@/lib/api/errors";
+import { isAppError, toAppError } from "@/lib/errors";
 import { retryWindowMs, nextAttemptAt } from "./backoff";
 import { postWebhook, succeeded, type AttemptOutcome } from "./post-webhook";
 import { deliverySecrets, reencryptSigningSecrets } from "./signing-keys";

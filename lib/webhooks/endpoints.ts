@@ -1,5 +1,5 @@
 import { and, desc, eq } from "drizzle-orm";
-import { NotFoundError, ValidationError } from "@/lib/api/errors";
+import { NotFoundError, ValidationError } from "@/lib/errors";
 import { fieldChanges, type AuditChange } from "@/lib/audit/changes";
 import { recordProjectAuditEvent } from "@/lib/audit/record-audit-event";
 import type { Actor } from "@/lib/auth/authenticate";

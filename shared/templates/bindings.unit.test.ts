@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ZodError } from "zod";
-import { zodFieldErrors } from "@/lib/api/errors";
+import { zodFieldErrors } from "@/lib/errors";
 import {
   imageAsset,
   imageLayer,

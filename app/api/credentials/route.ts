@@ -1,5 +1,6 @@
 import { withActor } from "@/lib/api/handler";
-import { parseInput, readJsonBody, searchParamsObject } from "@/lib/api/request";
+import { readJsonBody, searchParamsObject } from "@/lib/api/request";
+import { parseInput } from "@/lib/validation/parse-input";
 import { json } from "@/lib/api/responses";
 import { authorizeProject } from "@/lib/auth/project-access";
 import { createCredential, listCredentials } from "@/lib/credentials/credentials";

@@ -1,5 +1,6 @@
 import { and, eq, lt, or } from "drizzle-orm";
-import { ConflictError, isAppError, problemOf, toAppError, ValidationError } from "@/lib/api/errors";
+import { problemOf } from "@/lib/api/errors";
+import { ConflictError, isAppError, toAppError, ValidationError } from "@/lib/errors";
 import type { Actor } from "@/lib/auth/authenticate";
 import type { ProjectAccess } from "@/lib/auth/project-access";
 import { schema, type Db } from "@/lib/db";

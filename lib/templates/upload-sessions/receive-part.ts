@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "@/lib/api/errors";
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "@/lib/errors";
 import { isUuid } from "@/lib/auth/project-access";
 import { schema, type Db } from "@/lib/db";
 import { hasErrorCode } from "@/lib/error-code";

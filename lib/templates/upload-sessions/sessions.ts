@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import { ConflictError, NotFoundError, PayloadTooLargeError, ValidationError, type FieldError } from "@/lib/api/errors";
+import { ConflictError, NotFoundError, PayloadTooLargeError, ValidationError, type FieldError } from "@/lib/errors";
 import type { Actor } from "@/lib/auth/authenticate";
 import { isUuid, type ProjectAccess } from "@/lib/auth/project-access";
 import { getConfig } from "@/lib/config";

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { ValidationError } from "@/lib/api/errors";
+import { ValidationError } from "@/lib/errors";
 import { getConfig } from "@/lib/config";
 import { hasErrorCode } from "@/lib/error-code";
 import type { schema } from "@/lib/db";

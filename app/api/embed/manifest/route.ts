@@ -1,5 +1,6 @@
 import { withPublic } from "@/lib/api/handler";
-import { parseInput, searchParamsObject } from "@/lib/api/request";
+import { searchParamsObject } from "@/lib/api/request";
+import { parseInput } from "@/lib/validation/parse-input";
 import { json } from "@/lib/api/responses";
 import { clientAddress } from "@/lib/client-address";
 import { getDb } from "@/lib/db";

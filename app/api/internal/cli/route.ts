@@ -1,4 +1,4 @@
-import { UnauthorizedError } from "@/lib/api/errors";
+import { UnauthorizedError } from "@/lib/errors";
 import { withPublic } from "@/lib/api/handler";
 import { readJsonBody } from "@/lib/api/request";
 import { json } from "@/lib/api/responses";

@@ -1,4 +1,4 @@
-import { NotFoundError } from "@/lib/api/errors";
+import { NotFoundError } from "@/lib/errors";
 import { withPublic } from "@/lib/api/handler";
 import { readPreviewPng } from "@/lib/templates/preview";
 import { verifyPreviewUrl } from "@/lib/templates/preview-url";

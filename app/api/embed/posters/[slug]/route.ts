@@ -1,4 +1,4 @@
-import { NotFoundError } from "@/lib/api/errors";
+import { NotFoundError } from "@/lib/errors";
 import { withPublic } from "@/lib/api/handler";
 import { clientAddress } from "@/lib/client-address";
 import { getDb } from "@/lib/db";

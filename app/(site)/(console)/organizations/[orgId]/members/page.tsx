@@ -6,7 +6,7 @@ import { listProjectsForUser } from "@/lib/accounts/accounts";
 import { listInvitations } from "@/lib/accounts/invitations";
 import { authorizeOrganization, listOrganizationMembers } from "@/lib/accounts/organizations";
 import { invitationSchema, memberSchema } from "@/lib/accounts/contract";
-import { isAppError } from "@/lib/api/errors";
+import { isAppError } from "@/lib/errors";
 import { asApiJson, requireConsoleActor } from "@/lib/console/page-access";
 import { loadPageData } from "@/lib/server/request-context";
 

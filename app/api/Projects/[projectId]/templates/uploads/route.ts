@@ -1,4 +1,4 @@
-import { ValidationError } from "@/lib/api/errors";
+import { ValidationError } from "@/lib/errors";
 import { withProjectRole } from "@/lib/api/handler";
 import { readJsonBody } from "@/lib/api/request";
 import { json } from "@/lib/api/responses";

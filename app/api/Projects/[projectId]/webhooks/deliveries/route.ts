@@ -1,5 +1,6 @@
 import { withProjectRole } from "@/lib/api/handler";
-import { parseInput, searchParamsObject } from "@/lib/api/request";
+import { searchParamsObject } from "@/lib/api/request";
+import { parseInput } from "@/lib/validation/parse-input";
 import { json } from "@/lib/api/responses";
 import { listDeliveries } from "@/lib/webhooks/deliveries";
 import { listDeliveriesQuery } from "@/lib/webhooks/contract";

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { isAppError } from "@/lib/api/errors";
+import { isAppError } from "@/lib/errors";
 import { CampaignView } from "@/components/console/campaigns/campaign-view";
 import { can } from "@/lib/auth/permissions";
 import { getCampaignDetail } from "@/lib/campaigns/campaigns";

@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import { cache } from "react";
 import { z } from "zod";
 import { TemplateDetail } from "@/components/console/templates/template-detail";
-import { isAppError } from "@/lib/api/errors";
+import { isAppError } from "@/lib/errors";
 import { asApiJson, requireProjectPage } from "@/lib/console/page-access";
 import { loadPageData } from "@/lib/server/request-context";
 import { templateSchema } from "@/lib/templates/contract";

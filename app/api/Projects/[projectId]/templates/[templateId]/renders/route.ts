@@ -1,5 +1,6 @@
 import { withProjectRole } from "@/lib/api/handler";
-import { parseInput, readJsonBody, searchParamsObject } from "@/lib/api/request";
+import { readJsonBody, searchParamsObject } from "@/lib/api/request";
+import { parseInput } from "@/lib/validation/parse-input";
 import { json } from "@/lib/api/responses";
 import { createRender, listRenders, presentRender } from "@/lib/renders/renders";
 import { createRenderBody, listRendersQuery } from "@/lib/renders/contract";

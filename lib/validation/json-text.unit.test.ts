@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { readJsonBody } from "./request";
+import { readJsonBody } from "@/lib/api/request";
 import { jsonNestingExceeds, readJsonText } from "./json-text";
 import { z } from "zod";
-import { isAppError } from "./errors";
+import { httpStatusOf } from "@/lib/api/errors";
+import { isAppError } from "@/lib/errors";
 
 const deepArrays = (levels: number) => `${"[".repeat(levels)}${"]".repeat(levels)}`;
 const deepObjects = (levels: number) => `${'{"a":'.repeat(levels)}1${"}".repeat(levels)}`;
@@ -37,6 +38,6 @@ describe("readJsonBody", () => {
     ["not JSON", "{", "400 bad_request"],
   ])("%s → %s", async (_, body, expected) => {
     const error = await readJsonBody(post(body), z.unknown()).then(() => null, (e: unknown) => e);
-    expect(isAppError(error) ? `${error.status} ${error.code}` : error).toBe(expected);
+    expect(isAppError(error) ? `${httpStatusOf(error)} ${error.code}` : error).toBe(expected);
   });
 });

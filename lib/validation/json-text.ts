@@ -1,4 +1,4 @@
-import { ValidationError } from "./errors";
+import { ValidationError } from "@/lib/errors";
 
 // The one guard in front of JSON.parse for every JSON text the server reads: management API
 // bodies (lib/api/request.ts), the upload's JSON parts, the binding manifest and Lottie

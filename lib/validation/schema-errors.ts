@@ -1,5 +1,5 @@
 import type { ErrorObject } from "ajv";
-import type { FieldError } from "./errors";
+import type { FieldError } from "@/lib/errors";
 
 type ErrorContext = { path: string; at: (child: string) => string; params: Record<string, unknown> };
 
