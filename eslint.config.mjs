@@ -19,6 +19,31 @@ const restrictImports = (patterns) => ["error", { patterns }];
 const noBundleImports =
   "browser/ holds the bundles scripts/build-browser.mjs builds for browsers: server and console code must not import them (what both sides need belongs in shared/).";
 
+/**
+ * The service layer's verb modules (docs/adr/0143-service-verbs.md): their verbs change data only
+ * through `ctx.write`, which opens the transaction and records the audit row.
+ */
+const verbModules = [
+  // webhooks
+  "lib/webhooks/endpoints.ts",
+  "lib/webhooks/deliveries.ts",
+  // credentials
+  // shares
+  // templates
+  // renders
+  // campaigns
+  // audit and analytics
+  // accounts
+];
+
+const instanceofErrors = {
+  selector: "BinaryExpression[operator='instanceof'][right.name=/.+Error$|Exception$/]",
+  message: "Tell errors apart by code (isAppError, hasErrorCode in lib/error-code.ts): Next bundles a module once per route, so classes are duplicated.",
+};
+
+const writeOutsideCtxWrite =
+  "A verb changes data only inside ctx.write (lib/services/verbs.ts): it opens the transaction and records the audit row, and its callback must return audited(result, change).";
+
 export default defineConfig([
   ...nextVitals,
   ...nextTypescript,
@@ -30,13 +55,7 @@ export default defineConfig([
   },
   {
     rules: {
-      "no-restricted-syntax": [
-        "error",
-        {
-          selector: "BinaryExpression[operator='instanceof'][right.name=/.+Error$|Exception$/]",
-          message: "Tell errors apart by code (isAppError, hasErrorCode in lib/error-code.ts): Next bundles a module once per route, so classes are duplicated.",
-        },
-      ],
+      "no-restricted-syntax": ["error", instanceofErrors],
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
     },
   },
@@ -84,6 +103,22 @@ export default defineConfig([
       "no-restricted-imports": restrictImports([
         { regex: importOf(["browser"]), message: noBundleImports },
         { regex: importOf(["testing"]), message: "testing/ is test support: only test files may import it." },
+      ]),
+    },
+  },
+  {
+    files: verbModules,
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        instanceofErrors,
+        { selector: "CallExpression[callee.property.name=/^(insert|update|delete|transaction)$/][callee.object.name='db']", message: writeOutsideCtxWrite },
+        { selector: "CallExpression[callee.property.name=/^(insert|update|delete|transaction)$/][callee.object.property.name='db']", message: writeOutsideCtxWrite },
+      ],
+      "no-restricted-imports": restrictImports([
+        { regex: importOf(["browser"]), message: noBundleImports },
+        { regex: importOf(["testing"]), message: "testing/ is test support: only test files may import it." },
+        { regex: "^@/lib/audit/record-audit-event$", message: writeOutsideCtxWrite },
       ]),
     },
   },

@@ -19,6 +19,7 @@ export const auditActionLabels: Record<string, string> = {
   "webhook.endpoint_deleted": "Webhook endpoint deleted",
   "webhook.signing_secret_rotated": "Webhook signing secret rotated",
   "webhook.delivery_resent": "Webhook delivery re-sent",
+  "webhook.test_sent": "Webhook test event sent",
   "project.created": "Project created",
   "member.added": "Member added",
   "member.invited": "Member invited",

@@ -1,9 +1,8 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { ConflictError, NotFoundError, ValidationError } from "@/lib/errors";
-import { recordProjectAuditEvent } from "@/lib/audit/record-audit-event";
-import type { Actor } from "@/lib/auth/authenticate";
-import { isUuid, type ProjectAccess } from "@/lib/auth/project-access";
-import { schema, type Db } from "@/lib/db";
+import { isUuid } from "@/lib/auth/project-access";
+import { schema } from "@/lib/db";
+import { audited, projectVerb } from "@/lib/services/verbs";
 import { appendToAttemptLog, wakeDeliveryWorker } from "./delivery-worker";
 import { newMessageId } from "./emit";
 import { getEndpointOrThrow, hostOf } from "./endpoints";
@@ -52,7 +51,7 @@ function decodeCursor(cursor: string): { createdAt: Date; id: string } {
 }
 
 /** The project's deliveries, newest first, in pages that stay stable while new ones arrive. */
-export async function listDeliveries(db: Db, { project }: ProjectAccess, { limit, cursor, status, endpointId }: ListDeliveriesQuery) {
+export const listDeliveries = projectVerb("webhook.read", async ({ db, access: { project } }, { limit, cursor, status, endpointId }: ListDeliveriesQuery) => {
   const after = cursor ? decodeCursor(cursor) : null;
   const rows = await db
     .select()
@@ -70,17 +69,17 @@ export async function listDeliveries(db: Db, { project }: ProjectAccess, { limit
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return { items: page.map(presentDelivery), nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
-}
+});
 
 /**
  * Queues a delivered or failed delivery again, with the same webhook-id (receivers that already
  * processed it recognise the duplicate) and a fresh series of attempts over 24 h. A pending one
  * is already queued: 409.
  */
-export async function resendDelivery(db: Db, actor: Actor, access: ProjectAccess, deliveryId: string) {
+export const resendDelivery = projectVerb("webhook.write", async ({ access, write }, deliveryId: string) => {
   const notFound = new NotFoundError(`Webhook delivery ${deliveryId} was not found.`);
   if (!isUuid(deliveryId)) throw notFound;
-  const row = await db.transaction(async (tx) => {
+  const row = await write(async (tx) => {
     const [current] = await tx
       .select()
       .from(deliveries)
@@ -100,30 +99,38 @@ export async function resendDelivery(db: Db, actor: Actor, access: ProjectAccess
       })
       .where(eq(deliveries.id, current.id))
       .returning();
-    await recordProjectAuditEvent(tx, actor, access, {
+    return audited(queued!, {
       action: "webhook.delivery_resent",
       targetType: "webhook_delivery",
       targetId: current.id,
       data: { messageId: current.messageId, eventType: current.eventType, host: hostOf(current.url) },
     });
-    return queued!;
   });
   wakeDeliveryWorker();
   return presentDelivery(row);
-}
+});
 
 /** Queues a `webhook.test` event for one endpoint (enabled or not, whatever its event types). */
-export async function sendTestEvent(db: Db, access: ProjectAccess, endpointId: string) {
-  const endpoint = await getEndpointOrThrow(db, access, endpointId);
+export const sendTestEvent = projectVerb("webhook.write", async (ctx, endpointId: string) => {
+  const { access } = ctx;
+  const endpoint = await getEndpointOrThrow(ctx, endpointId);
   const payload = {
     type: testEventType,
     timestamp: new Date().toISOString(),
     data: { projectId: access.project.id, endpointId: endpoint.id, message: "A test event from Reelbind: your endpoint receives and verifies webhooks." },
   };
-  const [row] = await db
-    .insert(deliveries)
-    .values({ projectId: access.project.id, endpointId: endpoint.id, url: endpoint.url, messageId: newMessageId(), eventType: testEventType, payload })
-    .returning();
+  const row = await ctx.write(async (tx) => {
+    const [queued] = await tx
+      .insert(deliveries)
+      .values({ projectId: access.project.id, endpointId: endpoint.id, url: endpoint.url, messageId: newMessageId(), eventType: testEventType, payload })
+      .returning();
+    return audited(queued!, {
+      action: "webhook.test_sent",
+      targetType: "webhook_endpoint",
+      targetId: endpoint.id,
+      data: { messageId: queued!.messageId, host: hostOf(endpoint.url) },
+    });
+  });
   wakeDeliveryWorker();
-  return presentDelivery(row!);
-}
+  return presentDelivery(row);
+});

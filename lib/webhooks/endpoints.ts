@@ -1,10 +1,9 @@
 import { and, desc, eq } from "drizzle-orm";
 import { NotFoundError, ValidationError } from "@/lib/errors";
 import { fieldChanges, type AuditChange } from "@/lib/audit/changes";
-import { recordProjectAuditEvent } from "@/lib/audit/record-audit-event";
-import type { Actor } from "@/lib/auth/authenticate";
-import { isUuid, type ProjectAccess } from "@/lib/auth/project-access";
-import { schema, type Db } from "@/lib/db";
+import { isUuid } from "@/lib/auth/project-access";
+import { schema } from "@/lib/db";
+import { audited, projectVerb, type Permitted } from "@/lib/services/verbs";
 import type { WebhookEventType } from "./event-types";
 import type { CreateEndpointInput, UpdateEndpointInput } from "./contract";
 import { checkWebhookUrl } from "./url-safety";
@@ -55,23 +54,26 @@ async function requireSafeUrl(url: string): Promise<string[]> {
   return check.warning ? [`url: ${check.warning}`] : [];
 }
 
-export async function listEndpoints(db: Db, { project }: ProjectAccess) {
-  const rows = await db.select().from(endpoints).where(eq(endpoints.projectId, project.id)).orderBy(desc(endpoints.createdAt), desc(endpoints.id));
+export const listEndpoints = projectVerb("webhook.read", async ({ db, access }) => {
+  const rows = await db.select().from(endpoints).where(eq(endpoints.projectId, access.project.id)).orderBy(desc(endpoints.createdAt), desc(endpoints.id));
   return rows.map(presentEndpoint);
-}
+});
 
-export async function getEndpointOrThrow(db: Db, { project }: ProjectAccess, endpointId: string): Promise<EndpointRow> {
+/** The endpoint's row, or a 404 when the project has no endpoint by that id. */
+export async function getEndpointOrThrow({ db, access }: Permitted<"webhook.read" | "webhook.write">, endpointId: string): Promise<EndpointRow> {
   const notFound = new NotFoundError(`Webhook endpoint ${endpointId} was not found.`);
   if (!isUuid(endpointId)) throw notFound;
-  const [row] = await db.select().from(endpoints).where(and(eq(endpoints.id, endpointId), eq(endpoints.projectId, project.id)));
+  const [row] = await db.select().from(endpoints).where(and(eq(endpoints.id, endpointId), eq(endpoints.projectId, access.project.id)));
   if (!row) throw notFound;
   return row;
 }
 
+export const getEndpoint = projectVerb("webhook.read", async (ctx, endpointId: string) => presentEndpoint(await getEndpointOrThrow(ctx, endpointId)));
+
 /** The endpoint as saved, with `warnings` (empty, or why its host could not be checked now). */
-export async function createEndpoint(db: Db, actor: Actor, access: ProjectAccess, input: CreateEndpointInput) {
+export const createEndpoint = projectVerb("webhook.write", async ({ actor, access, write }, input: CreateEndpointInput) => {
   const warnings = await requireSafeUrl(input.url);
-  return db.transaction(async (tx) => {
+  return write(async (tx) => {
     const [row] = await tx
       .insert(endpoints)
       .values({
@@ -83,24 +85,26 @@ export async function createEndpoint(db: Db, actor: Actor, access: ProjectAccess
         createdBy: actor.userId,
       })
       .returning();
-    await recordProjectAuditEvent(tx, actor, access, {
-      action: "webhook.endpoint_created",
-      targetType: "webhook_endpoint",
-      targetId: row!.id,
-      data: { host: hostOf(row!.url), eventTypes: row!.eventTypes, enabled: row!.enabled },
-    });
-    return { ...presentEndpoint(row!), warnings };
+    return audited(
+      { ...presentEndpoint(row!), warnings },
+      {
+        action: "webhook.endpoint_created",
+        targetType: "webhook_endpoint",
+        targetId: row!.id,
+        data: { host: hostOf(row!.url), eventTypes: row!.eventTypes, enabled: row!.enabled },
+      },
+    );
   });
-}
+});
 
 /**
  * Changes what the body names, answering the endpoint with `warnings` as createEndpoint does. Deliveries still pending follow the endpoint: a new URL is where
  * they go next, and disabling it fails them (they can be re-sent once it is enabled again).
  */
-export async function updateEndpoint(db: Db, actor: Actor, access: ProjectAccess, endpointId: string, input: UpdateEndpointInput) {
-  const before = await getEndpointOrThrow(db, access, endpointId);
+export const updateEndpoint = projectVerb("webhook.write", async (ctx, { endpointId, ...input }: UpdateEndpointInput & { endpointId: string }) => {
+  const before = await getEndpointOrThrow(ctx, endpointId);
   const warnings = input.url !== undefined ? await requireSafeUrl(input.url) : [];
-  return db.transaction(async (tx) => {
+  return ctx.write(async (tx) => {
     const [row] = await tx
       .update(endpoints)
       .set({
@@ -110,7 +114,7 @@ export async function updateEndpoint(db: Db, actor: Actor, access: ProjectAccess
         ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
         updatedAt: new Date(),
       })
-      .where(and(eq(endpoints.id, endpointId), eq(endpoints.projectId, access.project.id)))
+      .where(and(eq(endpoints.id, endpointId), eq(endpoints.projectId, ctx.access.project.id)))
       .returning();
     if (!row) throw new NotFoundError(`Webhook endpoint ${endpointId} was not found.`);
     const pending = and(eq(deliveries.endpointId, row.id), eq(deliveries.status, "pending"));
@@ -118,31 +122,28 @@ export async function updateEndpoint(db: Db, actor: Actor, access: ProjectAccess
     if (input.enabled === false) {
       await tx.update(deliveries).set({ status: "failed", lastError: "The endpoint was disabled." }).where(pending);
     }
-    await recordProjectAuditEvent(tx, actor, access, {
-      action: "webhook.endpoint_updated",
-      targetType: "webhook_endpoint",
-      targetId: row.id,
-      data: {
-        host: hostOf(row.url),
-        changed: Object.keys(input),
-        changes: endpointChanges(before, row),
-        ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+    return audited(
+      { ...presentEndpoint(row), warnings },
+      {
+        action: "webhook.endpoint_updated",
+        targetType: "webhook_endpoint",
+        targetId: row.id,
+        data: {
+          host: hostOf(row.url),
+          changed: Object.keys(input),
+          changes: endpointChanges(before, row),
+          ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+        },
       },
-    });
-    return { ...presentEndpoint(row), warnings };
+    );
   });
-}
+});
 
 /** Deletes the endpoint and its delivery log. */
-export async function deleteEndpoint(db: Db, actor: Actor, access: ProjectAccess, endpointId: string): Promise<void> {
-  const row = await getEndpointOrThrow(db, access, endpointId);
-  await db.transaction(async (tx) => {
-    await tx.delete(endpoints).where(and(eq(endpoints.id, row.id), eq(endpoints.projectId, access.project.id)));
-    await recordProjectAuditEvent(tx, actor, access, {
-      action: "webhook.endpoint_deleted",
-      targetType: "webhook_endpoint",
-      targetId: row.id,
-      data: { host: hostOf(row.url) },
-    });
+export const deleteEndpoint = projectVerb("webhook.write", async (ctx, endpointId: string) => {
+  const row = await getEndpointOrThrow(ctx, endpointId);
+  await ctx.write(async (tx) => {
+    await tx.delete(endpoints).where(and(eq(endpoints.id, row.id), eq(endpoints.projectId, ctx.access.project.id)));
+    return audited(undefined, { action: "webhook.endpoint_deleted", targetType: "webhook_endpoint", targetId: row.id, data: { host: hostOf(row.url) } });
   });
-}
+});

@@ -12,7 +12,8 @@ export const metadata: Metadata = { title: "Webhooks" };
 
 export default async function WebhooksPage({ params }: { params: Promise<{ projectId: string }> }) {
   const { projectId } = await params;
-  const { db, access } = await requireProjectPage(projectId);
+  const page = await requireProjectPage(projectId);
+  const { access } = page;
   const heading = (
     <div>
       <h1 className="text-2xl font-semibold">Webhooks</h1>
@@ -31,7 +32,7 @@ export default async function WebhooksPage({ params }: { params: Promise<{ proje
       </section>
     );
   }
-  const [endpoints, deliveries] = await loadPageData(() => Promise.all([listEndpoints(db, access), listDeliveries(db, access, { limit: 25 })]));
+  const [endpoints, deliveries] = await loadPageData(() => Promise.all([listEndpoints(page), listDeliveries(page, { limit: 25 })]));
   return (
     <section className="space-y-8">
       {heading}

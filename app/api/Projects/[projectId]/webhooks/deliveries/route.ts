@@ -6,6 +6,6 @@ import { listDeliveries } from "@/lib/webhooks/deliveries";
 import { listDeliveriesQuery } from "@/lib/webhooks/contract";
 
 // GET /api/Projects/{projectId}/webhooks/deliveries?limit=&cursor=&status=&endpointId= – the delivery log, newest first
-export const GET = withProjectRole("webhook.read", async ({ req, db, access }) =>
-  json(await listDeliveries(db, access, parseInput(listDeliveriesQuery, searchParamsObject(req)))),
+export const GET = withProjectRole("webhook.read", async (ctx) =>
+  json(await listDeliveries(ctx, parseInput(listDeliveriesQuery, searchParamsObject(ctx.req)))),
 );

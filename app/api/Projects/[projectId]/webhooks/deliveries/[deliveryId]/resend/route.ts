@@ -3,6 +3,6 @@ import { json } from "@/lib/api/responses";
 import { resendDelivery } from "@/lib/webhooks/deliveries";
 
 // POST /api/Projects/{projectId}/webhooks/deliveries/{deliveryId}/resend – queue it again, same webhook-id, fresh attempts
-export const POST = withProjectRole<{ projectId: string; deliveryId: string }>("webhook.write", async ({ params, db, actor, access }) =>
-  json(await resendDelivery(db, actor, access, params.deliveryId), 202),
+export const POST = withProjectRole<{ projectId: string; deliveryId: string }>("webhook.write", async (ctx) =>
+  json(await resendDelivery(ctx, ctx.params.deliveryId), 202),
 );
