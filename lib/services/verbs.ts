@@ -64,7 +64,8 @@ export function projectVerb<A extends Action, I = void, R = unknown>(
   action: A,
   body: (ctx: Permitted<A>, input: I) => Promise<R>,
 ): ProjectVerb<A, I, R> {
-  const verb = (ctx: ProjectContext, input: I) => body(permit(ctx, action), input);
+  // async: a refusal is a rejected promise like any other failure, never a synchronous throw.
+  const verb = async (ctx: ProjectContext, input: I) => body(permit(ctx, action), input);
   return Object.assign(verb, { [verbAction]: action });
 }
 
