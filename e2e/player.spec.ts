@@ -124,7 +124,7 @@ test.describe("the player embedded on a customer site through an embed session",
     expect(new Set(analytics.events.map((e) => e.session_id)).size).toBe(1);
   });
 
-  test("a seek from 10 % to 80 % gives only the 75 % quartile", async ({ page, request }) => {
+  test("a seek from 10 % to 80 % reports no quartile it skipped: the 75 % one, and none between the pause and the seek", async ({ page, request }) => {
     const token = await lights.session(request, { allowedOrigins: [secondOrigin()] });
     const analytics = await recordAnalytics(page);
     await page.goto(`${secondOrigin()}/demo/embed?session=${encodeURIComponent(token)}`);
@@ -137,11 +137,14 @@ test.describe("the player embedded on a customer site through an embed session",
     await hostCommand(page, `seek(${Math.round(duration * 0.8)})`);
     await hostCommand(page, "play()");
     await expect.poll(() => analytics.types(1)).toContain("video.completed");
-    expect(analytics.types(1).filter((type) => type.startsWith("progressed"))).toEqual(["progressed 75"]);
-
-    // Watched: 0 up to the pause, then from the seek's target to the end; the skipped part is not.
     const payloads = (type: string) => analytics.events.filter((e) => e.event_type === type).map((e) => e.payload);
     const [paused] = payloads("video.paused");
+    // The pause is asked for at 10 %; on a busy machine playback may pass 25 % before it lands.
+    // A quartile played before the pause is reported; the ones the seek jumped over are not.
+    const playedBeforePause = [25, 50].filter((quartile) => (paused!.position_ms as number) >= (duration * quartile) / 100);
+    expect(analytics.types(1).filter((type) => type.startsWith("progressed"))).toEqual([...playedBeforePause.map((q) => `progressed ${q}`), "progressed 75"]);
+
+    // Watched: 0 up to the pause, then from the seek's target to the end; the skipped part is not.
     const [started, resumed] = payloads("video.played");
     const [completed] = payloads("video.completed");
     expect(paused!.position_ms).toBeGreaterThanOrEqual(duration * 0.1);
