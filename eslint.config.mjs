@@ -27,12 +27,18 @@ const verbModules = [
   // webhooks
   "lib/webhooks/endpoints.ts",
   "lib/webhooks/deliveries.ts",
-  // credentials
+  "lib/webhooks/signing-secret.ts",
+  // credentials (verify-credential.ts is not one: a customer server's credential, no actor; its lastUsedAt touch is bookkeeping)
+  "lib/credentials/credentials.ts",
   // shares
   // templates
   // renders
   // campaigns
-  // audit and analytics
+  // audit and analytics (reads; the reports' snapshot is analytics/snapshot.ts, read-only; the rollup job in analytics/rollups/ is background work, not a verb)
+  "lib/audit/list-audit-events.ts",
+  "lib/analytics/get-project-analytics.ts",
+  "lib/analytics/get-engagement-heatmap.ts",
+  "lib/analytics/get-quarantine-report.ts",
   // accounts
 ];
 

@@ -30,6 +30,7 @@ import { getHeatmapDeltas } from "@/testing/oracles/analytics-raw/get-heatmap-se
 import { readHeatmap } from "@/lib/analytics/rollups/read";
 import { refreshRollups } from "@/lib/analytics/rollups/refresh";
 import type { AnalyticsQuery, ProjectAnalytics } from "@/lib/analytics/contract";
+import { sessionActor } from "@/lib/auth/authenticate";
 import type { ProjectAccess } from "@/lib/auth/project-access";
 import { schema, type Db } from "@/lib/db";
 import { hasErrorCode } from "@/lib/error-code";
@@ -451,13 +452,16 @@ async function main() {
     log(`viewer keys: ${int(viewerKeys!.viewers)} distinct of ${int(viewerKeys!.sessions)} human sessions${keysDistinct ? "" : " – NOT one per session"}`);
     if (!keysDistinct) failures++;
 
-    const access = { project: { id: projectId, organizationId: projectId, name: "bench" }, role: "Viewer" } as unknown as ProjectAccess;
+    // A Viewer's context, made up (the bench's project has no members): what the verb checks and reads.
+    const actor = sessionActor({ id: randomUUID(), email: "viewer@bench.example" });
+    const access = { project: { id: projectId, organizationId: projectId, name: "bench" }, role: "Viewer", scopes: actor.scopes } as unknown as ProjectAccess;
+    const viewer = { db, actor, access };
     type Row = { benchCase: Case; report: number[]; heatmap: number[]; viewersError: number; wrong: string[]; raw?: { report: number | null; heatmap: number | null; wrong: string[] } };
     const rows: Row[] = [];
     for (const benchCase of cases) {
       const query = queryOf(benchCase);
       const scope = { ...scopeOf(projectId, query, query.from, query.to), templateId };
-      const report = await timed(() => getProjectAnalytics(db, access, query));
+      const report = await timed(() => getProjectAnalytics(viewer, query));
       const heatmap = await timed(() => readHeatmap(db, scope));
       const want = expected(benchCase);
       const wrong = differences(countsOf(report.last, heatmap.last.plays), want);

@@ -304,14 +304,17 @@ async function checkRollups(store: Store, { organizationId, projectId, from, to 
   const { getDb, closeDb } = await import("@/lib/db");
   const { refreshRollups } = await import("@/lib/analytics/rollups/refresh");
   const { getProjectAnalytics } = await import("@/lib/analytics/get-project-analytics");
+  const { sessionActor } = await import("@/lib/auth/authenticate");
   const { getProjectAnalyticsRaw } = await import("@/testing/oracles/analytics-raw/get-project-analytics-raw");
   switchDatabase({ DATABASE_URL: store.databaseUrl });
   const db = await getDb();
   try {
     const leftOver = (await refreshRollups(db)).events;
-    const access = { project: { id: projectId, organizationId, name: "bench" }, role: "Viewer" } as unknown as ProjectAccess;
+    // A Viewer's context, made up (the bench's project has no members): what the verb checks and reads.
+    const actor = sessionActor({ id: randomUUID(), email: "viewer@bench.example" });
+    const access = { project: { id: projectId, organizationId, name: "bench" }, role: "Viewer", scopes: actor.scopes } as unknown as ProjectAccess;
     const query: AnalyticsQuery = { from, to, channel: null, templateId: null, templateVersion: null, deviceType: null, country: null, granularity: "hour" };
-    const rollup = await getProjectAnalytics(db, access, query);
+    const rollup = await getProjectAnalytics({ db, actor, access }, query);
     const raw = await getProjectAnalyticsRaw(db, access, query);
     const differing = (Object.keys(raw) as (keyof ProjectAnalytics)[]).filter((part) => canonical(rollup[part]) !== canonical(raw[part]));
     return { leftOver, differing, plays: rollup.summary.plays };

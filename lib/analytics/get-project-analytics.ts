@@ -1,10 +1,11 @@
-import type { ProjectAccess } from "@/lib/auth/project-access";
 import type { Db } from "@/lib/db";
+import { projectVerb } from "@/lib/services/verbs";
 import { funnelQuartiles, maxBreakdownKeys, rate, seriesBuckets, type SeriesGranularity } from "./definitions";
 import type { DailyCounter } from "./rollups/contribution";
 import { documentBreakdown, reportMasks, filterBreakdown, readHours, readScope, type RollupScope, type ScopeTotals } from "./rollups/read";
 import { readReportTail, type RollupChange } from "./rollups/pending";
 import { filtersOf, type AnalyticsQuery, type ProjectAnalytics } from "./contract";
+import { readSnapshot } from "./snapshot";
 
 const dayMs = 86_400_000;
 
@@ -15,49 +16,46 @@ const dayMs = 86_400_000;
  * `freshness` how recent it is. The reads run in one read-only repeatable-read transaction, so
  * the rollups, the tail, the summary and the breakdowns cannot disagree.
  */
-export async function getProjectAnalytics(db: Db, { project }: ProjectAccess, query: AnalyticsQuery): Promise<ProjectAnalytics> {
+export const getProjectAnalytics = projectVerb("analytics.read", async ({ db, access: { project } }, query: AnalyticsQuery): Promise<ProjectAnalytics> => {
   const { from, to } = wholeDays(query.from, query.to);
   const previousFrom = new Date(2 * from.getTime() - to.getTime());
   const scope = scopeOf(project.id, query, from, to);
   const previousScope = scopeOf(project.id, query, previousFrom, from);
-  return db.transaction(
-    async (tx) => {
-      // The tail, spread over the masks this report reads only: its summary's and its breakdowns'.
-      const { change: tail, ...freshness } = await readReportTail(tx, project.id, { masks: reportMasks(scope) });
-      const totals = await readScope(tx, scope, { documents: true, tail });
-      const summary = summaryOf(totals);
-      const dayRows = dayBreakdown(totals, from, to);
-      return {
-        window: windowOf(from, to),
-        freshness,
-        filters: filtersOf(query),
-        summary,
-        previous: { window: windowOf(previousFrom, from), summary: summaryOf(await readScope(tx, previousScope, { documents: false, tail })) },
-        series: await seriesOf(tx, scope, query.granularity, from, to, dayRows, tail),
-        funnel: {
-          plays: summary.plays,
-          steps: funnelQuartiles.map((percent) => {
-            const count = totals.counters[percent === 100 ? "completed_plays" : (`reached_${percent}` as DailyCounter)];
-            return { percent, count, share: rate(count, summary.plays) };
-          }),
-        },
-        chapters: chaptersOf(totals, summary.plays),
-        excluded: { botEvents: totals.counters.bot_events },
-        breakdowns: {
-          day: dayRows,
-          channel: await filterBreakdown(tx, scope, "channel", tail),
-          templateVersion: await filterBreakdown(tx, scope, "templateVersion", tail),
-          deviceType: await filterBreakdown(tx, scope, "deviceType", tail),
-          browser: documentBreakdown(totals, "browser"),
-          os: documentBreakdown(totals, "os"),
-          referrerHost: documentBreakdown(totals, "referrerHost"),
-          country: await filterBreakdown(tx, scope, "country", tail),
-        },
-      };
-    },
-    { isolationLevel: "repeatable read", accessMode: "read only" },
-  );
-}
+  return readSnapshot(db, async (tx) => {
+    // The tail, spread over the masks this report reads only: its summary's and its breakdowns'.
+    const { change: tail, ...freshness } = await readReportTail(tx, project.id, { masks: reportMasks(scope) });
+    const totals = await readScope(tx, scope, { documents: true, tail });
+    const summary = summaryOf(totals);
+    const dayRows = dayBreakdown(totals, from, to);
+    return {
+      window: windowOf(from, to),
+      freshness,
+      filters: filtersOf(query),
+      summary,
+      previous: { window: windowOf(previousFrom, from), summary: summaryOf(await readScope(tx, previousScope, { documents: false, tail })) },
+      series: await seriesOf(tx, scope, query.granularity, from, to, dayRows, tail),
+      funnel: {
+        plays: summary.plays,
+        steps: funnelQuartiles.map((percent) => {
+          const count = totals.counters[percent === 100 ? "completed_plays" : (`reached_${percent}` as DailyCounter)];
+          return { percent, count, share: rate(count, summary.plays) };
+        }),
+      },
+      chapters: chaptersOf(totals, summary.plays),
+      excluded: { botEvents: totals.counters.bot_events },
+      breakdowns: {
+        day: dayRows,
+        channel: await filterBreakdown(tx, scope, "channel", tail),
+        templateVersion: await filterBreakdown(tx, scope, "templateVersion", tail),
+        deviceType: await filterBreakdown(tx, scope, "deviceType", tail),
+        browser: documentBreakdown(totals, "browser"),
+        os: documentBreakdown(totals, "os"),
+        referrerHost: documentBreakdown(totals, "referrerHost"),
+        country: await filterBreakdown(tx, scope, "country", tail),
+      },
+    };
+  });
+});
 
 /** [from, to) widened to whole UTC days. */
 export function wholeDays(from: Date, to: Date): { from: Date; to: Date } {

@@ -1,6 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { ProjectAccess } from "@/lib/auth/project-access";
-import type { Db } from "@/lib/db";
+import { projectVerb } from "@/lib/services/verbs";
 import { maxBreakdownKeys, quarantineSamplesListed } from "./definitions";
 import type { QuarantineQuery, QuarantineReport } from "./contract";
 import { selectRows } from "./select-rows";
@@ -13,7 +12,7 @@ type SampleRow = { received_at: string | Date; reason: string; event: string };
  * events in the window (the v1 schema, or a template the project does not have), by reason, and the
  * newest refused events (definitions.ts).
  */
-export async function getQuarantineReport(db: Db, { project }: ProjectAccess, { from, to }: QuarantineQuery): Promise<QuarantineReport> {
+export const getQuarantineReport = projectVerb("analytics.read", async ({ db, access: { project } }, { from, to }: QuarantineQuery): Promise<QuarantineReport> => {
   const reasons = await selectRows<ReasonRow>(
     db,
     sql`select reason, sum(count)::int8 as count from analytics_quarantine_counts
@@ -34,7 +33,7 @@ export async function getQuarantineReport(db: Db, { project }: ProjectAccess, { 
     reasons: reasons.map((row) => ({ reason: row.reason, count: Number(row.count) })),
     samples: samples.map((row) => ({ receivedAt: new Date(row.received_at).toISOString(), reason: row.reason, event: storedEvent(row.event) })),
   };
-}
+});
 
 /** The envelope back as JSON, or the cut text (no longer JSON) when it was longer than quarantineSampleMaxChars. */
 function storedEvent(text: string): unknown {

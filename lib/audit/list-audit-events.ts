@@ -1,9 +1,8 @@
 import { and, desc, eq, lt } from "drizzle-orm";
 import { ValidationError } from "@/lib/errors";
 import { can } from "@/lib/auth/permissions";
-import type { ProjectAccess } from "@/lib/auth/project-access";
-import type { Db } from "@/lib/db";
 import { auditEvents, users, type Role } from "@/lib/db/schema";
+import { projectVerb } from "@/lib/services/verbs";
 import type { ListAuditEventsQuery } from "./contract";
 
 /** A cursor is the seq of the last event on a page, base64url-encoded so clients treat it as opaque. */
@@ -70,8 +69,13 @@ function emailFor(reader: AuditReader, email: string): string {
   return email.toLowerCase() === reader.email.toLowerCase() || can(reader.role, "member.read") ? email : otherMemberLabel;
 }
 
-/** The project's audit trail, newest first, in pages that stay stable while new events arrive. */
-export async function listAuditEvents(db: Db, { project }: ProjectAccess, { limit, cursor, actor, action }: ListAuditEventsQuery, reader: AuditReader) {
+/**
+ * The project's audit trail, newest first, in pages that stay stable while new events arrive; each
+ * event as the caller may see it (redactAuditEvent: the caller is the reader).
+ */
+export const listAuditEvents = projectVerb("audit.read", async (ctx, { limit, cursor, actor, action }: ListAuditEventsQuery) => {
+  const { db, access } = ctx;
+  const reader: AuditReader = { userId: ctx.actor.userId, email: ctx.actor.email, role: access.role };
   const rows = await db
     .select({
       seq: auditEvents.seq,
@@ -88,7 +92,7 @@ export async function listAuditEvents(db: Db, { project }: ProjectAccess, { limi
     .leftJoin(users, eq(users.id, auditEvents.actorUserId))
     .where(
       and(
-        eq(auditEvents.projectId, project.id),
+        eq(auditEvents.projectId, access.project.id),
         cursor ? lt(auditEvents.seq, decodeCursor(cursor)) : undefined,
         actor ? eq(auditEvents.actorUserId, actor) : undefined,
         action ? eq(auditEvents.action, action) : undefined,
@@ -103,4 +107,4 @@ export async function listAuditEvents(db: Db, { project }: ProjectAccess, { limi
     items: page.map(({ seq: _seq, ...event }) => redactAuditEvent(event, reader)),
     nextCursor: rows.length > limit && last ? encodeCursor(last.seq) : null,
   };
-}
+});

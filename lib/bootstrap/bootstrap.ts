@@ -156,7 +156,7 @@ export async function bootstrapDemo(db: Db, { adminEmail = demoAdminEmail } = {}
   // The admin is the demo organization's OrganizationAdmin: the one way to a ProjectAccess.
   const access = await authorizeProject(db, actor, project.id, "credential.write");
   if (!credential) {
-    const created = await createCredential(db, actor, access, { projectId: project.id, name: "Demo credential" });
+    const created = await createCredential({ db, actor, access }, { projectId: project.id, name: "Demo credential" });
     secrets.apiSecret = created.apiSecret;
     credential = { id: created.id, apiKey: created.apiKey };
   }

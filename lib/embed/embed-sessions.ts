@@ -1,6 +1,6 @@
 import { NotFoundError, UnauthorizedError } from "@/lib/errors";
 import { getConfig } from "@/lib/config";
-import { verifyCredential } from "@/lib/credentials/credentials";
+import { verifyCredential } from "@/lib/credentials/verify-credential";
 import type { Db } from "@/lib/db";
 import { findProjectPublicShare } from "@/lib/shares/public-share";
 import { mintEmbedSessionToken } from "@/lib/tokens/embed-session-token";

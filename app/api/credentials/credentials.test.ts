@@ -1,9 +1,13 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { sessionActor, type Actor } from "@/lib/auth/authenticate";
+import { findProjectAccess } from "@/lib/auth/project-access";
 import { sha256Hex } from "@/lib/auth/secrets";
-import { verifyCredential } from "@/lib/credentials/credentials";
+import { createCredential, listCredentials, revokeCredential } from "@/lib/credentials/credentials";
+import { verifyCredential } from "@/lib/credentials/verify-credential";
 import { getDb } from "@/lib/db";
-import { apiCredentials, personalAccessTokens, type Role } from "@/lib/db/schema";
+import { apiCredentials, auditEvents, personalAccessTokens, type Role } from "@/lib/db/schema";
+import { permissionOfVerb } from "@/lib/services/verbs";
 import { apiRequest, createTestMember, createTestProject, routeParams } from "@/testing/factories";
 import { POST as revokeRoute } from "./[id]/revoke/route";
 import { GET as listRoute, POST as createRoute } from "./route";
@@ -177,6 +181,33 @@ describe("credential lifecycle", () => {
     const second = await revoke(manager, created.id);
     expect(second.status).toBe(200);
     expect(((await second.json()) as { revokedAt: string }).revokedAt).toBe(first.revokedAt);
+  });
+});
+
+describe("credential verbs – each checks its own permission (docs/adr/0143-service-verbs.md)", () => {
+  it("a caller that checked nothing – a Viewer's access, a read-only token's – is refused the writes; nothing is written", async () => {
+    const db = await getDb();
+    const contextOf = async (actor: Actor) => ({ db, actor, access: (await findProjectAccess(db, actor, home.project.id))! });
+    const viewer = await contextOf(sessionActor((await createTestMember("Viewer", { projectId: home.project.id })).user));
+    const managerUser = (await createTestMember("ProjectManager", { projectId: home.project.id })).user;
+    const readOnly = await contextOf({ ...sessionActor(managerUser), via: "token", scopes: ["read"] });
+    const target = (await (await create(manager, { projectId: home.project.id })).json()) as { id: string };
+    const credentials = () => db.select().from(apiCredentials).where(eq(apiCredentials.projectId, home.project.id));
+    const events = () => db.select().from(auditEvents).where(eq(auditEvents.projectId, home.project.id));
+    const [credentialsBefore, eventsBefore] = [await credentials(), await events()];
+
+    // The verb's check may throw before it returns its promise: called from an async function, either way is a rejection.
+    const refused = (call: () => Promise<unknown>) => expect((async () => call())()).rejects.toMatchObject({ kind: "forbidden" });
+    await refused(() => listCredentials(viewer));
+    for (const caller of [viewer, readOnly]) {
+      await refused(() => createCredential(caller, { projectId: home.project.id, name: "unchecked" }));
+      await refused(() => revokeCredential(caller, target.id));
+    }
+    // Reading needs the read scope only.
+    expect((await listCredentials(readOnly)).map((credential) => credential.id)).toContain(target.id);
+    expect(await credentials()).toEqual(credentialsBefore);
+    expect(await events()).toEqual(eventsBefore);
+    expect([listCredentials, createCredential, revokeCredential].map(permissionOfVerb)).toEqual(["credential.read", "credential.write", "credential.write"]);
   });
 });
 

@@ -10,12 +10,12 @@ import { createCredentialBody, listCredentialsQuery } from "@/lib/credentials/co
 export const GET = withActor(async ({ req, actor, db }) => {
   const { projectId } = parseInput(listCredentialsQuery, searchParamsObject(req));
   const access = await authorizeProject(db, actor, projectId, "credential.read");
-  return json({ items: await listCredentials(db, access) });
+  return json({ items: await listCredentials({ db, actor, access }) });
 });
 
 // POST /api/credentials – create a key/secret pair; the secret is in this response only
 export const POST = withActor(async ({ req, actor, db }) => {
   const input = await readJsonBody(req, createCredentialBody);
   const access = await authorizeProject(db, actor, input.projectId, "credential.write");
-  return json(await createCredential(db, actor, access, input), 201);
+  return json(await createCredential({ db, actor, access }, input), 201);
 });

@@ -118,7 +118,9 @@ describe("rollups agree with the raw-event reports", () => {
       fc.asyncProperty(datasetArbitrary, async ({ sessions, order, cuts }) => {
         const { organization, project } = await createTestProject();
         const { user } = await createTestMember("Viewer", { organizationId: organization.id });
-        const access = await authorizeProject(db, sessionActor(user), project.id, "analytics.read");
+        const actor = sessionActor(user);
+        const access = await authorizeProject(db, actor, project.id, "analytics.read");
+        const viewer = { db, actor, access };
         const templateId = randomUUID();
         const rows = sessions.flatMap(([spec, steps]) => {
           const sessionSpec: SessionSpec = {
@@ -145,7 +147,7 @@ describe("rollups agree with the raw-event reports", () => {
               granularity,
               ...filters,
             };
-            const fromRollups = await getProjectAnalytics(db, access, query);
+            const fromRollups = await getProjectAnalytics(viewer, query);
             const fromRaw = await getProjectAnalyticsRaw(db, access, query);
             const { averageWatchPercent: rollupAverage, ...rollupSummary } = fromRollups.summary;
             const { averageWatchPercent: rawAverage, ...rawSummary } = fromRaw.summary;
@@ -170,7 +172,7 @@ describe("rollups agree with the raw-event reports", () => {
         // Once the job has caught up, the rollups alone give the same report.
         await refreshRollups(db);
         const wholeWindow: AnalyticsQuery = { from: new Date(firstDay), to: new Date(firstDay + 3 * dayMs), templateId: null, granularity: "day", ...filterCases[0]! };
-        const caughtUp = await getProjectAnalytics(db, access, wholeWindow);
+        const caughtUp = await getProjectAnalytics(viewer, wholeWindow);
         expect(caughtUp.freshness.pendingEvents).toBe(0);
         expect(await readReportTail(db, project.id)).toMatchObject({ change: null });
         const raw = await getProjectAnalyticsRaw(db, access, wholeWindow);

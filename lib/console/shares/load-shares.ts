@@ -36,7 +36,7 @@ export async function loadSharesPage(db: Db, actor: Actor, access: ProjectAccess
   const rules = new Map(
     await Promise.all([testing, production].flatMap((template) => (template ? [getTemplateDataRules(db, template.id).then((found) => [template.id, found] as const)] : []))),
   );
-  const credentials = can(access.role, "credential.read") ? await listCredentials(db, access) : [];
+  const credentials = can(access.role, "credential.read") ? await listCredentials({ db, actor, access }) : [];
   const emails = await userEmails(db, [...shares.flatMap((share) => [share.disabledBy, share.restoredBy]), actor.userId]);
   const reader = { userId: actor.userId, role: access.role };
   const people = Object.fromEntries(

@@ -6,7 +6,4 @@ import { getProjectAnalytics } from "@/lib/analytics/get-project-analytics";
 import { analyticsQuery } from "@/lib/analytics/contract";
 
 // GET /api/Projects/{projectId}/analytics?from=&to=&channel=&templateId= – summary, quartile funnel and breakdowns over a window
-export const GET = withProjectRole("analytics.read", async ({ req, db, access }) => {
-  const query = parseInput(analyticsQuery, searchParamsObject(req));
-  return json(await getProjectAnalytics(db, access, query));
-});
+export const GET = withProjectRole("analytics.read", async (ctx) => json(await getProjectAnalytics(ctx, parseInput(analyticsQuery, searchParamsObject(ctx.req)))));

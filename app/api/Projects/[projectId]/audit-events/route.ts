@@ -6,7 +6,4 @@ import { listAuditEvents } from "@/lib/audit/list-audit-events";
 import { listAuditEventsQuery } from "@/lib/audit/contract";
 
 // GET /api/Projects/{projectId}/audit-events?limit=&cursor=&actor=&action= – who did what, newest first
-export const GET = withProjectRole("audit.read", async ({ req, db, access, actor }) => {
-  const query = parseInput(listAuditEventsQuery, searchParamsObject(req));
-  return json(await listAuditEvents(db, access, query, { userId: actor.userId, email: actor.email, role: access.role }));
-});
+export const GET = withProjectRole("audit.read", async (ctx) => json(await listAuditEvents(ctx, parseInput(listAuditEventsQuery, searchParamsObject(ctx.req)))));

@@ -682,7 +682,7 @@ describe("findPublicShare", () => {
 
     await revokeCredential(admin.token, credentialId);
     const actor = sessionActor({ id: admin.user.id, email: "admin@test.example" });
-    await revokeCredentialVerb(db, actor, await authorizeProject(db, actor, projectId, "credential.write"), otherCredential);
+    await revokeCredentialVerb({ db, actor, access: await authorizeProject(db, actor, projectId, "credential.write") }, otherCredential);
 
     expect(await findPublicShare(db, viaRoute.slug)).toBeNull();
     expect(await findPublicShare(db, viaVerb.slug)).toBeNull();

@@ -9,8 +9,8 @@ export const metadata: Metadata = { title: "Audit log" };
 
 export default async function AuditPage({ params }: { params: Promise<{ projectId: string }> }) {
   const { projectId } = await params;
-  const { actor, db, access } = await requireProjectPage(projectId);
-  const firstPage = await loadPageData(() => listAuditEvents(db, access, { limit: 25 }, { userId: actor.userId, email: actor.email, role: access.role }));
+  const page = await requireProjectPage(projectId);
+  const firstPage = await loadPageData(() => listAuditEvents(page, { limit: 25 }));
   return (
     <section className="space-y-4">
       <h1 className="text-2xl font-semibold">Audit log</h1>

@@ -6,7 +6,4 @@ import { getEngagementHeatmap } from "@/lib/analytics/get-engagement-heatmap";
 import { heatmapQuery } from "@/lib/analytics/contract";
 
 // GET /api/Projects/{projectId}/analytics/heatmap?templateId=&from=&to=&… – second-by-second engagement with one template
-export const GET = withProjectRole("analytics.read", async ({ req, db, access }) => {
-  const query = parseInput(heatmapQuery, searchParamsObject(req));
-  return json(await getEngagementHeatmap(db, access, query));
-});
+export const GET = withProjectRole("analytics.read", async (ctx) => json(await getEngagementHeatmap(ctx, parseInput(heatmapQuery, searchParamsObject(ctx.req)))));

@@ -6,7 +6,4 @@ import { getQuarantineReport } from "@/lib/analytics/get-quarantine-report";
 import { quarantineQuery } from "@/lib/analytics/contract";
 
 // GET /api/Projects/{projectId}/analytics/quarantine?from=&to= – events ingest refused (v1 schema, unknown template), by reason, with samples
-export const GET = withProjectRole("analytics.read", async ({ req, db, access }) => {
-  const query = parseInput(quarantineQuery, searchParamsObject(req));
-  return json(await getQuarantineReport(db, access, query));
-});
+export const GET = withProjectRole("analytics.read", async (ctx) => json(await getQuarantineReport(ctx, parseInput(quarantineQuery, searchParamsObject(ctx.req)))));
