@@ -29,6 +29,7 @@ const verbModules = [
   "lib/webhooks/deliveries.ts",
   // credentials
   // shares
+  "lib/shares/shares.ts",
   // templates
   // renders
   // campaigns

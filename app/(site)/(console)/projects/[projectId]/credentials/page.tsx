@@ -13,7 +13,7 @@ export const metadata: Metadata = { title: "API credentials" };
 
 export default async function CredentialsPage({ params }: { params: Promise<{ projectId: string }> }) {
   const { projectId } = await params;
-  const { db, access } = await requireProjectPage(projectId);
+  const { db, actor, access } = await requireProjectPage(projectId);
   const heading = (
     <div>
       <h1 className="text-2xl font-semibold">API credentials</h1>
@@ -32,7 +32,7 @@ export default async function CredentialsPage({ params }: { params: Promise<{ pr
       </section>
     );
   }
-  const [credentials, shares] = await loadPageData(() => Promise.all([listCredentials(db, access), listShares(db, access)]));
+  const [credentials, shares] = await loadPageData(() => Promise.all([listCredentials(db, access), listShares({ db, actor, access })]));
   return (
     <section className="space-y-4">
       {heading}
