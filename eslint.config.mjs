@@ -31,6 +31,7 @@ const verbModules = [
   // credentials (verify-credential.ts is not one: a customer server's credential, no actor; its lastUsedAt touch is bookkeeping)
   "lib/credentials/credentials.ts",
   // shares
+  "lib/shares/shares.ts",
   // templates
   // renders
   // campaigns

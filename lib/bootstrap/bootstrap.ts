@@ -163,8 +163,8 @@ export async function bootstrapDemo(db: Db, { adminEmail = demoAdminEmail } = {}
 
   const template = await ensureDemoTemplate(db, actor, access);
   const share =
-    (await listShares(db, access)).find((s) => s.channel === "PROD") ??
-    (await putShare(db, actor, access, "PROD", { ...demoShare, apiCredentialId: credential.id })).share;
+    (await listShares({ db, actor, access })).find((s) => s.channel === "PROD") ??
+    (await putShare({ db, actor, access }, { channel: "PROD", ...demoShare, apiCredentialId: credential.id })).share;
 
   writeSecrets(secrets);
   return {

@@ -3,13 +3,11 @@ import { isDeepStrictEqual } from "node:util";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { NotFoundError, ValidationError } from "@/lib/errors";
 import { fieldChanges, type AuditChange } from "@/lib/audit/changes";
-import { recordProjectAuditEvent } from "@/lib/audit/record-audit-event";
-import type { Actor } from "@/lib/auth/authenticate";
-import type { ProjectAccess } from "@/lib/auth/project-access";
 import { randomBase62 } from "@/lib/auth/secrets";
 import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { apiCredentials, publicVideoShares, shareSlugs, type Channel } from "@/lib/db/schema";
+import { audited, projectVerb, type AuditedChange, type Permitted } from "@/lib/services/verbs";
 import { findServedTemplate } from "@/lib/templates/served-template";
 import { checkTemplateData } from "@/lib/templates/template-data-rules";
 import type { PutShareInput } from "./contract";
@@ -53,14 +51,14 @@ export function presentShare(row: ShareRow) {
 export type Share = ReturnType<typeof presentShare>;
 
 /** The project's shares in channel order (DEV, STAGING, PROD). */
-export async function listShares(db: Db, { project }: ProjectAccess): Promise<Share[]> {
+export const listShares = projectVerb("share.read", async ({ db, access: { project } }): Promise<Share[]> => {
   const rows = await db
     .select()
     .from(publicVideoShares)
     .where(eq(publicVideoShares.projectId, project.id))
     .orderBy(asc(publicVideoShares.channel));
   return rows.map(presentShare);
-}
+});
 
 /** Locks the channel's share for the rest of the transaction; null when the channel has none. */
 async function lockShare(tx: Db, { projectId, channel }: ShareScope): Promise<ShareRow | null> {
@@ -99,13 +97,9 @@ async function requireActiveCredential(tx: Db, projectId: string, credentialId: 
   }
 }
 
-function auditShare(tx: Db, actor: Actor, access: ProjectAccess, share: ShareRow, action: string, data?: Record<string, unknown>) {
-  return recordProjectAuditEvent(tx, actor, access, {
-    action,
-    targetType: "public_video_share",
-    targetId: share.id,
-    data: { channel: share.channel, slug: share.slug, ...data },
-  });
+/** The audit row of a change to `share`: its channel and slug, and what `data` adds. */
+function shareChange(share: ShareRow, action: string, data?: Record<string, unknown>): AuditedChange {
+  return { action, targetType: "public_video_share", targetId: share.id, data: { channel: share.channel, slug: share.slug, ...data } };
 }
 
 /**
@@ -135,13 +129,13 @@ async function checkShareData(db: Db, { projectId, channel }: ShareScope, data: 
  * Idempotent: a body equal to what is stored changes nothing and writes no audit event.
  * Concurrent first PUTs of one channel end with one share: the loser updates the winner's.
  */
-export async function putShare(db: Db, actor: Actor, access: ProjectAccess, channel: Channel, input: PutShareInput) {
+export const putShare = projectVerb("share.write", async ({ db, access, write }, { channel, ...input }: PutShareInput & { channel: Channel }) => {
   const scope = { projectId: access.project.id, channel };
   const warnings = await checkShareData(db, scope, input.personalizationData);
-  const saved = await db.transaction(async (tx) => {
+  const saved = await write(async (tx) => {
     await requireActiveCredential(tx, scope.projectId, input.apiCredentialId);
     const existing = await lockShare(tx, scope);
-    if (existing) return { share: presentShare(await replaceShare(tx, actor, access, existing, input)), created: false };
+    if (existing) return replaceShare(tx, existing, input);
 
     const id = randomUUID();
     const slug = await issueSlug(tx, id);
@@ -154,13 +148,12 @@ export async function putShare(db: Db, actor: Actor, access: ProjectAccess, chan
       // Another PUT created the share after our lock attempt: the reserved slug was never published.
       await tx.delete(shareSlugs).where(eq(shareSlugs.slug, slug));
       const winner = await lockShareOrThrow(tx, scope);
-      return { share: presentShare(await replaceShare(tx, actor, access, winner, input)), created: false };
+      return replaceShare(tx, winner, input);
     }
-    await auditShare(tx, actor, access, created, "share.created", { slug });
-    return { share: presentShare(created), created: true };
+    return audited({ share: presentShare(created), created: true }, shareChange(created, "share.created", { slug }));
   });
   return { ...saved, warnings };
-}
+});
 
 const configurationFields = [
   "publicTitle",
@@ -178,17 +171,20 @@ function sameJson(stored: unknown, input: unknown): boolean {
   return isDeepStrictEqual(stored, JSON.parse(JSON.stringify(input ?? null)));
 }
 
-async function replaceShare(tx: Db, actor: Actor, access: ProjectAccess, share: ShareRow, input: PutShareInput): Promise<ShareRow> {
+/** PUT on an existing share: replaces the configuration fields that differ; none differ, nothing is written or recorded. */
+async function replaceShare(tx: Db, share: ShareRow, input: PutShareInput) {
   const changed = configurationFields.filter((field) => !sameJson(share[field], input[field]));
-  if (changed.length === 0) return share;
+  if (changed.length === 0) return audited({ share: presentShare(share), created: false }, []);
   const [updated] = await tx
     .update(publicVideoShares)
     .set({ ...input, updatedAt: new Date() })
     .where(eq(publicVideoShares.id, share.id))
     .returning();
   const changes = fieldChanges(share, updated!, changed, ["personalizationData"]);
-  await auditShare(tx, actor, access, updated!, "share.updated", { changed, changes: await nameCredentials(tx, changes) });
-  return updated!;
+  return audited(
+    { share: presentShare(updated!), created: false },
+    shareChange(updated!, "share.updated", { changed, changes: await nameCredentials(tx, changes) }),
+  );
 }
 
 /** A credential change reads by the credentials' names (an id means nothing to a reader; the key id is for ProjectManagers only). */
@@ -205,10 +201,11 @@ async function nameCredentials(tx: Db, changes: AuditChange[]): Promise<AuditCha
  * disable / restore. A real transition records who and when on the share and as an audit
  * event; a share already in the target state is returned unchanged.
  */
-export async function setShareStatus(db: Db, actor: Actor, access: ProjectAccess, channel: Channel, status: ShareStatus) {
-  return db.transaction(async (tx) => {
+function setShareStatus({ actor, access, write }: Permitted<"share.write">, channel: Channel, status: ShareStatus) {
+  return write(async (tx) => {
     const share = await lockShareOrThrow(tx, { projectId: access.project.id, channel });
-    if (share.status === status) return presentShare(share);
+    // Already in the target state: nothing changes, nothing is recorded.
+    if (share.status === status) return audited(presentShare(share), []);
     const now = new Date();
     const who = status === "Disabled" ? { disabledAt: now, disabledBy: actor.userId } : { restoredAt: now, restoredBy: actor.userId };
     const [updated] = await tx
@@ -216,14 +213,19 @@ export async function setShareStatus(db: Db, actor: Actor, access: ProjectAccess
       .set({ status, ...who, updatedAt: now })
       .where(eq(publicVideoShares.id, share.id))
       .returning();
-    await auditShare(tx, actor, access, updated!, status === "Disabled" ? "share.disabled" : "share.restored");
-    return presentShare(updated!);
+    return audited(presentShare(updated!), shareChange(updated!, status === "Disabled" ? "share.disabled" : "share.restored"));
   });
 }
 
+/** Takes the channel's share offline: its page answers 404; a no-op when already disabled. */
+export const disableShare = projectVerb("share.write", (ctx, channel: Channel) => setShareStatus(ctx, channel, "Disabled"));
+
+/** Serves the channel's share again; a no-op when already enabled. */
+export const restoreShare = projectVerb("share.write", (ctx, channel: Channel) => setShareStatus(ctx, channel, "Enabled"));
+
 /** Gives the share a new slug and retires the old one forever; the status is unchanged. */
-export async function rotateShareSlug(db: Db, actor: Actor, access: ProjectAccess, channel: Channel) {
-  return db.transaction(async (tx) => {
+export const rotateShareSlug = projectVerb("share.write", async ({ access, write }, channel: Channel) =>
+  write(async (tx) => {
     const share = await lockShareOrThrow(tx, { projectId: access.project.id, channel });
     const slug = await issueSlug(tx, share.id);
     const now = new Date();
@@ -233,7 +235,9 @@ export async function rotateShareSlug(db: Db, actor: Actor, access: ProjectAcces
       .set({ slug, updatedAt: now })
       .where(eq(publicVideoShares.id, share.id))
       .returning();
-    await auditShare(tx, actor, access, updated!, "share.slug_rotated", { previousSlug: share.slug, slug });
-    return { previousSlug: share.slug, slug, share: presentShare(updated!) };
-  });
-}
+    return audited(
+      { previousSlug: share.slug, slug, share: presentShare(updated!) },
+      shareChange(updated!, "share.slug_rotated", { previousSlug: share.slug, slug }),
+    );
+  }),
+);

@@ -1,10 +1,7 @@
 import { userEmails } from "@/lib/accounts/accounts";
-import type { Actor } from "@/lib/auth/authenticate";
 import { can } from "@/lib/auth/permissions";
-import type { ProjectAccess } from "@/lib/auth/project-access";
 import { listCredentials } from "@/lib/credentials/credentials";
 import { credentialSchema } from "@/lib/credentials/contract";
-import type { Db } from "@/lib/db";
 import { channels, shareSchema } from "@/lib/shares/contract";
 import { listShares } from "@/lib/shares/shares";
 import { memberEmailFor } from "@/lib/audit/list-audit-events";
@@ -12,6 +9,7 @@ import type { BindingManifest } from "@/shared/templates/manifest";
 import { findServedTemplate } from "@/lib/templates/served-template";
 import { getTemplateDataRules } from "@/lib/templates/template-data-rules";
 import { asApiJson } from "@/lib/console/page-access";
+import type { ProjectContext } from "@/lib/services/verbs";
 
 // What the shares pages (server components) hand their client components: the shares, the
 // template each channel serves (with its manifest fields, as hints for the data editor), the
@@ -28,8 +26,9 @@ export type ServedTemplate = {
   imageFiles: string[];
 };
 
-export async function loadSharesPage(db: Db, actor: Actor, access: ProjectAccess) {
-  const shares = await listShares(db, access);
+export async function loadSharesPage(page: ProjectContext) {
+  const { db, actor, access } = page;
+  const shares = await listShares(page);
   // DEV and STAGING serve the same template (the newest Testing, else Production): one query for both.
   const [testing, production] = await Promise.all([findServedTemplate(db, access.project.id, "DEV"), findServedTemplate(db, access.project.id, "PROD")]);
   const served = channels.map((channel) => [channel, channel === "PROD" ? production : testing] as const);

@@ -8,7 +8,9 @@ import { revokeCredential as revokeCredentialVerb } from "@/lib/credentials/cred
 import { getDb } from "@/lib/db";
 import { auditEvents, publicVideoShares, shareSlugs, type Role } from "@/lib/db/schema";
 import { findPublicShare } from "@/lib/shares/public-share";
-import type { rotatedSlugSchema, shareSchema } from "@/lib/shares/contract";
+import { disableShare, listShares, putShare, restoreShare, rotateShareSlug } from "@/lib/shares/shares";
+import { permissionOfVerb } from "@/lib/services/verbs";
+import { putShareBody, type rotatedSlugSchema, type shareSchema } from "@/lib/shares/contract";
 import { apiRequest, createTestMember, createTestProject, routeParams } from "@/testing/factories";
 import { makeLottie, textLayer } from "@/testing/fixtures/lottie-builders";
 import { POST as revokeCredentialRoute } from "@/app/api/credentials/[id]/revoke/route";
@@ -529,6 +531,34 @@ describe("public-video-shares – role gates for every role", () => {
     }
     const [row] = await (await getDb()).select().from(publicVideoShares).where(eq(publicVideoShares.id, prod.id));
     expect(row).toMatchObject({ slug: prod.slug, status: "Enabled", publicTitle: "Spring" });
+  });
+
+  it("the verbs check their own permission: an Editor's context reads, and is refused every change whatever its caller checked", async () => {
+    const { project, credentialId, prod } = await roleFixture();
+    const { user } = await createTestMember("Editor", { projectId: project.id });
+    const db = await getDb();
+    const actor = sessionActor({ id: user.id, email: user.email });
+    const ctx = { db, actor, access: await authorizeProject(db, actor, project.id, "share.read") };
+    expect([listShares, putShare, disableShare, restoreShare, rotateShareSlug].map(permissionOfVerb)).toEqual([
+      "share.read",
+      "share.write",
+      "share.write",
+      "share.write",
+      "share.write",
+    ]);
+
+    expect((await listShares(ctx)).map((share) => share.id)).toEqual([prod.id]);
+    // A verb refuses before its body runs, so the refusal may come as a throw, not a rejection: each call runs in an async function.
+    const refused = (call: () => Promise<unknown>) => expect((async () => call())()).rejects.toMatchObject({ kind: "forbidden" });
+    await refused(() => putShare(ctx, { channel: "STAGING", ...putShareBody.parse({ publicTitle: "No", apiCredentialId: credentialId }) }));
+    await refused(() => disableShare(ctx, "PROD"));
+    await refused(() => restoreShare(ctx, "PROD"));
+    await refused(() => rotateShareSlug(ctx, "PROD"));
+
+    const rows = await db.select().from(publicVideoShares).where(eq(publicVideoShares.projectId, project.id));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ id: prod.id, slug: prod.slug, status: "Enabled", disabledAt: null });
+    expect(await auditActionsFor(prod.id)).toEqual(["share.created"]);
   });
 });
 

@@ -11,8 +11,8 @@ export const metadata: Metadata = { title: "Campaigns" };
 
 export default async function CampaignsPage({ params }: { params: Promise<{ projectId: string }> }) {
   const { projectId } = await params;
-  const { db, access } = await requireProjectPage(projectId);
-  const [campaigns, shares] = await loadPageData(() => Promise.all([listCampaigns(db, access), listShares(db, access)]));
+  const { db, actor, access } = await requireProjectPage(projectId);
+  const [campaigns, shares] = await loadPageData(() => Promise.all([listCampaigns(db, access), listShares({ db, actor, access })]));
   return (
     <section className="space-y-4">
       <div>

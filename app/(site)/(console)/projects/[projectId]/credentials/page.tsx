@@ -14,7 +14,7 @@ export const metadata: Metadata = { title: "API credentials" };
 export default async function CredentialsPage({ params }: { params: Promise<{ projectId: string }> }) {
   const { projectId } = await params;
   const page = await requireProjectPage(projectId);
-  const { db, access } = page;
+  const { access } = page;
   const heading = (
     <div>
       <h1 className="text-2xl font-semibold">API credentials</h1>
@@ -33,7 +33,7 @@ export default async function CredentialsPage({ params }: { params: Promise<{ pr
       </section>
     );
   }
-  const [credentials, shares] = await loadPageData(() => Promise.all([listCredentials(page), listShares(db, access)]));
+  const [credentials, shares] = await loadPageData(() => Promise.all([listCredentials(page), listShares(page)]));
   return (
     <section className="space-y-4">
       {heading}

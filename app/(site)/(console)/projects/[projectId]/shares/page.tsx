@@ -8,8 +8,8 @@ export const metadata: Metadata = { title: "Shares" };
 
 export default async function SharesPage({ params }: { params: Promise<{ projectId: string }> }) {
   const { projectId } = await params;
-  const { actor, db, access } = await requireProjectPage(projectId);
-  const data = await loadPageData(() => loadSharesPage(db, actor, access));
+  const page = await requireProjectPage(projectId);
+  const data = await loadPageData(() => loadSharesPage(page));
   return (
     <section className="space-y-4">
       <div>

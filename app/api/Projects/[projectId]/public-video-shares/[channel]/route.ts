@@ -10,6 +10,6 @@ type Params = { projectId: string; channel: string };
 export const PUT = withProjectRole<Params>("share.write", async (ctx) => {
   const channel = parseChannel(ctx.params.channel);
   const input = await readJsonBody(ctx.req, putShareBody);
-  const { share, created, warnings } = await putShare(ctx.db, ctx.actor, ctx.access, channel, input);
+  const { share, created, warnings } = await putShare(ctx, { channel, ...input });
   return json({ ...share, warnings }, created ? 201 : 200);
 });

@@ -13,13 +13,13 @@ export default async function SharePage({ params }: { params: Promise<{ projectI
   const { projectId, channel: channelParam } = await params;
   const channel = channelSchema.safeParse(channelParam);
   if (!channel.success) notFound();
-  const { actor, db, access } = await requireProjectPage(projectId);
-  const data = await loadPageData(() => loadSharesPage(db, actor, access));
+  const page = await requireProjectPage(projectId);
+  const data = await loadPageData(() => loadSharesPage(page));
   return (
     <ShareEditor
       projectId={projectId}
       channel={channel.data}
-      currentUserId={actor.userId}
+      currentUserId={page.actor.userId}
       baseUrl={getConfig().publicBaseUrl}
       {...data}
     />

@@ -1,9 +1,9 @@
 import { withProjectRole } from "@/lib/api/handler";
 import { json } from "@/lib/api/responses";
 import { parseChannel } from "@/lib/shares/contract";
-import { setShareStatus } from "@/lib/shares/shares";
+import { disableShare } from "@/lib/shares/shares";
 
 // POST …/public-video-shares/{channel}/disable – viewers get the 404 page; a no-op when already disabled
 export const POST = withProjectRole<{ projectId: string; channel: string }>("share.write", async (ctx) => {
-  return json(await setShareStatus(ctx.db, ctx.actor, ctx.access, parseChannel(ctx.params.channel), "Disabled"));
+  return json(await disableShare(ctx, parseChannel(ctx.params.channel)));
 });

@@ -5,5 +5,5 @@ import { rotateShareSlug } from "@/lib/shares/shares";
 
 // POST …/public-video-shares/{channel}/rotate-slug – new public URL; the old one is dead forever
 export const POST = withProjectRole<{ projectId: string; channel: string }>("share.write", async (ctx) => {
-  return json(await rotateShareSlug(ctx.db, ctx.actor, ctx.access, parseChannel(ctx.params.channel)));
+  return json(await rotateShareSlug(ctx, parseChannel(ctx.params.channel)));
 });
