@@ -31,6 +31,8 @@ const verbModules = [
   // shares
   // templates
   // renders
+  "lib/renders/renders.ts",
+  "lib/renders/campaign-thumbnails.ts",
   // campaigns
   // audit and analytics
   // accounts
