@@ -33,7 +33,12 @@ const verbModules = [
   // renders
   "lib/renders/renders.ts",
   "lib/renders/campaign-thumbnails.ts",
-  // campaigns
+  // campaigns (import-recipients.ts is not a verb module: an import is a long-running job whose
+  // batches commit one by one, each in its own transaction, so that a stopped import resumes)
+  "lib/campaigns/campaigns.ts",
+  "lib/campaigns/recipients.ts",
+  "lib/campaigns/get-campaign-funnel.ts",
+  "lib/campaigns/upload-recipients.ts",
   // audit and analytics
   // accounts
 ];
