@@ -34,7 +34,14 @@ const verbModules = [
   "lib/shares/shares.ts",
   // templates
   // renders
-  // campaigns
+  "lib/renders/renders.ts",
+  "lib/renders/campaign-thumbnails.ts",
+  // campaigns (import-recipients.ts is not a verb module: an import is a long-running job whose
+  // batches commit one by one, each in its own transaction, so that a stopped import resumes)
+  "lib/campaigns/campaigns.ts",
+  "lib/campaigns/recipients.ts",
+  "lib/campaigns/get-campaign-funnel.ts",
+  "lib/campaigns/upload-recipients.ts",
   // audit and analytics (reads; the reports' snapshot is analytics/snapshot.ts, read-only; the rollup job in analytics/rollups/ is background work, not a verb)
   "lib/audit/list-audit-events.ts",
   "lib/analytics/get-project-analytics.ts",

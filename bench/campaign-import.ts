@@ -59,6 +59,7 @@ export async function runImportBench({ databaseUrl, rows = 1_000_000 }: ImportBe
   const { bootstrapDemo } = await import("@/lib/bootstrap/bootstrap");
   const { authorizeProject } = await import("@/lib/auth/project-access");
   const { createCampaign, getCampaignRowOrThrow } = await import("@/lib/campaigns/campaigns");
+  const { permit } = await import("@/lib/services/verbs");
   const { spoolUpload } = await import("@/lib/campaigns/csv-source");
   const { importRecipients } = await import("@/lib/campaigns/import-recipients");
   const { csvSource } = await import("@/lib/campaigns/upload-recipients");
@@ -70,8 +71,9 @@ export async function runImportBench({ databaseUrl, rows = 1_000_000 }: ImportBe
     const [admin] = await db.select().from(users).where(eq(users.email, demo.admin.email));
     const actor = sessionActor(admin!);
     const access = await authorizeProject(db, actor, demo.project.id, "campaign.write");
-    const campaign = await createCampaign(db, actor, access, { name: "Benchmark", channel: "PROD" });
-    const row = await getCampaignRowOrThrow(db, access, campaign.id);
+    const ctx = permit({ db, actor, access }, "campaign.write");
+    const campaign = await createCampaign(ctx, { name: "Benchmark", channel: "PROD" });
+    const row = await getCampaignRowOrThrow(ctx, campaign.id);
 
     const file = path.join(dataDir, "recipients.csv");
     await writeCsv(file, rows);
@@ -81,12 +83,12 @@ export async function runImportBench({ databaseUrl, rows = 1_000_000 }: ImportBe
     const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 50);
     const started = performance.now();
     const spooled = await spoolUpload(createReadStream(file), null);
-    const outcome = await importRecipients(db, actor, access, row, csvSource(spooled));
+    const outcome = await importRecipients(ctx, row, csvSource(spooled));
     const seconds = (performance.now() - started) / 1000;
     clearInterval(sampler);
     peak = Math.max(peak, process.memoryUsage.rss());
     await spooled.dispose();
-    const databaseOnlyRowsPerSecond = await databaseOnlyInsert(db, demo.project.id, (await createCampaign(db, actor, access, { name: "Baseline", channel: "PROD" })).id, rows);
+    const databaseOnlyRowsPerSecond = await databaseOnlyInsert(db, demo.project.id, (await createCampaign(ctx, { name: "Baseline", channel: "PROD" })).id, rows);
     return {
       rows: outcome.import.rowsDone,
       rowsImported: outcome.import.rowsImported,

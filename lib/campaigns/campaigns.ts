@@ -1,10 +1,8 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { NotFoundError, ValidationError } from "@/lib/errors";
-import { recordProjectAuditEvent } from "@/lib/audit/record-audit-event";
-import type { Actor } from "@/lib/auth/authenticate";
-import { isUuid, type ProjectAccess } from "@/lib/auth/project-access";
-import type { Db } from "@/lib/db";
-import { campaignImports, campaigns, publicVideoShares, templates, type Channel } from "@/lib/db/schema";
+import { isUuid } from "@/lib/auth/project-access";
+import { audited, projectVerb, type Permitted } from "@/lib/services/verbs";
+import { campaignImports, campaigns, publicVideoShares, templates } from "@/lib/db/schema";
 import type { BindingManifest, TemplateField } from "@/shared/templates/manifest";
 import { getTemplateDataRules } from "@/lib/templates/template-data-rules";
 import { findServedTemplate } from "@/lib/templates/served-template";
@@ -56,19 +54,20 @@ export type CampaignImport = ReturnType<typeof presentImport>;
 const recipientCount = sql<number>`(select coalesce(sum(ci.rows_imported), 0)::int from campaign_imports ci where ci.campaign_id = "campaigns"."id")`;
 
 /** The campaign within its project, or a 404. */
-export async function getCampaignRowOrThrow(db: Db, { project }: ProjectAccess, campaignId: string): Promise<CampaignRow> {
+export async function getCampaignRowOrThrow({ db, access }: Permitted<"campaign.read" | "campaign.write">, campaignId: string): Promise<CampaignRow> {
   const notFound = new NotFoundError(`Campaign ${campaignId} was not found.`);
   if (!isUuid(campaignId)) throw notFound;
   const [row] = await db
     .select()
     .from(campaigns)
-    .where(and(eq(campaigns.id, campaignId), eq(campaigns.projectId, project.id)));
+    .where(and(eq(campaigns.id, campaignId), eq(campaigns.projectId, access.project.id)));
   if (!row) throw notFound;
   return row;
 }
 
-export async function createCampaign(db: Db, actor: Actor, access: ProjectAccess, input: CreateCampaignInput) {
-  return db.transaction(async (tx) => {
+/** A campaign on one channel's share (422 on `channel` when the project has none). */
+export const createCampaign = projectVerb("campaign.write", async ({ actor, access, write }, input: CreateCampaignInput) =>
+  write(async (tx) => {
     const [share] = await tx
       .select({ id: publicVideoShares.id })
       .from(publicVideoShares)
@@ -78,36 +77,37 @@ export async function createCampaign(db: Db, actor: Actor, access: ProjectAccess
       .insert(campaigns)
       .values({ projectId: access.project.id, channel: input.channel, name: input.name, fieldMap: input.fieldMap ?? {}, createdBy: actor.userId })
       .returning();
-    await recordProjectAuditEvent(tx, actor, access, {
+    return audited(presentCampaign(row!, 0), {
       action: "campaign.created",
       targetType: "campaign",
       targetId: row!.id,
       data: { name: row!.name, channel: row!.channel },
     });
-    return presentCampaign(row!, 0);
-  });
-}
+  }),
+);
 
 /** The project's campaigns, newest first, with their recipient counts. */
-export async function listCampaigns(db: Db, { project }: ProjectAccess) {
+export const listCampaigns = projectVerb("campaign.read", async ({ db, access }) => {
   const rows = await db
     .select({ campaign: campaigns, recipientCount })
     .from(campaigns)
-    .where(eq(campaigns.projectId, project.id))
+    .where(eq(campaigns.projectId, access.project.id))
     .orderBy(desc(campaigns.createdAt), desc(campaigns.id));
   return rows.map((row) => presentCampaign(row.campaign, row.recipientCount));
-}
+});
 
 /** How many imports the campaign page lists (newest first). */
 const importsListed = 20;
 
-export async function getCampaignDetail(db: Db, access: ProjectAccess, campaignId: string) {
-  const row = await getCampaignRowOrThrow(db, access, campaignId);
+/** The campaign, its fields, its imports (progress, problems) and its funnel. */
+export const getCampaignDetail = projectVerb("campaign.read", async (ctx, campaignId: string) => {
+  const { db } = ctx;
+  const row = await getCampaignRowOrThrow(ctx, campaignId);
   const [imports, [count], fields, funnel] = await Promise.all([
     db.select().from(campaignImports).where(eq(campaignImports.campaignId, row.id)).orderBy(desc(campaignImports.createdAt), desc(campaignImports.id)).limit(importsListed),
     db.select({ recipientCount }).from(campaigns).where(eq(campaigns.id, row.id)),
-    servedCampaignFields(db, row.projectId, row.channel),
-    getCampaignFunnel(db, row),
+    servedCampaignFields(ctx, row),
+    getCampaignFunnel(ctx, row),
   ]);
   return {
     ...presentCampaign(row, count?.recipientCount ?? 0),
@@ -115,16 +115,15 @@ export async function getCampaignDetail(db: Db, access: ProjectAccess, campaignI
     imports: imports.map(presentImport),
     funnel,
   };
-}
+});
 
 /**
  * The fields a campaign's rows fill: those of the template its channel serves now, required as
  * the share's own data leaves them (row-rules.ts). Null when the channel serves no template.
  */
 export async function servedCampaignFields(
-  db: Db,
-  projectId: string,
-  channel: Channel,
+  { db }: Permitted<"campaign.read" | "campaign.write">,
+  { projectId, channel }: Pick<CampaignRow, "projectId" | "channel">,
 ): Promise<{ templateId: string; fields: CampaignField[]; imageFiles: Set<string> } | null> {
   const served = await findServedTemplate(db, projectId, channel);
   if (!served) return null;

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { Db } from "@/lib/db";
+import type { Permitted } from "@/lib/services/verbs";
 import { selectRows } from "@/lib/analytics/select-rows";
 
 // A campaign's funnel, recipient by recipient, from the raw events their viewer_hash carries
@@ -29,7 +29,7 @@ export const reachOfEvents = sql`
   coalesce(max(least(greatest((e.payload->>'percent')::float8, 0), 100)) filter (where e.event_type = 'video.progressed'), 0) as quartile,
   coalesce(max(least(greatest((e.payload->>'percent')::float8, 0), 100)) filter (where e.event_type in ('video.progressed', 'video.incomplete')), 0) as furthest`;
 
-export async function getCampaignFunnel(db: Db, campaign: { id: string; projectId: string }): Promise<CampaignFunnel> {
+export async function getCampaignFunnel({ db }: Permitted<"campaign.read">, campaign: { id: string; projectId: string }): Promise<CampaignFunnel> {
   const [row] = await selectRows<Record<keyof CampaignFunnel, number | string>>(
     db,
     sql`

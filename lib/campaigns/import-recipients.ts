@@ -5,6 +5,7 @@ import { recordProjectAuditEvent } from "@/lib/audit/record-audit-event";
 import type { Actor } from "@/lib/auth/authenticate";
 import type { ProjectAccess } from "@/lib/auth/project-access";
 import { getDbDriver, type Db } from "@/lib/db";
+import type { Permitted } from "@/lib/services/verbs";
 import { selectRows } from "@/lib/analytics/select-rows";
 import { campaignImports, campaignRecipients } from "@/lib/db/schema";
 import { emitWebhookEvent } from "@/lib/webhooks/emit";
@@ -62,16 +63,18 @@ export function recipientViewerHash(projectId: string, recipientId: string): str
 /**
  * Imports `source` into the campaign, or answers the import of the same content: completed →
  * as it is (created false); running elsewhere → 409; failed or stopped → resumed from rowsDone.
+ * A long-running job, not a verb: its batches commit one by one (so that a stopped import
+ * resumes), each in a transaction of its own, and the last records `campaign.imported`; it does
+ * not write through `ctx.write`, which is one transaction.
  */
 export async function importRecipients(
-  db: Db,
-  actor: Actor,
-  access: ProjectAccess,
+  ctx: Permitted<"campaign.write">,
   campaign: CampaignRow,
   source: ImportSource,
   options: ImportOptions = {},
 ): Promise<ImportOutcome> {
-  const served = await servedCampaignFields(db, campaign.projectId, campaign.channel);
+  const { db, actor, access } = ctx;
+  const served = await servedCampaignFields(ctx, campaign);
   if (!served) throw new ConflictError(`The ${campaign.channel} channel serves no template yet: upload one so recipients have fields to fill.`, "no_template");
   const claimed = await claimImport(db, actor, campaign, source);
   if (!claimed.run) return { created: false, replayed: true, import: presentImport(claimed.row) };

@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
 import { ValidationError } from "@/lib/errors";
-import type { ProjectAccess } from "@/lib/auth/project-access";
 import type { Db } from "@/lib/db";
+import { projectVerb } from "@/lib/services/verbs";
 import { selectRows } from "@/lib/analytics/select-rows";
 import { campaignRecipients, publicVideoShares } from "@/lib/db/schema";
 import { shareUrl } from "@/lib/shares/shares";
@@ -56,8 +56,10 @@ async function reachOf(db: Db, projectId: string, viewerHashes: string[]): Promi
   );
 }
 
-export async function listRecipients(db: Db, access: ProjectAccess, campaignId: string, { limit, cursor }: ListRecipientsQuery) {
-  const campaign = await getCampaignRowOrThrow(db, access, campaignId);
+/** A page of the campaign's recipients with their URL and reach. */
+export const listRecipients = projectVerb("campaign.read", async (ctx, { campaignId, limit, cursor }: ListRecipientsQuery & { campaignId: string }) => {
+  const { db } = ctx;
+  const campaign = await getCampaignRowOrThrow(ctx, campaignId);
   const rows = await db
     .select()
     .from(campaignRecipients)
@@ -79,7 +81,7 @@ export async function listRecipients(db: Db, access: ProjectAccess, campaignId: 
     })),
     nextCursor: rows.length > limit ? encodeCursor(page.at(-1)!.externalId) : null,
   };
-}
+});
 
 /** Rows per query of the export: pages of the same keyset, so memory stays flat whatever the size. */
 const exportPageSize = 5000;
@@ -92,8 +94,9 @@ function csvField(value: string | null): string {
 }
 
 /** `recipient_id,email,url`, one line per recipient in recipient-id order, streamed page by page. */
-export async function exportRecipients(db: Db, access: ProjectAccess, campaignId: string): Promise<{ campaign: CampaignRow; body: ReadableStream<Uint8Array> }> {
-  const campaign = await getCampaignRowOrThrow(db, access, campaignId);
+export const exportRecipients = projectVerb("campaign.read", async (ctx, campaignId: string): Promise<{ campaign: CampaignRow; body: ReadableStream<Uint8Array> }> => {
+  const { db } = ctx;
+  const campaign = await getCampaignRowOrThrow(ctx, campaignId);
   const slug = await campaignShareSlug(db, campaign);
   const encoder = new TextEncoder();
   let after: string | null = null;
@@ -121,7 +124,7 @@ export async function exportRecipients(db: Db, access: ProjectAccess, campaignId
     },
   });
   return { campaign, body };
-}
+});
 
 /** The recipients of these ids within the campaign (tests and the console's lookups). */
 export async function recipientsByExternalId(db: Db, campaignId: string, externalIds: string[]) {

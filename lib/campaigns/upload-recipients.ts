@@ -1,9 +1,7 @@
 import { createHash } from "node:crypto";
 import { UnsupportedMediaTypeError, ValidationError } from "@/lib/errors";
 import { readJsonBody } from "@/lib/api/request";
-import type { Actor } from "@/lib/auth/authenticate";
-import type { ProjectAccess } from "@/lib/auth/project-access";
-import type { Db } from "@/lib/db";
+import { projectVerb } from "@/lib/services/verbs";
 import { getCampaignRowOrThrow } from "./campaigns";
 import { readCsvRows, spoolUpload, type SpooledFile } from "./csv-source";
 import { importRecipients, type ImportOutcome, type ImportRow, type ImportSource } from "./import-recipients";
@@ -15,23 +13,27 @@ import { recipientBatchBody } from "./contract";
 const csvTypes = /^(text\/csv|application\/csv)\b/i;
 const jsonTypes = /^application\/(.+\+)?json\b/i;
 
-export async function uploadRecipients(db: Db, actor: Actor, access: ProjectAccess, campaignId: string, req: Request): Promise<ImportOutcome> {
-  const campaign = await getCampaignRowOrThrow(db, access, campaignId);
+/**
+ * Imports the request's recipients into the campaign. The import writes batch by batch, each
+ * batch its own transaction (import-recipients.ts), and records `campaign.imported` when it completes.
+ */
+export const uploadRecipients = projectVerb("campaign.write", async (ctx, { campaignId, req }: { campaignId: string; req: Request }): Promise<ImportOutcome> => {
+  const campaign = await getCampaignRowOrThrow(ctx, campaignId);
   const contentType = req.headers.get("content-type") ?? "";
   if (jsonTypes.test(contentType)) {
     const body = await readJsonBody(req, recipientBatchBody);
-    return importRecipients(db, actor, access, campaign, jsonSource(body.recipients));
+    return importRecipients(ctx, campaign, jsonSource(body.recipients));
   }
   if (!csvTypes.test(contentType)) {
     throw new UnsupportedMediaTypeError("Send recipients as CSV (Content-Type: text/csv) or as JSON (application/json: {recipients: [...]}).");
   }
   const file = await spoolUpload(req.body as unknown as AsyncIterable<Uint8Array> | null, req.headers.get("content-length"));
   try {
-    return await importRecipients(db, actor, access, campaign, csvSource(file));
+    return await importRecipients(ctx, campaign, csvSource(file));
   } finally {
     await file.dispose();
   }
-}
+});
 
 /** A CSV already on disk (spoolUpload) as an import source. */
 export function csvSource(file: Pick<SpooledFile, "path" | "sha256" | "bytes" | "lines">): ImportSource {

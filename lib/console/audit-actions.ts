@@ -12,6 +12,8 @@ export const auditActionLabels: Record<string, string> = {
   "share.slug_rotated": "Share link rotated",
   "campaign.created": "Campaign created",
   "campaign.imported": "Campaign recipients imported",
+  "campaign.thumbnails_queued": "Campaign thumbnails queued",
+  "render.created": "Render queued",
   "credential.created": "API credential created",
   "credential.revoked": "API credential revoked",
   "webhook.endpoint_created": "Webhook endpoint added",
@@ -39,6 +41,7 @@ const targetTypeLabels: Record<string, string> = {
   public_video_share: "Share",
   template: "Template",
   campaign: "Campaign",
+  render: "Render",
   webhook_endpoint: "Webhook endpoint",
   webhook_delivery: "Webhook delivery",
   project: "Project",
@@ -107,6 +110,8 @@ export function auditSubject({ targetType, data }: AuditEventView): string {
         return [kind, quoted(d.name), text(d.channel) ? `(${text(d.channel)} share)` : null];
       case "webhook_endpoint":
         return [kind, text(d.host)];
+      case "render":
+        return [kind, text(d.format)?.toUpperCase() ?? null, quoted(d.name) ? `of template ${quoted(d.name)}` : null, quoted(d.name) ? text(d.version) : null];
       case "webhook_delivery":
         return [kind, text(d.eventType), text(d.host) ? `to ${text(d.host)}` : null];
       case "membership":

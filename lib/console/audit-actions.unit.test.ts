@@ -14,6 +14,8 @@ describe("auditSubject", () => {
     { targetType: "public_video_share", data: { channel: "DEV" }, subject: "DEV share" },
     { targetType: "template", data: { name: "Welcome", version: "1.0" }, subject: "Template “Welcome” 1.0" },
     { targetType: "campaign", data: { name: "Spring", channel: "PROD" }, subject: "Campaign “Spring” (PROD share)" },
+    { targetType: "render", data: { templateId: "t", name: "Welcome", version: "1.0", format: "mp4" }, subject: "Render MP4 of template “Welcome” 1.0" },
+    { targetType: "render", data: null, subject: "Render" },
     { targetType: "webhook_endpoint", data: { host: "hooks.example.com" }, subject: "Webhook endpoint hooks.example.com" },
     { targetType: "webhook_delivery", data: { eventType: "render.completed", host: "h.example" }, subject: "Webhook delivery render.completed to h.example" },
     { targetType: "membership", data: { email: "a@example.com", role: "Viewer" }, subject: "Membership a@example.com (Viewer)" },

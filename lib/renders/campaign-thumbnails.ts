@@ -1,9 +1,9 @@
 import { and, asc, desc, eq, gt, inArray, sql } from "drizzle-orm";
 import { ConflictError, NotFoundError } from "@/lib/errors";
-import type { Actor } from "@/lib/auth/authenticate";
-import { isUuid, type ProjectAccess } from "@/lib/auth/project-access";
+import { isUuid } from "@/lib/auth/project-access";
 import { getConfig } from "@/lib/config";
-import { schema, type Db } from "@/lib/db";
+import { schema } from "@/lib/db";
+import { audited, projectVerb, type Permitted } from "@/lib/services/verbs";
 import { findServedTemplate } from "@/lib/templates/served-template";
 import { signRenderDownload } from "./download-url";
 import { enqueueRenders } from "./queue";
@@ -15,7 +15,8 @@ import { enqueueRenders } from "./queue";
 /** Rows inserted (and jobs sent) per statement. */
 const batchSize = 1000;
 
-async function campaignContext(db: Db, projectId: string, campaignId: string) {
+async function campaignContext({ db, access }: Permitted<"render.create" | "render.read">, campaignId: string) {
+  const projectId = access.project.id;
   const notFound = new NotFoundError(`Campaign ${campaignId} was not found.`);
   if (!isUuid(campaignId)) throw notFound;
   const [campaign] = await db
@@ -32,42 +33,56 @@ async function campaignContext(db: Db, projectId: string, campaignId: string) {
 
 /**
  * Queues a thumbnail render for every recipient that has none yet (or whose last one failed):
- * calling it again after more recipients were imported renders only theirs.
+ * calling it again after more recipients were imported renders only theirs. Each batch commits
+ * on its own and wakes the worker, which starts on the first while the next are inserted; the
+ * trail records the queueing once (`campaign.thumbnails_queued`, with the count), in the last
+ * batch's transaction, and not at all when nothing was queued.
  */
-export async function queueCampaignThumbnails(db: Db, { project }: ProjectAccess, actor: Actor, campaignId: string) {
-  const { campaign, share } = await campaignContext(db, project.id, campaignId);
+export const queueCampaignThumbnails = projectVerb("render.create", async (ctx, campaignId: string) => {
+  const project = ctx.access.project;
+  const { campaign, share } = await campaignContext(ctx, campaignId);
   if (!share) throw new ConflictError(`The campaign's channel ${campaign.channel} has no share yet; create it first.`);
-  const template = await findServedTemplate(db, project.id, campaign.channel);
+  const template = await findServedTemplate(ctx.db, project.id, campaign.channel);
   if (!template) throw new ConflictError(`The ${campaign.channel} share serves no template yet; deploy one first.`);
   const shareData = JSON.stringify(share.personalizationData ?? {});
   const queued: string[] = [];
   for (let after = "00000000-0000-0000-0000-000000000000"; ; ) {
-    const result = await db.execute<{ id: string; recipient_id: string }>(sql`
-      insert into renders (project_id, template_id, campaign_id, recipient_id, purpose, format, data, created_by)
-      select r.project_id, ${template.id}, r.campaign_id, r.id, 'thumbnail', 'gif', ${shareData}::jsonb || r.data, ${actor.userId}
-      from campaign_recipients r
-      where r.campaign_id = ${campaign.id} and r.project_id = ${project.id} and r.id > ${after}
-        and not exists (
-          select 1 from renders x
-          where x.recipient_id = r.id and x.purpose = 'thumbnail' and x.template_id = ${template.id} and x.status <> 'failed'
-        )
-      order by r.id
-      limit ${batchSize}
-      returning id, recipient_id`);
-    // postgres.js answers the rows, PGlite {rows}.
-    const inserted = Array.isArray(result) ? result : (result as { rows: { id: string; recipient_id: string }[] }).rows;
+    const inserted = await ctx.write(async (tx) => {
+      const result = await tx.execute<{ id: string; recipient_id: string }>(sql`
+        insert into renders (project_id, template_id, campaign_id, recipient_id, purpose, format, data, created_by)
+        select r.project_id, ${template.id}, r.campaign_id, r.id, 'thumbnail', 'gif', ${shareData}::jsonb || r.data, ${ctx.actor.userId}
+        from campaign_recipients r
+        where r.campaign_id = ${campaign.id} and r.project_id = ${project.id} and r.id > ${after}
+          and not exists (
+            select 1 from renders x
+            where x.recipient_id = r.id and x.purpose = 'thumbnail' and x.template_id = ${template.id} and x.status <> 'failed'
+          )
+        order by r.id
+        limit ${batchSize}
+        returning id, recipient_id`);
+      // postgres.js answers the rows, PGlite {rows}.
+      const rows = Array.isArray(result) ? result : (result as { rows: { id: string; recipient_id: string }[] }).rows;
+      const total = queued.length + rows.length;
+      if (rows.length === batchSize || total === 0) return audited(rows, []); // more batches follow, or nothing was queued
+      return audited(rows, {
+        action: "campaign.thumbnails_queued",
+        targetType: "campaign",
+        targetId: campaign.id,
+        data: { name: campaign.name, channel: campaign.channel, templateId: template.id, queued: total },
+      });
+    });
     if (inserted.length === 0) break;
     queued.push(...inserted.map((row) => row.id));
     await enqueueRenders(inserted.map((row) => row.id));
     after = inserted.map((row) => row.recipient_id).sort().at(-1)!;
     if (inserted.length < batchSize) break;
   }
-  const [{ recipients }] = (await db
+  const [{ recipients }] = (await ctx.db
     .select({ recipients: sql<number>`count(*)::int` })
     .from(schema.campaignRecipients)
     .where(eq(schema.campaignRecipients.campaignId, campaign.id))) as [{ recipients: number }];
   return { campaignId: campaign.id, templateId: template.id, recipients, queued: queued.length };
-}
+});
 
 const escapeHtml = (text: string) => text.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
@@ -75,8 +90,10 @@ const escapeHtml = (text: string) => text.replace(/&/g, "&amp;").replace(/"/g, "
  * A page of the campaign's recipients (by id, after `cursor`) with their latest thumbnail: its
  * status, its signed URL (30 days) and the HTML to paste into an email, a linked image.
  */
-export async function listCampaignThumbnails(db: Db, { project }: ProjectAccess, campaignId: string, page: { cursor?: string; limit: number }) {
-  const { campaign, share } = await campaignContext(db, project.id, campaignId);
+export const listCampaignThumbnails = projectVerb("render.read", async (ctx, { campaignId, ...page }: { campaignId: string; cursor?: string; limit: number }) => {
+  const { db, access } = ctx;
+  const project = access.project;
+  const { campaign, share } = await campaignContext(ctx, campaignId);
   const recipients = await db
     .select({ id: schema.campaignRecipients.id, email: schema.campaignRecipients.email, token: schema.campaignRecipients.token })
     .from(schema.campaignRecipients)
@@ -112,4 +129,4 @@ export async function listCampaignThumbnails(db: Db, { project }: ProjectAccess,
     };
   });
   return { items, nextCursor: recipients.length === page.limit ? recipients.at(-1)!.id : null };
-}
+});

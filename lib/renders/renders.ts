@@ -1,8 +1,8 @@
 import { and, desc, eq } from "drizzle-orm";
 import { NotFoundError, ValidationError } from "@/lib/errors";
-import type { Actor } from "@/lib/auth/authenticate";
-import { isUuid, type ProjectAccess } from "@/lib/auth/project-access";
-import { schema, type Db } from "@/lib/db";
+import { isUuid } from "@/lib/auth/project-access";
+import { schema } from "@/lib/db";
+import { audited, projectVerb, type Permitted } from "@/lib/services/verbs";
 import { applyBindings } from "@/shared/templates/bindings";
 import { loadLottie } from "@/lib/templates/load-lottie";
 import type { BindingManifest } from "@/shared/templates/manifest";
@@ -12,7 +12,6 @@ import { signRenderDownload, type RenderPurpose } from "./download-url";
 import { enqueueRenders } from "./queue";
 import type { RenderRow } from "./run-render";
 import type { CreateRenderBody, RenderFormat, RenderStatus } from "./contract";
-
 
 /** The API's view of a render; a finished one carries a fresh signed download URL. */
 export function presentRender(row: RenderRow, now = Date.now()) {
@@ -43,67 +42,79 @@ export function presentRender(row: RenderRow, now = Date.now()) {
 }
 
 /**
- * The keys of `data` that match no field of the template, as the preview reports them. Binding
- * the data here (without rendering) also checks the template can be read before a job is queued.
+ * The template and the keys of `data` that match no field of it, as the preview reports them.
+ * Binding the data here (without rendering) also checks the template can be read before a job is queued.
  */
-async function dataWarnings(db: Db, projectId: string, templateId: string, data: Record<string, string>): Promise<string[]> {
-  const template = await getTemplateRowOrThrow(db, { projectId, templateId });
+async function checkData({ db, access }: Permitted<"render.create">, templateId: string, data: Record<string, string>) {
+  const template = await getTemplateRowOrThrow(db, { projectId: access.project.id, templateId });
   const templateJson = (await getTemplateFiles(db, template.id)).find((file) => file.role === "templateJson");
-  if (!templateJson) return Object.keys(data).map((key) => `unknown key "${key}"`);
+  if (!templateJson) return { template, warnings: Object.keys(data).map((key) => `unknown key "${key}"`) };
   const bound = applyBindings({ lottie: await loadLottie(templateJson), manifest: template.manifest as BindingManifest | null, data });
-  return bound.warnings.filter((warning) => warning.startsWith("unknown key"));
+  return { template, warnings: bound.warnings.filter((warning) => warning.startsWith("unknown key")) };
 }
 
 /**
  * Queues a render of the template with the data: 202 {id, status: "queued", warnings}. Its
  * webhookUrl is checked now as an endpoint's URL is when saved (a public address unless
  * WEBHOOK_ALLOW_PRIVATE=1; a host that does not resolve now is a warning), and again by the
- * delivery worker on the addresses it connects to.
+ * delivery worker on the addresses it connects to. The trail records `render.created`; the
+ * worker is woken once the row is committed.
  */
-export async function createRender(db: Db, access: ProjectAccess, actor: Actor, templateId: string, body: CreateRenderBody) {
-  const projectId = access.project.id;
+export const createRender = projectVerb("render.create", async (ctx, { templateId, ...body }: CreateRenderBody & { templateId: string }) => {
   const urlWarnings: string[] = [];
   if (body.webhookUrl !== undefined) {
     const check = await checkWebhookUrl(body.webhookUrl);
     if (!check.ok) throw new ValidationError([{ path: "webhookUrl", message: check.reason }]);
     if (check.warning) urlWarnings.push(`webhookUrl: ${check.warning}`);
   }
-  const warnings = [...(await dataWarnings(db, projectId, templateId, body.data)), ...urlWarnings];
-  const [row] = await db
-    .insert(schema.renders)
-    .values({
-      projectId,
-      templateId,
-      format: body.format,
-      data: body.data,
-      metadata: body.metadata ?? null,
-      webhookUrl: body.webhookUrl ?? null,
-      createdBy: actor.userId,
-    })
-    .returning();
-  await enqueueRenders([row!.id]);
-  return { id: row!.id, status: row!.status as RenderStatus, warnings };
-}
+  const checked = await checkData(ctx, templateId, body.data);
+  const warnings = [...checked.warnings, ...urlWarnings];
+  const row = await ctx.write(async (tx) => {
+    const [row] = await tx
+      .insert(schema.renders)
+      .values({
+        projectId: ctx.access.project.id,
+        templateId,
+        format: body.format,
+        data: body.data,
+        metadata: body.metadata ?? null,
+        webhookUrl: body.webhookUrl ?? null,
+        createdBy: ctx.actor.userId,
+      })
+      .returning();
+    // The template by its name and version (ADR 0113); the data, metadata and webhook URL stay out of the trail.
+    const { name, version } = checked.template;
+    return audited(row!, { action: "render.created", targetType: "render", targetId: row!.id, data: { templateId, name, version, format: row!.format } });
+  });
+  await enqueueRenders([row.id]);
+  return { id: row.id, status: row.status as RenderStatus, warnings };
+});
 
 /** A render of the template within the authorized project, or a 404. */
-export async function getRenderOrThrow(db: Db, { project }: ProjectAccess, templateId: string, renderId: string): Promise<RenderRow> {
+export async function getRenderOrThrow({ db, access }: Permitted<"render.read">, templateId: string, renderId: string): Promise<RenderRow> {
   const notFound = new NotFoundError(`Render ${renderId} was not found.`);
   if (!isUuid(renderId) || !isUuid(templateId)) throw notFound;
   const [row] = await db
     .select()
     .from(schema.renders)
-    .where(and(eq(schema.renders.id, renderId), eq(schema.renders.templateId, templateId), eq(schema.renders.projectId, project.id)));
+    .where(and(eq(schema.renders.id, renderId), eq(schema.renders.templateId, templateId), eq(schema.renders.projectId, access.project.id)));
   if (!row) throw notFound;
   return row;
 }
 
+/** A render: its status, and a signed download URL once done. */
+export const getRender = projectVerb("render.read", async (ctx, { templateId, renderId }: { templateId: string; renderId: string }) =>
+  presentRender(await getRenderOrThrow(ctx, templateId, renderId)),
+);
+
 /** The template's renders, newest first. */
-export async function listRenders(db: Db, access: ProjectAccess, templateId: string, limit: number): Promise<RenderRow[]> {
+export const listRenders = projectVerb("render.read", async ({ db, access }, { templateId, limit }: { templateId: string; limit: number }) => {
   await getTemplateRowOrThrow(db, { projectId: access.project.id, templateId });
-  return db
+  const rows = await db
     .select()
     .from(schema.renders)
     .where(and(eq(schema.renders.projectId, access.project.id), eq(schema.renders.templateId, templateId)))
     .orderBy(desc(schema.renders.createdAt), desc(schema.renders.id))
     .limit(limit);
-}
+  return rows.map((row) => presentRender(row));
+});

@@ -8,6 +8,7 @@ import type { z } from "zod";
 import { POST as createCredentialRoute } from "@/app/api/credentials/route";
 import { authorizeProject } from "@/lib/auth/project-access";
 import { getCampaignRowOrThrow } from "@/lib/campaigns/campaigns";
+import { permit } from "@/lib/services/verbs";
 import { importBatchRows, importRecipients } from "@/lib/campaigns/import-recipients";
 import type { campaignDetailSchema, campaignImportSchema, campaignSchema, recipientPageSchema } from "@/lib/campaigns/contract";
 import { csvSource } from "@/lib/campaigns/upload-recipients";
@@ -271,10 +272,11 @@ describe("POST …/recipients (CSV)", () => {
       const spooled = await spoolUpload(createReadStream(file), null);
       const actor = sessionActor({ id: admin.user.id, email: admin.user.email });
       const access = await authorizeProject(db, actor, home.project.id, "campaign.write");
-      const row = await getCampaignRowOrThrow(db, access, campaign.id);
+      const ctx = permit({ db, actor, access }, "campaign.write");
+      const row = await getCampaignRowOrThrow(ctx, campaign.id);
       const stop = new AbortController();
       await expect(
-        importRecipients(db, actor, access, row, csvSource(spooled), { signal: stop.signal, onBatch: () => stop.abort() }),
+        importRecipients(ctx, row, csvSource(spooled), { signal: stop.signal, onBatch: () => stop.abort() }),
       ).rejects.toMatchObject({ code: "import_stopped" });
       const [stopped] = (await detail(campaign.id)).imports;
       // Stopped between batches: after the first (or, with a second batch in flight on PostgreSQL, the second).
@@ -282,7 +284,7 @@ describe("POST …/recipients (CSV)", () => {
       expect([importBatchRows, importBatchRows * 2]).toContain(stopped!.rowsDone);
       const before = await db.select({ externalId: campaignRecipients.externalId, token: campaignRecipients.token }).from(campaignRecipients).where(eq(campaignRecipients.campaignId, campaign.id));
 
-      const resumed = await importRecipients(db, actor, access, row, csvSource(spooled));
+      const resumed = await importRecipients(ctx, row, csvSource(spooled));
       expect(resumed.import).toMatchObject({ id: stopped!.id, status: "completed", rowsDone: rows, rowsImported: rows, rowsDuplicate: 0 });
       const after = await db.select({ externalId: campaignRecipients.externalId, token: campaignRecipients.token }).from(campaignRecipients).where(eq(campaignRecipients.campaignId, campaign.id));
       expect(after).toHaveLength(rows);

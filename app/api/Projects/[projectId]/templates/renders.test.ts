@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getConfig } from "@/lib/config";
 import { getDb, schema } from "@/lib/db";
@@ -78,6 +78,9 @@ describe("POST …/templates/{templateId}/renders", () => {
   it("202 {id, status: queued}; the render becomes done with a signed download URL serving a playable MP4", async () => {
     const created = await okJson<{ id: string; status: string; warnings: string[] }>(await create({ data: { title: "Hi Ana" }, format: "mp4", metadata: { crm: 42 } }), 202);
     expect(created).toEqual({ id: expect.any(String), status: "queued", warnings: [] });
+    const audits = await (await getDb()).select().from(schema.auditEvents).where(and(eq(schema.auditEvents.targetId, created.id), eq(schema.auditEvents.action, "render.created")));
+    expect(audits).toHaveLength(1);
+    expect(audits[0]).toMatchObject({ projectId, targetType: "render", data: { templateId: template.id, name: "Render me", version: template.version, format: "mp4" } });
     const render = renderSchema.parse(await waitForFinish(created.id));
     expect(render).toMatchObject({ status: "done", format: "mp4", purpose: "render", width: 320, height: 180, frames: 60, durationMs: 2000, attempts: 1, metadata: { crm: 42 } });
     expect(render.downloadUrl).toMatch(/\/api\/renders\/[0-9a-f-]+\/download\?expires=\d+&signature=/);

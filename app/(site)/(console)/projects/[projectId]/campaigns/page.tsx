@@ -11,8 +11,9 @@ export const metadata: Metadata = { title: "Campaigns" };
 
 export default async function CampaignsPage({ params }: { params: Promise<{ projectId: string }> }) {
   const { projectId } = await params;
-  const { db, actor, access } = await requireProjectPage(projectId);
-  const [campaigns, shares] = await loadPageData(() => Promise.all([listCampaigns(db, access), listShares({ db, actor, access })]));
+  const page = await requireProjectPage(projectId);
+  const { access } = page;
+  const [campaigns, shares] = await loadPageData(() => Promise.all([listCampaigns(page), listShares(page)]));
   return (
     <section className="space-y-4">
       <div>

@@ -3,6 +3,6 @@ import { json } from "@/lib/api/responses";
 import { getCampaignDetail } from "@/lib/campaigns/campaigns";
 
 // GET /api/Projects/{projectId}/campaigns/{campaignId} – the campaign, its fields, imports (progress, problems) and funnel
-export const GET = withProjectRole<{ projectId: string; campaignId: string }>("campaign.read", async ({ db, access, params }) => {
-  return json(await getCampaignDetail(db, access, params.campaignId));
+export const GET = withProjectRole<{ projectId: string; campaignId: string }>("campaign.read", async (ctx) => {
+  return json(await getCampaignDetail(ctx, ctx.params.campaignId));
 });

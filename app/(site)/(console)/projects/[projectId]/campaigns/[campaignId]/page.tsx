@@ -12,8 +12,9 @@ export const metadata: Metadata = { title: "Campaign" };
 
 export default async function CampaignPage({ params }: { params: Promise<{ projectId: string; campaignId: string }> }) {
   const { projectId, campaignId } = await params;
-  const { db, access } = await requireProjectPage(projectId);
-  const campaign = await loadPageData(() => getCampaignDetail(db, access, campaignId)).catch((error: unknown) => {
+  const page = await requireProjectPage(projectId);
+  const { access } = page;
+  const campaign = await loadPageData(() => getCampaignDetail(page, campaignId)).catch((error: unknown) => {
     if (isAppError(error, "not_found")) notFound();
     throw error;
   });

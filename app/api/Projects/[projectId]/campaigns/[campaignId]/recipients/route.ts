@@ -9,13 +9,13 @@ import { uploadRecipients } from "@/lib/campaigns/upload-recipients";
 type Params = { projectId: string; campaignId: string };
 
 // GET /api/Projects/{projectId}/campaigns/{campaignId}/recipients?cursor=&limit= – recipients with their URL and reach
-export const GET = withProjectRole<Params>("campaign.read", async ({ req, db, access, params }) => {
-  const query = parseInput(listRecipientsQuery, searchParamsObject(req));
-  return json(await listRecipients(db, access, params.campaignId, query));
+export const GET = withProjectRole<Params>("campaign.read", async (ctx) => {
+  const query = parseInput(listRecipientsQuery, searchParamsObject(ctx.req));
+  return json(await listRecipients(ctx, { campaignId: ctx.params.campaignId, ...query }));
 });
 
 // POST /api/Projects/{projectId}/campaigns/{campaignId}/recipients – import a CSV (text/csv) or a JSON batch
-export const POST = withProjectRole<Params>("campaign.write", async ({ req, db, access, actor, params }) => {
-  const outcome = await uploadRecipients(db, actor, access, params.campaignId, req);
+export const POST = withProjectRole<Params>("campaign.write", async (ctx) => {
+  const outcome = await uploadRecipients(ctx, { campaignId: ctx.params.campaignId, req: ctx.req });
   return json(outcome.import, outcome.created ? 201 : 200, outcome.replayed ? { "Idempotent-Replayed": "true" } : undefined);
 });

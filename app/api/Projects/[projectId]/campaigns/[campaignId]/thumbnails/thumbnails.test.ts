@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb, schema } from "@/lib/db";
 import { getRenderQueue } from "@/lib/renders/queue";
@@ -61,6 +62,11 @@ describe("campaign thumbnails", () => {
   it("one GIF per recipient, linking to the recipient's URL; a second call queues nothing more", async () => {
     expect(await okJson(await post(), 202)).toMatchObject({ campaignId, recipients: 2, queued: 2 });
     expect(await okJson(await post(), 202)).toMatchObject({ queued: 0 });
+    // One audit row for the queueing, none for the call that queued nothing.
+    const thumbnailsQueued = and(eq(schema.auditEvents.targetId, campaignId), eq(schema.auditEvents.action, "campaign.thumbnails_queued"));
+    const audits = await (await getDb()).select().from(schema.auditEvents).where(thumbnailsQueued);
+    expect(audits).toHaveLength(1);
+    expect(audits[0]).toMatchObject({ projectId, targetType: "campaign", data: { name: "Spring", channel: "DEV", queued: 2 } });
     // Polled until every thumbnail is done; the cap only guards against a hang.
     const page = await vi.waitFor(
       async () => {
