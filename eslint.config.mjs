@@ -34,6 +34,7 @@ const verbModules = [
   // campaigns
   // audit and analytics
   // accounts
+  "lib/accounts/organizations.ts",
 ];
 
 const instanceofErrors = {
