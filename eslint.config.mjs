@@ -48,6 +48,7 @@ const verbModules = [
   "lib/analytics/get-engagement-heatmap.ts",
   "lib/analytics/get-quarantine-report.ts",
   // accounts
+  "lib/accounts/organizations.ts",
 ];
 
 const instanceofErrors = {

@@ -5,7 +5,6 @@ import { revokeUserConsoleSessions } from "@/lib/auth/console-sessions";
 import { highestRole } from "@/lib/auth/permissions";
 import { generatePersonalAccessToken, hashPassword, sha256Hex } from "@/lib/auth/secrets";
 import { tokenScopes } from "@/lib/auth/token-scopes";
-import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { requireAnotherAdmin } from "./last-admin";
 import type { Db } from "@/lib/db";
 import { memberships, organizations, personalAccessTokens, projects, users } from "@/lib/db/schema";
@@ -16,7 +15,6 @@ import {
   createTokenInput,
   createUserInput,
   disableUserInput,
-  removeMemberInput,
   setPasswordInput,
 } from "./contract";
 
@@ -141,33 +139,6 @@ async function findMembership(tx: Db, member: { userId: string; organizationId?:
     .leftJoin(projects, eq(projects.id, memberships.projectId))
     .where(and(eq(memberships.userId, member.userId), scope));
   return row ?? null;
-}
-
-/**
- * Removes the user's membership on an organization or a project, under the API's rule (never the
- * organization's last OrganizationAdmin: 409) and with its audit row (no actor: the operator at
- * the command line). Their console sessions end too: a page already open must not keep showing
- * what they may no longer see.
- */
-export async function removeMember(db: Db, input: unknown) {
-  const member = parseInput(removeMemberInput, input);
-  return db.transaction(async (tx) => {
-    const found = await findMembership(tx, member);
-    if (!found) throw new NotFoundError(`User ${member.userId} has no membership on ${member.organizationId ?? member.projectId}.`);
-    await requireAnotherAdmin(tx, found.organizationId, found, "remove them");
-    const [row] = await tx.delete(memberships).where(eq(memberships.id, found.id)).returning();
-    await revokeUserConsoleSessions(tx, member.userId);
-    await recordAuditEvent(tx, {
-      organizationId: found.organizationId,
-      projectId: found.projectId,
-      actorUserId: null,
-      action: "member.removed",
-      targetType: "membership",
-      targetId: found.id,
-      data: { email: found.email, role: found.role },
-    });
-    return row!;
-  });
 }
 
 /**

@@ -7,7 +7,7 @@ import { generateInvitationToken, hashPassword, sha256Hex } from "@/lib/auth/sec
 import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { memberInvitations, memberships, organizations, projects, users, type Role } from "@/lib/db/schema";
-import type { OrganizationAccess } from "./organizations";
+import { audited, organizationVerb } from "@/lib/services/organization-verbs";
 
 // Adding a member is an invitation the person accepts: until then it grants nothing (no
 // membership row exists) and the admin learns nothing about the address (the answer is the same
@@ -73,9 +73,9 @@ const acceptUrlOf = (token: string) => `${getConfig().publicBaseUrl}/invitations
  * for the same address and scope is replaced (its URL stops working). 409 only when the address
  * is already a member there, which the admin can see in the member list anyway.
  */
-export async function inviteMember(db: Db, actor: Actor, access: OrganizationAccess, input: { email: string; role: Role; projectId?: string }) {
+export const inviteMember = organizationVerb("member.manage", async ({ actor, access, write }, input: { email: string; role: Role; projectId?: string }) => {
   const projectId = input.projectId ?? null;
-  return db.transaction(async (tx) => {
+  return write(async (tx) => {
     if (projectId) {
       const [project] = await tx
         .select({ id: projects.id })
@@ -121,26 +121,26 @@ export async function inviteMember(db: Db, actor: Actor, access: OrganizationAcc
         expiresAt: sql`now() + ${invitationLifetime}::interval`,
       })
       .returning({ id: memberInvitations.id });
-    await recordAuditEvent(tx, {
-      organizationId: access.organization.id,
-      projectId,
-      actorUserId: actor.userId,
-      action: "member.invited",
-      targetType: "invitation",
-      targetId: created!.id,
-      data: { email: input.email, role: input.role, ...(replaced.length ? { replaces: replaced.map((row) => row.id) } : {}) },
-    });
     const [row] = await tx
       .select(invitationColumns)
       .from(memberInvitations)
       .leftJoin(projects, eq(projects.id, memberInvitations.projectId))
       .where(eq(memberInvitations.id, created!.id));
-    return { ...presentInvitation(row!), acceptUrl: acceptUrlOf(token) };
+    return audited(
+      { ...presentInvitation(row!), acceptUrl: acceptUrlOf(token) },
+      {
+        projectId,
+        action: "member.invited",
+        targetType: "invitation",
+        targetId: created!.id,
+        data: { email: input.email, role: input.role, ...(replaced.length ? { replaces: replaced.map((row) => row.id) } : {}) },
+      },
+    );
   });
-}
+});
 
 /** The organization's open invitations (pending, or expired and never answered), newest first. */
-export async function listInvitations(db: Db, access: OrganizationAccess) {
+export const listInvitations = organizationVerb("member.list", async ({ db, access }) => {
   const rows = await db
     .select(invitationColumns)
     .from(memberInvitations)
@@ -148,13 +148,13 @@ export async function listInvitations(db: Db, access: OrganizationAccess) {
     .where(and(eq(memberInvitations.organizationId, access.organization.id), isOpen))
     .orderBy(desc(memberInvitations.createdAt));
   return rows.map(presentInvitation);
-}
+});
 
 /** Its accept URL stops working (idempotent); an accepted invitation is 409 (remove the membership instead). */
-export async function revokeInvitation(db: Db, actor: Actor, access: OrganizationAccess, invitationId: string) {
+export const revokeInvitation = organizationVerb("member.manage", async ({ access, write }, invitationId: string) => {
   const notFound = new NotFoundError(`Invitation ${invitationId} was not found in this organization.`);
   if (!isUuid(invitationId)) throw notFound;
-  return db.transaction(async (tx) => {
+  await write(async (tx) => {
     const [row] = await tx
       .select({ email: memberInvitations.email, role: memberInvitations.role, projectId: memberInvitations.projectId, acceptedAt: memberInvitations.acceptedAt, revokedAt: memberInvitations.revokedAt })
       .from(memberInvitations)
@@ -162,19 +162,17 @@ export async function revokeInvitation(db: Db, actor: Actor, access: Organizatio
       .for("update");
     if (!row) throw notFound;
     if (row.acceptedAt) throw new ConflictError(`${row.email} has accepted this invitation already; remove their membership instead.`);
-    if (row.revokedAt) return;
+    if (row.revokedAt) return audited(undefined, []);
     await tx.update(memberInvitations).set({ revokedAt: sql`now()` }).where(eq(memberInvitations.id, invitationId));
-    await recordAuditEvent(tx, {
-      organizationId: access.organization.id,
+    return audited(undefined, {
       projectId: row.projectId,
-      actorUserId: actor.userId,
       action: "member.invitation_revoked",
       targetType: "invitation",
       targetId: invitationId,
       data: { email: row.email, role: row.role },
     });
   });
-}
+});
 
 /** What the accept page shows: the invitation behind an accept token, or null for an unknown one. */
 export async function findInvitationByToken(db: Db, token: string) {

@@ -1,20 +1,26 @@
 import {
-  addMember,
   createOrganization,
   createPersonalAccessToken,
-  createProject,
   createUser,
   disableUser,
-  removeMember,
   resolveUserId,
   setUserPassword,
 } from "@/lib/accounts/accounts";
-import { ValidationError } from "@/lib/errors";
+import { addMemberInput, createProjectInput, removeMemberInput } from "@/lib/accounts/contract";
+import { organizationOfProject } from "@/lib/accounts/organization-access";
+import { addOrganizationMember, createOrganizationProject, findMembershipOf, removeOrganizationMember } from "@/lib/accounts/organizations";
+import { NotFoundError, ValidationError } from "@/lib/errors";
 import { generatePassword } from "@/lib/auth/secrets";
 import { bootstrapDemo } from "@/lib/bootstrap/bootstrap";
 import type { Db } from "@/lib/db";
 import { countRowsPerTable } from "@/lib/db/row-counts";
+import { systemOrganizationContext } from "@/lib/services/organization-verbs";
+import { parseInput } from "@/lib/validation/parse-input";
 import { usage, type CliCommand } from "./command-line";
+
+// The CLI runs as the operator (systemActor: no user, audit rows with no actor) and calls the
+// same organization verbs as the API: member add, member remove and project create go through
+// their guards (the last OrganizationAdmin's included) and write the same audit rows.
 
 function required(options: CliCommand["options"], name: string): string {
   const value = options[name];
@@ -22,12 +28,19 @@ function required(options: CliCommand["options"], name: string): string {
   return value;
 }
 
+/** The operator's context on the organization named, or on the one the project belongs to. */
+async function operatorContext(db: Db, scope: { organizationId?: string; projectId?: string }) {
+  return systemOrganizationContext(db, scope.organizationId ?? (await organizationOfProject(db, scope.projectId!)));
+}
+
 export async function runCommand(db: Db, { command, options }: CliCommand): Promise<unknown> {
   switch (command) {
     case "org create":
       return createOrganization(db, { name: required(options, "name") });
-    case "project create":
-      return createProject(db, { organizationId: required(options, "org"), name: required(options, "name") });
+    case "project create": {
+      const { organizationId, name } = parseInput(createProjectInput, { organizationId: required(options, "org"), name: required(options, "name") });
+      return createOrganizationProject(await systemOrganizationContext(db, organizationId), { name });
+    }
     case "user create": {
       const generated = options.password ? undefined : generatePassword();
       const password = options.password ?? generated;
@@ -44,11 +57,17 @@ export async function runCommand(db: Db, { command, options }: CliCommand): Prom
       return disableUser(db, { userId: await resolveUserId(db, required(options, "user")) });
     case "member remove": {
       const userId = await resolveUserId(db, required(options, "user"));
-      return removeMember(db, { userId, organizationId: options.org, projectId: options.project });
+      const member = parseInput(removeMemberInput, { userId, organizationId: options.org, projectId: options.project });
+      const ctx = await operatorContext(db, member);
+      const membership = await findMembershipOf(ctx, member);
+      if (!membership) throw new NotFoundError(`User ${userId} has no membership on ${member.organizationId ?? member.projectId}.`);
+      await removeOrganizationMember(ctx, membership.id);
+      return membership;
     }
     case "member add": {
       const userId = await resolveUserId(db, required(options, "user"));
-      return addMember(db, { userId, organizationId: options.org, projectId: options.project, role: required(options, "role") });
+      const member = parseInput(addMemberInput, { userId, organizationId: options.org, projectId: options.project, role: required(options, "role") });
+      return addOrganizationMember(await operatorContext(db, member), member);
     }
     case "token create": {
       const userId = await resolveUserId(db, required(options, "user"));

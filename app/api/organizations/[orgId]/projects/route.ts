@@ -7,5 +7,5 @@ import { json } from "@/lib/api/responses";
 // POST /api/organizations/{orgId}/projects – a new project (OrganizationAdmin)
 export const POST = withActor<{ orgId: string }>(async ({ req, params, actor, db }) => {
   const access = await authorizeOrganization(db, actor, params.orgId, "project.manage");
-  return json(await createOrganizationProject(db, actor, access, await readJsonBody(req, createProjectBody)), 201);
+  return json(await createOrganizationProject({ db, actor, access }, await readJsonBody(req, createProjectBody)), 201);
 });

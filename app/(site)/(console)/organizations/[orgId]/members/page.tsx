@@ -29,7 +29,7 @@ export default async function MembersPage({ params }: { params: Promise<{ orgId:
     );
   }
   const [members, invitations, projects] = await loadPageData(() =>
-    Promise.all([listOrganizationMembers(db, access), listInvitations(db, access), listProjectsForUser(db, actor.userId)]),
+    Promise.all([listOrganizationMembers({ db, actor, access }), listInvitations({ db, actor, access }), listProjectsForUser(db, actor.userId)]),
   );
   return (
     <section className="space-y-6">
