@@ -30,6 +30,13 @@ const verbModules = [
   // credentials
   // shares
   // templates
+  "lib/templates/templates.ts",
+  "lib/templates/template-outline.ts",
+  "lib/templates/lifecycle.ts",
+  "lib/templates/upload-template.ts",
+  "lib/templates/preview.ts",
+  "lib/templates/upload-sessions/sessions.ts",
+  "lib/templates/upload-sessions/complete.ts",
   // renders
   // campaigns
   // audit and analytics

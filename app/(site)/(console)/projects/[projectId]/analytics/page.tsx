@@ -18,13 +18,13 @@ export default async function AnalyticsPage({ params, searchParams }: Props) {
   const { projectId } = await params;
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(await searchParams)) if (typeof value === "string") query.set(name, value);
-  const { db, access } = await requireProjectPage(projectId);
+  const { db, actor, access } = await requireProjectPage(projectId);
 
   const renderedAt = new Date();
   const view = readView(query);
   const search = analyticsSearch(viewWindow(view, renderedAt), view);
   const [report, templates] = await loadPageData(() =>
-    Promise.all([getProjectAnalytics(db, access, analyticsQuery.parse(Object.fromEntries(new URLSearchParams(search)))), listTemplates(db, access)]),
+    Promise.all([getProjectAnalytics(db, access, analyticsQuery.parse(Object.fromEntries(new URLSearchParams(search)))), listTemplates({ db, actor, access })]),
   );
   return (
     <section className="space-y-4">
