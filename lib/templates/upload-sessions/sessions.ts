@@ -73,12 +73,15 @@ function declarationErrors(body: CreateUploadSessionBody): FieldError[] {
   return errors;
 }
 
+/** The files a session declares (the request's body, validated), and its Idempotency-Key, if any. */
+type CreateSessionInput = { declaration: CreateUploadSessionBody; idempotencyKey?: string };
+
 /**
  * POST …/templates/uploads: checks the declared files as an upload would (before any byte is
  * sent), starts what the provider needs, and records the session. With an Idempotency-Key the
  * same declaration answers the same session.
  */
-export const createUploadSession = projectVerb("template.upload", async (ctx, { declaration: body, idempotencyKey }: { declaration: CreateUploadSessionBody; idempotencyKey?: string }) => {
+export const createUploadSession = projectVerb("template.upload", async (ctx, { declaration: body, idempotencyKey }: CreateSessionInput) => {
   const { actor, access } = ctx;
   const total = body.files.reduce((sum, file) => sum + file.size, 0);
   if (total > maxUploadBytes) {
