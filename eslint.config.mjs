@@ -33,6 +33,13 @@ const verbModules = [
   // shares
   "lib/shares/shares.ts",
   // templates
+  "lib/templates/templates.ts",
+  "lib/templates/template-outline.ts",
+  "lib/templates/lifecycle.ts",
+  "lib/templates/upload-template.ts",
+  "lib/templates/preview.ts",
+  "lib/templates/upload-sessions/sessions.ts",
+  "lib/templates/upload-sessions/complete.ts",
   // renders
   "lib/renders/renders.ts",
   "lib/renders/campaign-thumbnails.ts",

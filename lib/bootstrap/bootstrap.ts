@@ -88,11 +88,17 @@ const demoTemplates = {
 
 async function importDemoTemplate(db: Db, actor: Actor, access: ProjectAccess, version: keyof typeof demoTemplates) {
   const file = (name: string) => new Uint8Array(readFileSync(path.join(demoTemplateDir, version, name)));
-  return importTemplate(db, actor, access, { ...demoTemplates[version], kind: "LottieStandalone" }, [
-    { role: "templateJson", name: "data.json", bytes: file("data.json") },
-    { role: "manifestJson", name: "manifest.json", bytes: file("manifest.json") },
-    { role: "assetFiles", name: "logo.png", bytes: file("images/logo.png") },
-  ]);
+  return importTemplate(
+    { db, actor, access },
+    {
+      fields: { ...demoTemplates[version], kind: "LottieStandalone" },
+      files: [
+        { role: "templateJson", name: "data.json", bytes: file("data.json") },
+        { role: "manifestJson", name: "manifest.json", bytes: file("manifest.json") },
+        { role: "assetFiles", name: "logo.png", bytes: file("images/logo.png") },
+      ],
+    },
+  );
 }
 
 /**
@@ -100,11 +106,11 @@ async function importDemoTemplate(db: Db, actor: Actor, access: ProjectAccess, v
  * version (left Testing, to try in the console), unless the project already has a Production template.
  */
 async function ensureDemoTemplate(db: Db, actor: Actor, access: ProjectAccess) {
-  const [production] = await listTemplates(db, access, "Production");
+  const [production] = await listTemplates({ db, actor, access }, { status: "Production" });
   if (production) return production;
   const landscape = await importDemoTemplate(db, actor, access, "landscape");
   await importDemoTemplate(db, actor, access, "portrait");
-  return deployTemplate(db, actor, access, landscape.id);
+  return deployTemplate({ db, actor, access }, landscape.id);
 }
 
 /**

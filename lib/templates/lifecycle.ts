@@ -1,20 +1,18 @@
 import { and, eq } from "drizzle-orm";
 import { ConflictError } from "@/lib/errors";
-import { recordProjectAuditEvent } from "@/lib/audit/record-audit-event";
-import type { Actor } from "@/lib/auth/authenticate";
-import type { ProjectAccess } from "@/lib/auth/project-access";
-import type { Db } from "@/lib/db";
 import { projects, templateFiles, templates } from "@/lib/db/schema";
+import { audited, projectVerb, type AuditedChange } from "@/lib/services/verbs";
 import { deleteUnreferencedBlobs } from "./template-blobs";
 import { getTemplateFiles, getTemplateRowOrThrow, presentTemplate, type TemplateRow } from "./templates";
 
-export function auditTemplate(tx: Db, actor: Actor, access: ProjectAccess, template: TemplateRow, action: string, data?: Record<string, unknown>) {
-  return recordProjectAuditEvent(tx, actor, access, {
+/** What the audit trail records of a change to a template: its name and version, and `data`. */
+export function templateChange(template: TemplateRow, action: string, data?: Record<string, unknown>): AuditedChange {
+  return {
     action,
     targetType: "template",
     targetId: template.id,
     data: { name: template.name, version: template.version, ...data },
-  });
+  };
 }
 
 /**
@@ -22,9 +20,9 @@ export function auditTemplate(tx: Db, actor: Actor, access: ProjectAccess, templ
  * transaction. Deploys of one project are serialized on the project row, so concurrent
  * deploys each succeed in turn and exactly one template ends up Production.
  */
-export async function deployTemplate(db: Db, actor: Actor, access: ProjectAccess, templateId: string) {
+export const deployTemplate = projectVerb("template.deploy", async ({ db, access, write }, templateId: string) => {
   const projectId = access.project.id;
-  const deployed = await db.transaction(async (tx) => {
+  const deployed = await write(async (tx) => {
     await tx.select({ id: projects.id }).from(projects).where(eq(projects.id, projectId)).for("update");
     const template = await getTemplateRowOrThrow(tx, { projectId, templateId }, true);
     if (template.status !== "Testing") {
@@ -41,17 +39,17 @@ export async function deployTemplate(db: Db, actor: Actor, access: ProjectAccess
       .set({ status: "Production", everProduction: true, deployedAt: now })
       .where(eq(templates.id, template.id))
       .returning();
-    await auditTemplate(tx, actor, access, row!, "template.deployed", { previousProductionId: demoted[0]?.id ?? null });
-    return row!;
+    return audited(row!, templateChange(row!, "template.deployed", { previousProductionId: demoted[0]?.id ?? null }));
   });
   return presentTemplate(deployed, await getTemplateFiles(db, deployed.id));
-}
+});
 
 /** Testing/Previous → Archived; Archived stays (no-op); Production is refused. */
-export async function archiveTemplate(db: Db, actor: Actor, access: ProjectAccess, templateId: string) {
-  const archived = await db.transaction(async (tx) => {
+export const archiveTemplate = projectVerb("template.archive", async ({ db, access, write }, templateId: string) => {
+  const archived = await write(async (tx) => {
     const template = await getTemplateRowOrThrow(tx, { projectId: access.project.id, templateId }, true);
-    if (template.status === "Archived") return template;
+    // Archiving an archived template changes nothing: no row for the trail.
+    if (template.status === "Archived") return audited(template, []);
     if (template.status === "Production") {
       throw new ConflictError("A Production template cannot be archived; deploy a newer version first.");
     }
@@ -60,15 +58,14 @@ export async function archiveTemplate(db: Db, actor: Actor, access: ProjectAcces
       .set({ status: "Archived", archivedAt: new Date() })
       .where(eq(templates.id, template.id))
       .returning();
-    await auditTemplate(tx, actor, access, row!, "template.archived", { from: template.status });
-    return row!;
+    return audited(row!, templateChange(row!, "template.archived", { from: template.status }));
   });
   return presentTemplate(archived, await getTemplateFiles(db, archived.id));
-}
+});
 
 /** Deletes a template that was never Production, then the blobs no other template uses. */
-export async function deleteTemplate(db: Db, actor: Actor, access: ProjectAccess, templateId: string): Promise<void> {
-  const storageKeys = await db.transaction(async (tx) => {
+export const deleteTemplate = projectVerb("template.delete", async ({ db, access, write }, templateId: string): Promise<void> => {
+  const storageKeys = await write(async (tx) => {
     const template = await getTemplateRowOrThrow(tx, { projectId: access.project.id, templateId }, true);
     if (template.everProduction) {
       throw new ConflictError("A template that was ever Production cannot be deleted; archive it instead.");
@@ -78,8 +75,10 @@ export async function deleteTemplate(db: Db, actor: Actor, access: ProjectAccess
       .where(eq(templateFiles.templateId, template.id))
       .returning({ storageKey: templateFiles.storageKey });
     await tx.delete(templates).where(eq(templates.id, template.id));
-    await auditTemplate(tx, actor, access, template, "template.deleted");
-    return files.map((file) => file.storageKey);
+    return audited(
+      files.map((file) => file.storageKey),
+      templateChange(template, "template.deleted"),
+    );
   });
   await deleteUnreferencedBlobs(db, storageKeys);
-}
+});

@@ -2,10 +2,10 @@ import { createHash } from "node:crypto";
 import { Readable } from "node:stream";
 import { LRUCache } from "lru-cache";
 import { ConflictError } from "@/lib/errors";
-import type { ProjectAccess } from "@/lib/auth/project-access";
 import type { Db } from "@/lib/db";
 import { hasErrorCode } from "@/lib/error-code";
 import { processWide } from "@/lib/process-wide";
+import { projectVerb } from "@/lib/services/verbs";
 import { renderPreviewPng } from "@/lib/skottie/preview-renderer";
 import { getBlobStore } from "@/lib/storage";
 import { applyBindings } from "@/shared/templates/bindings";
@@ -47,11 +47,11 @@ function canonicalJson(data: Record<string, string>): string {
  * Renders the template with the data applied (a PNG at the manifest's posterFrame, else
  * mid-animation), stores it in the blob store, and returns a signed URL naming its digest.
  */
-export async function previewTemplate(db: Db, { project }: ProjectAccess, templateId: string, data: Record<string, string>) {
-  const { sha256, meta } = await renderPreview(db, project.id, templateId, data);
+export const previewTemplate = projectVerb("template.preview", async ({ db, access }, { templateId, data }: { templateId: string; data: Record<string, string> }) => {
+  const { sha256, meta } = await renderPreview(db, access.project.id, templateId, data);
   const { url, expiresAt } = signPreviewUrl(sha256);
   return { url, expiresAt, ...meta };
-}
+});
 
 /**
  * The rendered (or cached) preview's digest and metadata; readPreviewPng(sha256) gives the PNG.

@@ -1,5 +1,4 @@
-import type { ProjectAccess } from "@/lib/auth/project-access";
-import type { Db } from "@/lib/db";
+import { projectVerb } from "@/lib/services/verbs";
 import { bindingFieldsOf } from "@/shared/templates/bindings";
 import type { BindingManifest, ManifestCta, ManifestTarget, TemplateField } from "@/shared/templates/manifest";
 import { loadLottie } from "./load-lottie";
@@ -15,8 +14,8 @@ export type TemplateOutline = { fields: OutlineField[]; chapters: Chapter[]; cta
  * The console's detail page: the template API lists fields without their targets, and no
  * chapters or CTAs. Templates are immutable, so this is read once, when the page renders.
  */
-export async function getTemplateOutline(db: Db, { project }: ProjectAccess, templateId: string): Promise<TemplateOutline> {
-  const row = await getTemplateRowOrThrow(db, { projectId: project.id, templateId });
+export const getTemplateOutline = projectVerb("template.read", async ({ db, access }, templateId: string): Promise<TemplateOutline> => {
+  const row = await getTemplateRowOrThrow(db, { projectId: access.project.id, templateId });
   const manifest = (row.manifest as BindingManifest | null) ?? null;
   const lottieFile = (await getTemplateFiles(db, row.id)).find((file) => file.role === "templateJson");
   const lottie = lottieFile ? await loadLottie(lottieFile) : null;
@@ -35,4 +34,4 @@ export async function getTemplateOutline(db: Db, { project }: ProjectAccess, tem
     ctas: manifest?.ctas ?? [],
     frameRate: row.frameRate,
   };
-}
+});

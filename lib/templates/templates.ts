@@ -1,8 +1,9 @@
 import { and, desc, eq, inArray } from "drizzle-orm";
 import { NotFoundError } from "@/lib/errors";
-import { isUuid, type ProjectAccess } from "@/lib/auth/project-access";
+import { isUuid } from "@/lib/auth/project-access";
 import type { Db } from "@/lib/db";
 import { templateFiles, templates } from "@/lib/db/schema";
+import { projectVerb } from "@/lib/services/verbs";
 import type { FileRole } from "./contract";
 
 export type TemplateRow = typeof templates.$inferSelect;
@@ -61,7 +62,8 @@ async function filesOf(db: Db, templateIds: string[]): Promise<Map<string, Templ
 }
 
 /** The project's templates, newest first, optionally of one status. */
-export async function listTemplates(db: Db, { project }: ProjectAccess, status?: TemplateRow["status"]): Promise<Template[]> {
+export const listTemplates = projectVerb("template.read", async ({ db, access: { project } }, input: { status?: TemplateRow["status"] } | void): Promise<Template[]> => {
+  const status = input ? input.status : undefined;
   const rows = await db
     .select()
     .from(templates)
@@ -69,7 +71,7 @@ export async function listTemplates(db: Db, { project }: ProjectAccess, status?:
     .orderBy(desc(templates.createdAt), desc(templates.id));
   const files = await filesOf(db, rows.map((row) => row.id));
   return rows.map((row) => presentTemplate(row, files.get(row.id)!));
-}
+});
 
 /** The template within its project, or a 404; `lock` holds its row for the rest of the transaction. */
 export async function getTemplateRowOrThrow(db: Db, { projectId, templateId }: TemplateScope, lock = false): Promise<TemplateRow> {
@@ -85,10 +87,10 @@ export async function getTemplateRowOrThrow(db: Db, { projectId, templateId }: T
 }
 
 /** The template within the authorized project, or a 404. */
-export async function getTemplateOrThrow(db: Db, { project }: ProjectAccess, templateId: string): Promise<Template> {
-  const row = await getTemplateRowOrThrow(db, { projectId: project.id, templateId });
+export const getTemplate = projectVerb("template.read", async ({ db, access }, templateId: string): Promise<Template> => {
+  const row = await getTemplateRowOrThrow(db, { projectId: access.project.id, templateId });
   return presentTemplate(row, (await filesOf(db, [row.id])).get(row.id)!);
-}
+});
 
 export async function getTemplateFiles(db: Db, templateId: string): Promise<TemplateFileRow[]> {
   return (await filesOf(db, [templateId])).get(templateId)!;

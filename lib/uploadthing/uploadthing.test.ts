@@ -53,10 +53,15 @@ async function createSession(overrides: Partial<typeof templateUploadSessions.$i
   const db = await getDb();
   const actor = sessionActor({ id: editor.id, email: "editor@test.example" });
   const access = await authorizeProject(db, actor, projectId, "template.upload");
-  const { body } = await createUploadSession(db, actor, access, {
-    fields: { name: "Weather card", version: "1.0", kind: "LottieStandalone" },
-    files: declaredFiles.map(({ role, name, size, type }) => ({ role: role as "templateJson" | "assetFiles", name, size, type })),
-  });
+  const { body } = await createUploadSession(
+    { db, actor, access },
+    {
+      declaration: {
+        fields: { name: "Weather card", version: "1.0", kind: "LottieStandalone" },
+        files: declaredFiles.map(({ role, name, size, type }) => ({ role: role as "templateJson" | "assetFiles", name, size, type })),
+      },
+    },
+  );
   expect(body).toMatchObject({ provider: "uploadthing", files: [{ uploadthing: { endpoint: "templateFiles", input: { sessionId: body.id, fileIndex: 0 } } }, {}] });
   if (Object.keys(overrides).length > 0) await db.update(templateUploadSessions).set(overrides).where(eq(templateUploadSessions.id, body.id));
   return body.id;

@@ -1,9 +1,8 @@
 import { and, eq, lt, or } from "drizzle-orm";
 import { problemOf } from "@/lib/api/errors";
 import { ConflictError, isAppError, toAppError, ValidationError } from "@/lib/errors";
-import type { Actor } from "@/lib/auth/authenticate";
-import type { ProjectAccess } from "@/lib/auth/project-access";
-import { schema, type Db } from "@/lib/db";
+import { schema } from "@/lib/db";
+import { audited, projectVerb, type Permitted } from "@/lib/services/verbs";
 import { discardReceivedFiles, type ReceivedFile } from "../receive-upload";
 import { recordTemplate, type UploadResult } from "../upload-template";
 import type { CompleteUploadSessionBody } from "./contract";
@@ -16,27 +15,37 @@ const { templateUploadSessions } = schema;
 const abandonedAfterMs = 15 * 60 * 1000;
 
 /** Moves an open session (or one whose completion was abandoned) to completing; null when another request holds it or it has ended. */
-async function takeSession(db: Db, row: UploadSessionRow): Promise<UploadSessionRow | null> {
+async function takeSession(ctx: Permitted<"template.upload">, row: UploadSessionRow): Promise<UploadSessionRow | null> {
   const now = new Date();
-  const [taken] = await db
-    .update(templateUploadSessions)
-    .set({ status: "completing", updatedAt: now })
-    .where(
-      and(
-        eq(templateUploadSessions.id, row.id),
-        or(
-          eq(templateUploadSessions.status, "open"),
-          and(eq(templateUploadSessions.status, "completing"), lt(templateUploadSessions.updatedAt, new Date(now.getTime() - abandonedAfterMs))),
+  // The session's status is the completion's own bookkeeping (its own small transactions, so that
+  // other requests see it): the trail records the template it creates (template.uploaded).
+  return ctx.write(async (tx) => {
+    const [taken] = await tx
+      .update(templateUploadSessions)
+      .set({ status: "completing", updatedAt: now })
+      .where(
+        and(
+          eq(templateUploadSessions.id, row.id),
+          or(
+            eq(templateUploadSessions.status, "open"),
+            and(eq(templateUploadSessions.status, "completing"), lt(templateUploadSessions.updatedAt, new Date(now.getTime() - abandonedAfterMs))),
+          ),
         ),
-      ),
-    )
-    .returning();
-  return taken ?? null;
+      )
+      .returning();
+    return audited(taken ?? null, []);
+  });
 }
 
-async function setStatus(db: Db, row: UploadSessionRow, status: "open" | "failed", problem: unknown = null) {
-  await db.update(templateUploadSessions).set({ status, problem, updatedAt: new Date() }).where(eq(templateUploadSessions.id, row.id));
+/** Back to open (a retry may complete it), or failed (its files were refused): bookkeeping, as takeSession. */
+async function setStatus(ctx: Permitted<"template.upload">, row: UploadSessionRow, status: "open" | "failed", problem: unknown = null) {
+  await ctx.write(async (tx) => {
+    await tx.update(templateUploadSessions).set({ status, problem, updatedAt: new Date() }).where(eq(templateUploadSessions.id, row.id));
+    return audited(undefined, []);
+  });
 }
+
+type CompleteInput = { sessionId: string; completion: CompleteUploadSessionBody };
 
 function notOpen(row: UploadSessionRow): ConflictError {
   if (row.status === "completing") return new ConflictError(`Upload session ${row.id} is being completed by another request; retry when it has finished.`, "upload_session_busy");
@@ -50,12 +59,12 @@ function notOpen(row: UploadSessionRow): ConflictError {
  * session completed in the same transaction. Completing again replays the 201. A file not sent
  * whole leaves the session open; files the upload's rules refuse end it (failed, staging removed).
  */
-export async function completeUploadSession(db: Db, actor: Actor, access: ProjectAccess, sessionId: string, body: CompleteUploadSessionBody): Promise<UploadResult> {
-  const row = await getUploadSessionOrThrow(db, access, sessionId);
+export const completeUploadSession = projectVerb("template.upload", async (ctx, { sessionId, completion: body }: CompleteInput): Promise<UploadResult> => {
+  const row = await getUploadSessionOrThrow(ctx, sessionId);
   if (row.status === "completed") return { status: 201, body: row.response, replayed: true };
-  const taken = await takeSession(db, row);
+  const taken = await takeSession(ctx, row);
   if (!taken) {
-    const now = await getUploadSessionOrThrow(db, access, sessionId);
+    const now = await getUploadSessionOrThrow(ctx, sessionId);
     if (now.status === "completed") return { status: 201, body: now.response, replayed: true };
     throw notOpen(now);
   }
@@ -74,7 +83,7 @@ export async function completeUploadSession(db: Db, actor: Actor, access: Projec
       }
     }
     phase = "validating";
-    const response = await recordTemplate(db, actor, access, { fields: taken.fields, files }, async (tx, created) => {
+    const response = await recordTemplate(ctx, { fields: taken.fields, files }, async (tx, created) => {
       await tx
         .update(templateUploadSessions)
         .set({ status: "completed", response: created, templateId: (created as { id: string }).id, updatedAt: new Date() })
@@ -83,14 +92,14 @@ export async function completeUploadSession(db: Db, actor: Actor, access: Projec
     await discardStaging(taken).catch(() => undefined);
     return { status: 201, body: response, replayed: false };
   } catch (error) {
-    await discardReceivedFiles(db, files);
+    await discardReceivedFiles(ctx.db, files);
     const refused = phase === "validating" && isAppError(error, "validation_failed");
     if (refused) {
-      await setStatus(db, taken, "failed", JSON.parse(problemOf(toAppError(error)).body));
+      await setStatus(ctx, taken, "failed", JSON.parse(problemOf(toAppError(error)).body));
       await discardStaging(taken).catch(() => undefined);
     } else {
-      await setStatus(db, taken, "open");
+      await setStatus(ctx, taken, "open");
     }
     throw error;
   }
-}
+});

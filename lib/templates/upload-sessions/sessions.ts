@@ -1,13 +1,14 @@
 import { createHash, randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { ConflictError, NotFoundError, PayloadTooLargeError, ValidationError, type FieldError } from "@/lib/errors";
-import type { Actor } from "@/lib/auth/authenticate";
-import { isUuid, type ProjectAccess } from "@/lib/auth/project-access";
+import { isUuid } from "@/lib/auth/project-access";
 import { getConfig } from "@/lib/config";
-import { schema, type Db } from "@/lib/db";
+import { schema } from "@/lib/db";
 import type { UploadSessionFile } from "@/lib/db/schema";
-import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from "@/lib/idempotency/idempotency";
+import { completeIdempotencyKey } from "@/lib/idempotency/idempotency";
+import { audited, projectVerb, type Permitted } from "@/lib/services/verbs";
 import { jsonRoles, maxJsonFileBytes, sanitizeFileName } from "../receive-upload";
+import { claimIdempotencyKeyIn, releaseIdempotencyKeyIn } from "../upload-template";
 import { maxUploadBytes, type FileRole } from "../contract";
 import { fileSetErrors } from "../validate-upload";
 import { uploadPartSize, type CreateUploadSessionBody, type UploadSessionProvider, type UploadSessionStatus } from "./contract";
@@ -47,7 +48,7 @@ export async function presentUploadSession(row: UploadSessionRow) {
 }
 
 /** A session of the authorized project, or a 404. */
-export async function getUploadSessionOrThrow(db: Db, { project }: ProjectAccess, sessionId: string): Promise<UploadSessionRow> {
+export async function getUploadSessionOrThrow({ db, access: { project } }: Permitted<"template.upload">, sessionId: string): Promise<UploadSessionRow> {
   const notFound = new NotFoundError(`Upload session ${sessionId} was not found.`);
   if (!isUuid(sessionId)) throw notFound;
   const [row] = await db
@@ -57,6 +58,9 @@ export async function getUploadSessionOrThrow(db: Db, { project }: ProjectAccess
   if (!row) throw notFound;
   return row;
 }
+
+/** GET …/uploads/{id}: the session, with fresh part URLs while it is open. */
+export const getUploadSession = projectVerb("template.upload", async (ctx, sessionId: string) => presentUploadSession(await getUploadSessionOrThrow(ctx, sessionId)));
 
 /** What the declaration breaks, as the upload would say it: the file set's rules, JSON sizes; the total is a 413. */
 function declarationErrors(body: CreateUploadSessionBody): FieldError[] {
@@ -69,12 +73,16 @@ function declarationErrors(body: CreateUploadSessionBody): FieldError[] {
   return errors;
 }
 
+/** The files a session declares (the request's body, validated), and its Idempotency-Key, if any. */
+type CreateSessionInput = { declaration: CreateUploadSessionBody; idempotencyKey?: string };
+
 /**
  * POST …/templates/uploads: checks the declared files as an upload would (before any byte is
  * sent), starts what the provider needs, and records the session. With an Idempotency-Key the
  * same declaration answers the same session.
  */
-export async function createUploadSession(db: Db, actor: Actor, access: ProjectAccess, body: CreateUploadSessionBody, idempotencyKey?: string) {
+export const createUploadSession = projectVerb("template.upload", async (ctx, { declaration: body, idempotencyKey }: CreateSessionInput) => {
+  const { actor, access } = ctx;
   const total = body.files.reduce((sum, file) => sum + file.size, 0);
   if (total > maxUploadBytes) {
     throw new PayloadTooLargeError(`A template upload is limited to ${maxUploadBytes.toLocaleString("en-US")} bytes (250 MB); these files are ${total.toLocaleString("en-US")}.`);
@@ -84,11 +92,11 @@ export async function createUploadSession(db: Db, actor: Actor, access: ProjectA
 
   const scope = idempotencyKey ? { projectId: access.project.id, key: idempotencyKey } : null;
   const requestHash = createHash("sha256").update(JSON.stringify(body)).digest("hex");
-  const claim = scope ? await claimIdempotencyKey(db, scope) : null;
+  const claim = scope ? await claimIdempotencyKeyIn(ctx, scope) : null;
   if (claim?.state === "in_flight") throw new ConflictError("A request with this Idempotency-Key is still being processed; retry when it has finished.");
   if (claim?.state === "completed") {
     if (claim.requestHash !== requestHash) throw new ValidationError([{ path: "Idempotency-Key", message: "was already used for an upload with different content" }]);
-    const row = await getUploadSessionOrThrow(db, access, (claim.body as { id: string }).id);
+    const row = await getUploadSessionOrThrow(ctx, (claim.body as { id: string }).id);
     return { status: 201, body: await presentUploadSession(row), replayed: true };
   }
 
@@ -101,7 +109,7 @@ export async function createUploadSession(db: Db, actor: Actor, access: ProjectA
       id,
       body.files.map((file) => ({ ...file, name: sanitizeFileName(file.name, file.role) })),
     );
-    const row = await db.transaction(async (tx) => {
+    const row = await ctx.write(async (tx) => {
       const [inserted] = await tx
         .insert(templateUploadSessions)
         .values({
@@ -116,26 +124,31 @@ export async function createUploadSession(db: Db, actor: Actor, access: ProjectA
         })
         .returning();
       if (scope) await completeIdempotencyKey(tx, scope, { requestHash, status: 201, body: { id } });
-      return inserted!;
+      // A session only stages an upload: the trail records the template when it completes (template.uploaded).
+      return audited(inserted!, []);
     });
     return { status: 201, body: await presentUploadSession(row), replayed: false };
   } catch (error) {
     if (files) await discardStaging({ id, provider, files } as UploadSessionRow).catch(() => undefined);
-    if (scope && claim?.state === "claimed") await releaseIdempotencyKey(db, scope);
+    if (scope && claim?.state === "claimed") await releaseIdempotencyKeyIn(ctx, scope);
     throw error;
   }
-}
+});
 
 /** DELETE …/uploads/{id}: an open session ends; what it staged is removed. Cancelling again is fine. */
-export async function cancelUploadSession(db: Db, access: ProjectAccess, sessionId: string): Promise<void> {
-  const row = await getUploadSessionOrThrow(db, access, sessionId);
-  const [cancelled] = await db
-    .update(templateUploadSessions)
-    .set({ status: "cancelled", updatedAt: new Date() })
-    .where(and(eq(templateUploadSessions.id, row.id), eq(templateUploadSessions.status, "open")))
-    .returning();
+export const cancelUploadSession = projectVerb("template.upload", async (ctx, sessionId: string): Promise<void> => {
+  const row = await getUploadSessionOrThrow(ctx, sessionId);
+  const cancelled = await ctx.write(async (tx) => {
+    const [ended] = await tx
+      .update(templateUploadSessions)
+      .set({ status: "cancelled", updatedAt: new Date() })
+      .where(and(eq(templateUploadSessions.id, row.id), eq(templateUploadSessions.status, "open")))
+      .returning();
+    // Ending a session's staging is no change to the project's templates: no row for the trail.
+    return audited(ended, []);
+  });
   // The cancel stands even when the clean-up fails (UploadThing unreachable): it is logged, and S3's lifecycle rule or the local sweep of leftovers finishes it.
   if (cancelled) return discardStaging(cancelled).catch((error: unknown) => console.error(`Cleaning up cancelled upload session ${row.id} failed:`, error));
   if (row.status === "cancelled") return;
   throw new ConflictError(`Upload session ${row.id} is ${row.status}; only an open session can be cancelled.`, "upload_session_not_open");
-}
+});

@@ -6,7 +6,7 @@ import { listTemplatesQuery } from "@/lib/templates/contract";
 import { listTemplates } from "@/lib/templates/templates";
 
 // GET /api/Projects/{projectId}/templates?status= – the project's templates, newest first
-export const GET = withProjectRole("template.read", async ({ req, db, access }) => {
-  const { status } = parseInput(listTemplatesQuery, searchParamsObject(req));
-  return json({ items: await listTemplates(db, access, status) });
+export const GET = withProjectRole("template.read", async (ctx) => {
+  const { status } = parseInput(listTemplatesQuery, searchParamsObject(ctx.req));
+  return json({ items: await listTemplates(ctx, { status }) });
 });

@@ -19,13 +19,12 @@ export default async function AnalyticsPage({ params, searchParams }: Props) {
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(await searchParams)) if (typeof value === "string") query.set(name, value);
   const page = await requireProjectPage(projectId);
-  const { db, access } = page;
 
   const renderedAt = new Date();
   const view = readView(query);
   const search = analyticsSearch(viewWindow(view, renderedAt), view);
   const [report, templates] = await loadPageData(() =>
-    Promise.all([getProjectAnalytics(page, analyticsQuery.parse(Object.fromEntries(new URLSearchParams(search)))), listTemplates(db, access)]),
+    Promise.all([getProjectAnalytics(page, analyticsQuery.parse(Object.fromEntries(new URLSearchParams(search)))), listTemplates(page)]),
   );
   return (
     <section className="space-y-4">

@@ -15,8 +15,8 @@ type Props = { params: Promise<{ projectId: string }>; searchParams: Promise<{ s
 export default async function TemplatesPage({ params, searchParams }: Props) {
   const { projectId } = await params;
   const { status } = await searchParams;
-  const { db, access } = await requireProjectPage(projectId);
-  const templates = await loadPageData(() => listTemplates(db, access));
+  const page = await requireProjectPage(projectId);
+  const templates = await loadPageData(() => listTemplates(page));
   return (
     <TemplateList
       projectId={projectId}

@@ -9,6 +9,6 @@ export const POST = withProjectRole("template.upload", async (ctx) => {
   const header = ctx.req.headers.get("idempotency-key");
   const key = header === null ? undefined : idempotencyKeySchema.safeParse(header);
   if (key && !key.success) throw new ValidationError([{ path: "Idempotency-Key", message: key.error.issues[0]!.message }]);
-  const result = await uploadTemplate(ctx.db, ctx.actor, ctx.access, ctx.req, key?.data);
+  const result = await uploadTemplate(ctx, { request: ctx.req, idempotencyKey: key?.data });
   return json(result.body, result.status, result.replayed ? { "Idempotent-Replayed": "true" } : {});
 });

@@ -12,6 +12,6 @@ export const POST = withProjectRole("template.upload", async (ctx) => {
   const key = header === null ? undefined : idempotencyKeySchema.safeParse(header);
   if (key && !key.success) throw new ValidationError([{ path: "Idempotency-Key", message: key.error.issues[0]!.message }]);
   const body = await readJsonBody(ctx.req, createUploadSessionBody);
-  const result = await createUploadSession(ctx.db, ctx.actor, ctx.access, body, key?.data);
+  const result = await createUploadSession(ctx, { declaration: body, idempotencyKey: key?.data });
   return json(result.body, result.status, result.replayed ? { "Idempotent-Replayed": "true" } : {});
 });

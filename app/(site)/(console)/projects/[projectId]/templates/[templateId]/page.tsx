@@ -8,15 +8,15 @@ import { asApiJson, requireProjectPage } from "@/lib/console/page-access";
 import { loadPageData } from "@/lib/server/request-context";
 import { templateSchema } from "@/lib/templates/contract";
 import { getTemplateOutline } from "@/lib/templates/template-outline";
-import { getTemplateOrThrow, listTemplates } from "@/lib/templates/templates";
+import { getTemplate, listTemplates } from "@/lib/templates/templates";
 
 type Params = { projectId: string; templateId: string };
 
 /** The page's data, loaded once for generateMetadata and the page; null when the template is not the project's. */
 const loadTemplatePage = cache(async (projectId: string, templateId: string) => {
-  const { db, access } = await requireProjectPage(projectId);
+  const page = await requireProjectPage(projectId);
   try {
-    return await loadPageData(() => Promise.all([getTemplateOrThrow(db, access, templateId), listTemplates(db, access), getTemplateOutline(db, access, templateId)]));
+    return await loadPageData(() => Promise.all([getTemplate(page, templateId), listTemplates(page), getTemplateOutline(page, templateId)]));
   } catch (error) {
     if (isAppError(error, "not_found")) return null;
     throw error;

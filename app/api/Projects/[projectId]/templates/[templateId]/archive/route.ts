@@ -4,5 +4,5 @@ import { archiveTemplate } from "@/lib/templates/lifecycle";
 
 // POST …/templates/{templateId}/archive – Testing/Previous → Archived; a Production template is refused (409)
 export const POST = withProjectRole<{ projectId: string; templateId: string }>("template.archive", async (ctx) => {
-  return json(await archiveTemplate(ctx.db, ctx.actor, ctx.access, ctx.params.templateId));
+  return json(await archiveTemplate(ctx, ctx.params.templateId));
 });

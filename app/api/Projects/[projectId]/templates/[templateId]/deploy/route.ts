@@ -4,5 +4,5 @@ import { deployTemplate } from "@/lib/templates/lifecycle";
 
 // POST …/templates/{templateId}/deploy – Testing → Production; the old Production → Previous
 export const POST = withProjectRole<{ projectId: string; templateId: string }>("template.deploy", async (ctx) => {
-  return json(await deployTemplate(ctx.db, ctx.actor, ctx.access, ctx.params.templateId));
+  return json(await deployTemplate(ctx, ctx.params.templateId));
 });

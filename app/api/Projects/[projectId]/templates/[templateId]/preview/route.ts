@@ -7,5 +7,5 @@ import { previewBodySchema } from "@/lib/templates/preview-contract";
 // POST …/templates/{templateId}/preview – a PNG with the data applied, behind a signed URL valid 15 minutes
 export const POST = withProjectRole<{ projectId: string; templateId: string }>("template.preview", async (ctx) => {
   const { data } = await readJsonBody(ctx.req, previewBodySchema);
-  return json(await previewTemplate(ctx.db, ctx.access, ctx.params.templateId, data));
+  return json(await previewTemplate(ctx, { templateId: ctx.params.templateId, data }));
 });

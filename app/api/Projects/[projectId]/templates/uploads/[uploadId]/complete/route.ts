@@ -7,6 +7,6 @@ import { completeUploadSessionBody } from "@/lib/templates/upload-sessions/contr
 // POST …/templates/uploads/{uploadId}/complete – validate the stored files and create the template
 export const POST = withProjectRole<{ projectId: string; uploadId: string }>("template.upload", async (ctx) => {
   const body = await readJsonBody(ctx.req, completeUploadSessionBody);
-  const result = await completeUploadSession(ctx.db, ctx.actor, ctx.access, ctx.params.uploadId, body);
+  const result = await completeUploadSession(ctx, { sessionId: ctx.params.uploadId, completion: body });
   return json(result.body, result.status, result.replayed ? { "Idempotent-Replayed": "true" } : {});
 });
