@@ -1,9 +1,8 @@
 import { and, asc, eq, or, sql } from "drizzle-orm";
 import { NotFoundError } from "@/lib/errors";
-import type { Actor } from "@/lib/auth/authenticate";
 import { revokeUserConsoleSessions } from "@/lib/auth/console-sessions";
 import { isUuid } from "@/lib/auth/project-access";
-import { requireScope } from "@/lib/auth/token-scopes";
+import { accountVerb } from "@/lib/services/account-verbs";
 import type { Db } from "@/lib/db";
 import { memberships, organizations, projects, users, type Role } from "@/lib/db/schema";
 import { audited, organizationVerb } from "@/lib/services/organization-verbs";
@@ -21,8 +20,7 @@ import type { OrganizationAccess } from "./organization-access";
 export { authorizeOrganization, findOrganizationAccess, requireOrganizationRole, systemOrganizationAccess, type OrganizationAccess } from "./organization-access";
 
 /** GET /api/me: the user, the organizations they belong to (role null: only through a project) and their projects. */
-export async function describeMe(db: Db, actor: Actor) {
-  requireScope(actor, "account.read");
+export const describeMe = accountVerb("account.read", async ({ db, actor }) => {
   const projectList = await listProjectsForUser(db, actor.userId);
   const orgRoles = await db
     .select({ id: organizations.id, name: organizations.name, role: memberships.role })
@@ -38,7 +36,7 @@ export async function describeMe(db: Db, actor: Actor) {
     organizations: [...byId.values()].sort((a, b) => a.name.localeCompare(b.name)),
     projects: projectList,
   };
-}
+});
 
 /** A new project of the organization (the API's POST …/projects and the CLI's `project create`). */
 export const createOrganizationProject = organizationVerb("project.manage", async ({ access, write }, { name }: { name: string }) =>

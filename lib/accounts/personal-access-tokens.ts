@@ -1,11 +1,10 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { ForbiddenError, NotFoundError } from "@/lib/errors";
-import type { Actor } from "@/lib/auth/authenticate";
 import { isUuid } from "@/lib/auth/project-access";
 import { maxTokenGenerations, revokeTokenDescendants, tokenAncestry } from "@/lib/auth/token-chain";
-import { requireScope, type TokenScope } from "@/lib/auth/token-scopes";
-import type { Db } from "@/lib/db";
+import type { TokenScope } from "@/lib/auth/token-scopes";
 import { personalAccessTokens } from "@/lib/db/schema";
+import { accountVerb } from "@/lib/services/account-verbs";
 import { createPersonalAccessToken } from "./accounts";
 
 // The signed-in user's own personal access tokens (/api/me/tokens): never another user's, and
@@ -54,19 +53,17 @@ function effectiveRevocations(rows: TokenRow[]): Map<string, Date | null> {
   return revokedAt;
 }
 
-export async function listOwnTokens(db: Db, actor: Actor) {
-  requireScope(actor, "account.read");
+export const listOwnTokens = accountVerb("account.read", async ({ db, actor }) => {
   const rows = await db.select(tokenColumns).from(personalAccessTokens).where(eq(personalAccessTokens.userId, actor.userId)).orderBy(desc(personalAccessTokens.createdAt));
   const revokedAt = effectiveRevocations(rows);
   return rows.map((row) => presentToken({ ...row, revokedAt: revokedAt.get(row.id) ?? null }));
-}
+});
 
 /**
  * A new token for the caller. Made with a token, it is that token's child: `scopes` default to
  * the parent's and may not go beyond them (403), and chains stop at maxTokenGenerations.
  */
-export async function createOwnToken(db: Db, actor: Actor, { name, scopes }: { name: string; scopes?: TokenScope[] }) {
-  requireScope(actor, "token.write");
+export const createOwnToken = accountVerb("token.write", async ({ db, actor }, { name, scopes }: { name: string; scopes?: TokenScope[] }) => {
   const wanted = scopes ?? [...actor.scopes];
   const beyond = wanted.filter((scope) => !actor.scopes.includes(scope));
   if (beyond.length > 0) {
@@ -80,14 +77,13 @@ export async function createOwnToken(db: Db, actor: Actor, { name, scopes }: { n
   }
   const created = await createPersonalAccessToken(db, { userId: actor.userId, name, scopes: wanted, parentTokenId: actor.tokenId ?? undefined });
   return { ...presentToken({ ...created, lastUsedAt: null, revokedAt: null }), token: created.token };
-}
+});
 
 /**
  * Revokes one of the user's tokens and every token created from it, transitively, in one
  * transaction (idempotent: each first revokedAt stays); another user's is 404.
  */
-export async function revokeOwnToken(db: Db, actor: Actor, tokenId: string) {
-  requireScope(actor, "token.write");
+export const revokeOwnToken = accountVerb("token.write", async ({ db, actor }, tokenId: string) => {
   const notFound = new NotFoundError(`Token ${tokenId} was not found.`);
   if (!isUuid(tokenId)) throw notFound;
   return db.transaction(async (tx) => {
@@ -100,4 +96,4 @@ export async function revokeOwnToken(db: Db, actor: Actor, tokenId: string) {
     await revokeTokenDescendants(tx, row.id);
     return presentToken(row);
   });
-}
+});

@@ -1,6 +1,5 @@
-import type { ProjectAccess } from "@/lib/auth/project-access";
 import { getConfig } from "@/lib/config";
-import type { Db } from "@/lib/db";
+import { projectVerb } from "@/lib/services/verbs";
 import { getTemplateRowOrThrow } from "@/lib/templates/templates";
 import type { PageManifest } from "@/shared/embed-protocol";
 import { describeTemplate } from "./page-manifest";
@@ -11,7 +10,7 @@ import { describeTemplate } from "./page-manifest";
  * plays reaches the project's analytics; only the app's own pages may drive it (INIT from
  * PUBLIC_BASE_URL's origin, the same origin the console's API calls must come from).
  */
-export async function buildTemplatePreviewManifest(db: Db, access: ProjectAccess, templateId: string): Promise<PageManifest> {
+export const buildTemplatePreviewManifest = projectVerb("template.read", async ({ db, access }, templateId: string): Promise<PageManifest> => {
   const row = await getTemplateRowOrThrow(db, { projectId: access.project.id, templateId });
   const served = await describeTemplate(db, row);
   return {
@@ -31,4 +30,4 @@ export async function buildTemplatePreviewManifest(db: Db, access: ProjectAccess
     ingest: null,
     allowedOrigins: [new URL(getConfig().publicBaseUrl).origin],
   };
-}
+});

@@ -3,4 +3,4 @@ import { withActor } from "@/lib/api/handler";
 import { json } from "@/lib/api/responses";
 
 // GET /api/me – the caller, their organizations and their projects with the role on each
-export const GET = withActor(async ({ actor, db }) => json(await describeMe(db, actor)));
+export const GET = withActor(async (ctx) => json(await describeMe(ctx)));

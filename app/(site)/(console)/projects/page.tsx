@@ -9,7 +9,7 @@ export const metadata: Metadata = { title: "Projects" };
 
 export default async function ProjectsPage() {
   const { actor, db } = await requireConsoleActor("/projects");
-  const me = asApiJson(meSchema, await loadPageData(() => describeMe(db, actor)));
+  const me = asApiJson(meSchema, await loadPageData(() => describeMe({ db, actor })));
   return (
     <section>
       <h1 className="mb-6 text-2xl font-semibold">Projects</h1>

@@ -10,7 +10,7 @@ export const metadata: Metadata = { title: "Access tokens" };
 
 export default async function TokensPage() {
   const { actor, db } = await requireConsoleActor("/account/tokens");
-  const tokens = asApiJson(personalAccessTokenSchema.array(), await loadPageData(() => listOwnTokens(db, actor)));
+  const tokens = asApiJson(personalAccessTokenSchema.array(), await loadPageData(() => listOwnTokens({ db, actor })));
   return (
     <section className="space-y-6">
       <div>

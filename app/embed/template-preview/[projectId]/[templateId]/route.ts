@@ -15,7 +15,8 @@ const notices: Record<number, string> = {
 export const GET = withPublic<{ projectId: string; templateId: string }>(({ req, params }) =>
   servePlayerDocument(async () => {
     const db = await getDb();
-    const access = await authorizeProject(db, await authenticate(db, req), params.projectId, "template.read");
-    return buildTemplatePreviewManifest(db, access, params.templateId);
+    const actor = await authenticate(db, req);
+    const access = await authorizeProject(db, actor, params.projectId, "template.read");
+    return buildTemplatePreviewManifest({ db, actor, access }, params.templateId);
   }, notices),
 );
