@@ -3,7 +3,7 @@ import type { Action } from "@/lib/auth/permissions";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { requireOrganizationRole, systemOrganizationAccess, type OrganizationAccess } from "@/lib/accounts/organization-access";
 import type { Db } from "@/lib/db";
-import { audited as auditedChanges, type Audited, type AuditedChange, type Writer } from "./verbs";
+import { audited as auditedChanges, auditedWriter, defineVerb, type Audited, type AuditedChange, type Verb, type Writer } from "./verbs";
 
 // The organization-level counterpart of verbs.ts (docs/adr/0143-service-verbs.md): a verb is
 // `verb(ctx, input)` with `ctx = { db, actor, access }` on an organization; `organizationVerb`
@@ -40,29 +40,22 @@ export type OrganizationPermitted<A extends Action> = OrganizationContext & { re
 /** 403 unless the organization-level role and token scopes allow `action`; the context that proves it. */
 export function permitOrganization<A extends Action>(ctx: OrganizationContext, action: A): OrganizationPermitted<A> {
   requireOrganizationRole(ctx.access, action);
-  const write: Writer = (change) =>
-    ctx.db.transaction(async (tx) => {
-      const { result, changes } = await change(tx);
-      for (const { projectId, ...entry } of changes as readonly OrganizationChange[]) {
-        await recordAuditEvent(tx, { organizationId: ctx.access.organization.id, projectId: projectId ?? null, actorUserId: ctx.actor.userId, ...entry });
-      }
-      return result;
-    });
+  const write = auditedWriter(ctx.db, (tx, change) => {
+    const { projectId, ...entry } = change as OrganizationChange;
+    return recordAuditEvent(tx, { organizationId: ctx.access.organization.id, projectId: projectId ?? null, actorUserId: ctx.actor.userId, ...entry });
+  });
   return { db: ctx.db, actor: ctx.actor, access: ctx.access, write } as OrganizationPermitted<A>;
 }
 
-const verbAction = Symbol.for("reelbind.verbAction");
-
 /** An organization verb, with the permission it checks readable by `permissionOfVerb`. */
-export type OrganizationVerb<A extends Action, I, R> = ((ctx: OrganizationContext, input: I) => Promise<R>) & { readonly [verbAction]: A };
+export type OrganizationVerb<A extends Action, I, R> = Verb<OrganizationContext, A, I, R>;
 
 /** Makes an organization verb: checks `action` first, then runs `body` with the checked context. */
 export function organizationVerb<A extends Action, I = void, R = unknown>(
   action: A,
   body: (ctx: OrganizationPermitted<A>, input: I) => Promise<R>,
 ): OrganizationVerb<A, I, R> {
-  const verb = (ctx: OrganizationContext, input: I) => body(permitOrganization(ctx, action), input);
-  return Object.assign(verb, { [verbAction]: action });
+  return defineVerb(action, permitOrganization, body);
 }
 
 /** The operator's context on an organization that exists (404 otherwise): the CLI's, the bootstrap's. */

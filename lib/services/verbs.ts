@@ -42,31 +42,45 @@ declare const permitted: unique symbol;
  */
 export type Permitted<A extends Action> = ProjectContext & { readonly write: Writer; readonly [permitted]: A };
 
+/** A Writer on `db`: runs a change in one transaction and records its audit rows with `record`. */
+export function auditedWriter(db: Db, record: (tx: Db, change: AuditedChange) => Promise<void>): Writer {
+  return (change) =>
+    db.transaction(async (tx) => {
+      const { result, changes } = await change(tx);
+      for (const entry of changes) await record(tx, entry);
+      return result;
+    });
+}
+
 /** 403 unless the caller's role and token scopes allow `action`; the context that proves it. */
 export function permit<A extends Action>(ctx: ProjectContext, action: A): Permitted<A> {
   requireRole(ctx.access, action);
-  const write: Writer = (change) =>
-    ctx.db.transaction(async (tx) => {
-      const { result, changes } = await change(tx);
-      for (const entry of changes) await recordProjectAuditEvent(tx, ctx.actor, ctx.access, entry);
-      return result;
-    });
+  const write = auditedWriter(ctx.db, (tx, entry) => recordProjectAuditEvent(tx, ctx.actor, ctx.access, entry));
   return { db: ctx.db, actor: ctx.actor, access: ctx.access, write } as Permitted<A>;
 }
 
 const verbAction = Symbol.for("reelbind.verbAction");
 
 /** A verb, with the permission it checks readable by tests and docs. */
-export type ProjectVerb<A extends Action, I, R> = ((ctx: ProjectContext, input: I) => Promise<R>) & { readonly [verbAction]: A };
+export type Verb<C, A extends Action, I, R> = ((ctx: C, input: I) => Promise<R>) & { readonly [verbAction]: A };
+export type ProjectVerb<A extends Action, I, R> = Verb<ProjectContext, A, I, R>;
 
-/** Makes a verb: checks `action` first, then runs `body` with the checked context. */
+/**
+ * Makes a verb for any kind of context: `check` proves the caller may do `action` and gives the
+ * checked context, then `body` runs with it. A refusal is a rejected promise like any other
+ * failure, never a synchronous throw.
+ */
+export function defineVerb<C, P, A extends Action, I, R>(action: A, check: (ctx: C, action: A) => P, body: (ctx: P, input: I) => Promise<R>): Verb<C, A, I, R> {
+  const verb = async (ctx: C, input: I) => body(check(ctx, action), input);
+  return Object.assign(verb, { [verbAction]: action });
+}
+
+/** Makes a project verb: checks `action` first, then runs `body` with the checked context. */
 export function projectVerb<A extends Action, I = void, R = unknown>(
   action: A,
   body: (ctx: Permitted<A>, input: I) => Promise<R>,
 ): ProjectVerb<A, I, R> {
-  // async: a refusal is a rejected promise like any other failure, never a synchronous throw.
-  const verb = async (ctx: ProjectContext, input: I) => body(permit(ctx, action), input);
-  return Object.assign(verb, { [verbAction]: action });
+  return defineVerb(action, permit, body);
 }
 
 /** The permission a verb checks, or undefined when `value` is not one. */
