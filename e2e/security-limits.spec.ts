@@ -80,21 +80,22 @@ test.describe("GET /api/Projects/:id/audit-events by role", () => {
     const manager = await read(setup.token);
     const asViewer = await read(viewer.token);
 
-    const actions = ["credential.revoked", "share.disabled", "credential.created", "share.created", "credential.created", "template.uploaded"];
+    // The project was created at the command line: its first event is the operator's, with no actor.
+    const actions = ["credential.revoked", "share.disabled", "credential.created", "share.created", "credential.created", "template.uploaded", "project.created"];
     expect(manager.page.items.map((event) => event.action)).toEqual(actions);
     expect(asViewer.page.items.map((event) => event.action)).toEqual(actions);
+    expect([manager.page.items.at(-1)!.actor, asViewer.page.items.at(-1)!.actor]).toEqual([null, null]);
+    const byMembers = (items: AuditPage["items"]) => items.slice(0, -1);
 
-    const managerEmails = [...new Set(manager.page.items.map((event) => event.actor!.email))];
+    const managerEmails = [...new Set(byMembers(manager.page.items).map((event) => event.actor!.email))];
     expect(managerEmails).toHaveLength(1);
     expect(managerEmails[0]).toMatch(/^audit-roles-.*@example\.com$/);
     const apiKeys = manager.page.items.filter((event) => event.action === "credential.created").map((event) => event.data!.apiKey);
     expect(apiKeys).toContain(credential.apiKey);
     expect(apiKeys.every((key) => typeof key === "string" && key.startsWith("pk_"))).toBe(true);
 
-    for (const event of asViewer.page.items) {
-      expect(event.actor).toEqual({ id: manager.page.items[0]!.actor!.id, email: "a project member" });
-      expect(event.data ?? {}).not.toHaveProperty("apiKey");
-    }
+    for (const event of byMembers(asViewer.page.items)) expect(event.actor).toEqual({ id: manager.page.items[0]!.actor!.id, email: "a project member" });
+    for (const event of asViewer.page.items) expect(event.data ?? {}).not.toHaveProperty("apiKey");
     expect(asViewer.page.items.find((event) => event.action === "credential.created")!.data).toEqual({ name: "Second site" });
     expect(asViewer.text).not.toContain(managerEmails[0]!);
     for (const key of apiKeys) expect(asViewer.text).not.toContain(key as string);
@@ -139,13 +140,19 @@ test.describe("GET /api/Projects/:id/audit-events – members' emails", () => {
     const removed = await request.delete(`${members}/${inviteeMembership}`, { headers: bearer(admin.token) });
     expect(removed.status(), await removed.text()).toBe(204);
 
-    const read = async (token: string) => {
+    const readAll = async (token: string) => {
       const response = await request.get(`/api/Projects/${projectId}/audit-events`, { headers: bearer(token) });
       expect(response.status(), await response.text()).toBe(200);
       const text = await response.text();
       return { items: (JSON.parse(text) as AuditPage).items, text };
     };
+    // The project was created at the command line: its first event is the operator's `project.created`, no actor and no email.
     const actions = ["member.removed", "member.role_changed", "member.role_changed", "member.role_changed", "member.invitation_accepted", "member.invited"];
+    const read = async (token: string) => {
+      const page = await readAll(token);
+      expect(page.items.at(-1)).toMatchObject({ action: "project.created", actor: null });
+      return { items: page.items.slice(0, -1), text: page.text };
+    };
     const asAdmin = await read(admin.token);
     expect(asAdmin.items.map((event) => event.action)).toEqual(actions);
     expect(asAdmin.items.map((event) => event.data!.email)).toEqual([invitee, readers.Viewer.email, readers.Viewer.email, invitee, invitee, invitee]);
