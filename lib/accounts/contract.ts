@@ -47,7 +47,6 @@ export const createTokenInput = z.strictObject({
   userId: z.uuid({ error: "must be a user id (UUID)" }),
   name: z.string().trim().min(1).max(120).optional(),
   scopes: tokenScopesField.optional(),
-  parentTokenId: z.uuid().optional(),
 });
 
 export type CreateUserInput = z.input<typeof createUserInput>;

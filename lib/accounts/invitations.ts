@@ -1,12 +1,12 @@
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { ConflictError, ForbiddenError, GoneError, NotFoundError, ValidationError } from "@/lib/errors";
-import { recordAuditEvent } from "@/lib/audit/record-audit-event";
-import type { Actor } from "@/lib/auth/authenticate";
 import { isUuid } from "@/lib/auth/project-access";
 import { generateInvitationToken, hashPassword, sha256Hex } from "@/lib/auth/secrets";
 import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { memberInvitations, memberships, organizations, projects, users, type Role } from "@/lib/db/schema";
+import type { AccountContext } from "@/lib/services/account-verbs";
+import { audited as trailAudited, trailWriter } from "@/lib/services/operator-verbs";
 import { audited, organizationVerb } from "@/lib/services/organization-verbs";
 
 // Adding a member is an invitation the person accepts: until then it grants nothing (no
@@ -211,7 +211,10 @@ async function lockOpenInvitation(tx: Db, token: string) {
 
 type OpenInvitation = Awaited<ReturnType<typeof lockOpenInvitation>>;
 
-/** Makes the membership the invitation offers (a membership made meanwhile on that scope stays as it is) and closes the invitation. */
+/**
+ * Makes the membership the invitation offers (a membership made meanwhile on that scope stays as
+ * it is) and closes the invitation; the trail row names the one who accepted as its actor.
+ */
 async function completeInvitation(tx: Db, invitation: OpenInvitation, user: { id: string; email: string }) {
   await tx
     .insert(memberships)
@@ -227,16 +230,7 @@ async function completeInvitation(tx: Db, invitation: OpenInvitation, user: { id
     .from(memberships)
     .where(and(eq(memberships.userId, user.id), invitation.projectId ? eq(memberships.projectId, invitation.projectId) : eq(memberships.organizationId, invitation.organizationId)));
   await tx.update(memberInvitations).set({ acceptedAt: sql`now()`, acceptedBy: user.id }).where(eq(memberInvitations.id, invitation.id));
-  await recordAuditEvent(tx, {
-    organizationId: invitation.organizationId,
-    projectId: invitation.projectId,
-    actorUserId: user.id,
-    action: "member.invitation_accepted",
-    targetType: "invitation",
-    targetId: invitation.id,
-    data: { email: invitation.email, role: invitation.role },
-  });
-  return {
+  const accepted = {
     membershipId: membership!.id,
     userId: user.id,
     email: user.email,
@@ -245,15 +239,24 @@ async function completeInvitation(tx: Db, invitation: OpenInvitation, user: { id
     role: membership!.role,
     scope: invitation.projectId ? ("project" as const) : ("organization" as const),
   };
+  return trailAudited(accepted, {
+    organizationId: invitation.organizationId,
+    projectId: invitation.projectId,
+    actorUserId: user.id,
+    action: "member.invitation_accepted",
+    targetType: "invitation",
+    targetId: invitation.id,
+    data: { email: invitation.email, role: invitation.role },
+  });
 }
 
 /**
  * An existing user accepts, signed in to the console as the invited address: their consent. A
  * token cannot accept (it may have been made for a script), nor can another account.
  */
-export async function acceptInvitation(db: Db, actor: Actor, { token }: { token: string }) {
+export async function acceptInvitation({ db, actor }: AccountContext, { token }: { token: string }) {
   if (actor.via !== "session") throw new ForbiddenError("Accept an invitation in the console, signed in as the invited address; a token cannot accept one.");
-  return db.transaction(async (tx) => {
+  return trailWriter(db, actor.userId)(async (tx) => {
     const invitation = await lockOpenInvitation(tx, token);
     if (invitation.email !== actor.email.toLowerCase()) {
       throw new ForbiddenError(`This invitation is for ${invitation.email}; you are signed in as ${actor.email}. Sign in as ${invitation.email} to accept it.`);
@@ -267,9 +270,9 @@ export async function acceptInvitation(db: Db, actor: Actor, { token }: { token:
  * address that has an account already is 409: its owner signs in and accepts, so the invitation
  * can never set an existing account's password.
  */
-export async function createAccountFromInvitation(db: Db, { token, password, name }: { token: string; password: string; name?: string }) {
+export async function createAccountFromInvitation({ db }: { db: Db }, { token, password, name }: { token: string; password: string; name?: string }) {
   const passwordHash = await hashPassword(password);
-  return db.transaction(async (tx) => {
+  return trailWriter(db, null)(async (tx) => {
     const invitation = await lockOpenInvitation(tx, token);
     const [existing] = await tx.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${invitation.email}`);
     if (existing) throw new ConflictError(`${invitation.email} has an account already: sign in as it and accept the invitation there.`, "account_exists");

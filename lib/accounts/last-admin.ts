@@ -6,8 +6,8 @@ import type { Db } from "@/lib/db";
 /**
  * Locks the organization's admin memberships (in id order, so concurrent changes queue instead of
  * deadlocking) and refuses a change that would leave none: an organization without an admin
- * could never get its members managed again. The API's verbs (organizations.ts) and the
- * CLI's (accounts.ts) both ask.
+ * could never get its members managed again. The organization verbs ask (organizations.ts), for
+ * the API and the CLI alike.
  */
 export async function requireAnotherAdmin(tx: Db, organizationId: string, member: { email: string; role: Role; projectId: string | null }, change: string) {
   if (member.projectId !== null || member.role !== "OrganizationAdmin") return;

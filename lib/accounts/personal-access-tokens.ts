@@ -5,7 +5,8 @@ import { maxTokenGenerations, revokeTokenDescendants, tokenAncestry } from "@/li
 import type { TokenScope } from "@/lib/auth/token-scopes";
 import { personalAccessTokens } from "@/lib/db/schema";
 import { accountVerb } from "@/lib/services/account-verbs";
-import { createPersonalAccessToken } from "./accounts";
+import { generatePersonalAccessToken, sha256Hex } from "@/lib/auth/secrets";
+import type { Db } from "@/lib/db";
 
 // The signed-in user's own personal access tokens (/api/me/tokens): never another user's, and
 // never the token or its hash after the create response. A token made with a token is its
@@ -53,6 +54,19 @@ function effectiveRevocations(rows: TokenRow[]): Map<string, Date | null> {
   return revokedAt;
 }
 
+/**
+ * Stores a new token of the user (for the verbs that make one: the user's own and the operator's).
+ * The plain token is returned once; only its SHA-256 is stored.
+ */
+export async function insertPersonalAccessToken(db: Db, values: { userId: string; name: string | null; scopes: readonly TokenScope[]; parentTokenId: string | null }) {
+  const token = generatePersonalAccessToken();
+  const [row] = await db
+    .insert(personalAccessTokens)
+    .values({ ...values, tokenHash: sha256Hex(token), scopes: [...values.scopes] })
+    .returning({ id: personalAccessTokens.id, createdAt: personalAccessTokens.createdAt, scopes: personalAccessTokens.scopes, parentTokenId: personalAccessTokens.parentTokenId });
+  return { id: row!.id, token, name: values.name, scopes: row!.scopes, parentTokenId: row!.parentTokenId, createdAt: row!.createdAt };
+}
+
 export const listOwnTokens = accountVerb("account.read", async ({ db, actor }) => {
   const rows = await db.select(tokenColumns).from(personalAccessTokens).where(eq(personalAccessTokens.userId, actor.userId)).orderBy(desc(personalAccessTokens.createdAt));
   const revokedAt = effectiveRevocations(rows);
@@ -75,7 +89,7 @@ export const createOwnToken = accountVerb("token.write", async ({ db, actor }, {
       throw new ForbiddenError(`Tokens nest at most ${maxTokenGenerations} deep; create this one in the console or from a token nearer the first.`);
     }
   }
-  const created = await createPersonalAccessToken(db, { userId: actor.userId, name, scopes: wanted, parentTokenId: actor.tokenId ?? undefined });
+  const created = await insertPersonalAccessToken(db, { userId: actor.userId, name, scopes: wanted, parentTokenId: actor.tokenId ?? null });
   return { ...presentToken({ ...created, lastUsedAt: null, revokedAt: null }), token: created.token };
 });
 

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { encode } from "next-auth/jwt";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createPersonalAccessToken } from "@/lib/accounts/accounts";
+import { insertPersonalAccessToken } from "@/lib/accounts/personal-access-tokens";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db";
 import { personalAccessTokens } from "@/lib/db/schema";
@@ -40,15 +40,15 @@ describe("authenticate – personal access token", () => {
 
   it("a token's scopes as stored; its parent recorded in the actor's tokenId for the children it creates", async () => {
     const db = await getDb();
-    const readOnly = await createPersonalAccessToken(db, { userId: member.user.id, scopes: ["read"] });
+    const readOnly = await insertPersonalAccessToken(db, { userId: member.user.id, name: null, scopes: ["read"], parentTokenId: null });
     expect(await authenticate(db, apiRequest("GET", "/api/x", { token: readOnly.token }))).toMatchObject({ scopes: ["read"], tokenId: readOnly.id });
   });
 
   it("a token whose grandparent is revoked → 401, though its own row and its parent's are not", async () => {
     const db = await getDb();
-    const grandparent = await createPersonalAccessToken(db, { userId: member.user.id });
-    const parent = await createPersonalAccessToken(db, { userId: member.user.id, parentTokenId: grandparent.id });
-    const child = await createPersonalAccessToken(db, { userId: member.user.id, parentTokenId: parent.id });
+    const grandparent = await insertPersonalAccessToken(db, { userId: member.user.id, name: null, scopes: tokenScopes, parentTokenId: null });
+    const parent = await insertPersonalAccessToken(db, { userId: member.user.id, name: null, scopes: tokenScopes, parentTokenId: grandparent.id });
+    const child = await insertPersonalAccessToken(db, { userId: member.user.id, name: null, scopes: tokenScopes, parentTokenId: parent.id });
     expect((await authenticate(db, apiRequest("GET", "/api/x", { token: child.token }))).userId).toBe(member.user.id);
     await db.update(personalAccessTokens).set({ revokedAt: new Date() }).where(eq(personalAccessTokens.id, grandparent.id));
     await expect(authenticate(db, apiRequest("GET", "/api/x", { token: child.token }))).rejects.toMatchObject({ kind: "unauthorized" });

@@ -1,14 +1,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { and, eq, isNull } from "drizzle-orm";
-import {
-  addMember,
-  createOrganization,
-  createPersonalAccessToken,
-  createProject,
-  createUser,
-  findUserByEmail,
-} from "@/lib/accounts/accounts";
+import { findUserByEmail } from "@/lib/accounts/accounts";
+import { createOrganization, createPersonalAccessToken, createUser } from "@/lib/accounts/operator";
+import { addOrganizationMember, createOrganizationProject } from "@/lib/accounts/organizations";
 import { sessionActor, type Actor } from "@/lib/auth/authenticate";
 import { authorizeProject, type ProjectAccess } from "@/lib/auth/project-access";
 import { generatePassword, sha256Hex, verifyPassword } from "@/lib/auth/secrets";
@@ -20,6 +15,8 @@ import { listShares, putShare } from "@/lib/shares/shares";
 import { deployTemplate } from "@/lib/templates/lifecycle";
 import { listTemplates } from "@/lib/templates/templates";
 import { importTemplate } from "@/lib/templates/upload-template";
+import { operatorContext } from "@/lib/services/operator-verbs";
+import { systemOrganizationContext } from "@/lib/services/organization-verbs";
 
 export const demoAdminEmail = "admin@demo.reelbind.local";
 const demoOrganizationName = "Reelbind Demo";
@@ -122,7 +119,7 @@ export async function bootstrapDemo(db: Db, { adminEmail = demoAdminEmail } = {}
   let admin = await findUserByEmail(db, adminEmail);
   if (!admin) {
     secrets.adminPassword = generatePassword();
-    await createUser(db, { email: adminEmail, name: "Demo admin", password: secrets.adminPassword });
+    await createUser(operatorContext(db), { email: adminEmail, name: "Demo admin", password: secrets.adminPassword });
     admin = (await findUserByEmail(db, adminEmail))!;
   } else if (secrets.adminPassword && !(admin.passwordHash && (await verifyPassword(secrets.adminPassword, admin.passwordHash)))) {
     // The file belongs to another database (or the password was changed): do not print a wrong one.
@@ -135,18 +132,19 @@ export async function bootstrapDemo(db: Db, { adminEmail = demoAdminEmail } = {}
     .innerJoin(memberships, eq(memberships.organizationId, organizations.id))
     .where(and(eq(memberships.userId, admin.id), eq(organizations.name, demoOrganizationName)))
     .limit(1);
-  const organization = existingOrg ?? (await createOrganization(db, { name: demoOrganizationName }));
-  await addMember(db, { userId: admin.id, organizationId: organization.id, role: "OrganizationAdmin" });
+  const organization = existingOrg ?? (await createOrganization(operatorContext(db), { name: demoOrganizationName }));
+  const operator = await systemOrganizationContext(db, organization.id);
+  await addOrganizationMember(operator, { userId: admin.id, role: "OrganizationAdmin" });
 
   const [existingProject] = await db
     .select()
     .from(projects)
     .where(and(eq(projects.organizationId, organization.id), eq(projects.name, demoProjectName)))
     .limit(1);
-  const project = existingProject ?? (await createProject(db, { organizationId: organization.id, name: demoProjectName }));
+  const project = existingProject ?? (await createOrganizationProject(operator, { name: demoProjectName }));
 
   if (!(await isLiveTokenOf(db, admin.id, secrets.adminToken))) {
-    secrets.adminToken = (await createPersonalAccessToken(db, { userId: admin.id, name: "bootstrap" })).token;
+    secrets.adminToken = (await createPersonalAccessToken(operatorContext(db), { userId: admin.id, name: "bootstrap" })).token;
   }
 
   const [existingCredential] = await db

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as createCredentialRoute, GET as listCredentialsRoute } from "@/app/api/credentials/route";
 import { AppError, toAppError, ValidationError } from "@/lib/errors";
@@ -185,6 +185,40 @@ describe("runCommand – members and tokens", () => {
       kind: "not_found",
     });
     await expect(run(["token", "create", "--user", unknown])).rejects.toMatchObject({ kind: "not_found" });
+  });
+});
+
+describe("runCommand – the operator's changes in the organizations' trails", () => {
+  const trailOf = (organizationId: string, targetId: string) =>
+    db
+      .select({ action: auditEvents.action, actorUserId: auditEvents.actorUserId, projectId: auditEvents.projectId, data: auditEvents.data })
+      .from(auditEvents)
+      .where(and(eq(auditEvents.organizationId, organizationId), eq(auditEvents.targetId, targetId)))
+      .orderBy(asc(auditEvents.seq));
+
+  it("org create → its trail starts with organization.created, with no actor (the operator)", async () => {
+    const org = (await run(["org", "create", "--name", "Trail org"])) as { id: string };
+    expect(await trailOf(org.id, org.id)).toEqual([{ action: "organization.created", actorUserId: null, projectId: null, data: { name: "Trail org" } }]);
+  });
+
+  it("user set-password, token create, user disable twice → one row each in the trail of every organization the user is in; none for user create", async () => {
+    const email = uniqueEmail("trail");
+    const user = (await run(["user", "create", "--email", email])) as { id: string };
+    const other = (await run(["org", "create", "--name", "Other trail org"])) as { id: string };
+    await run(["member", "add", "--user", email, "--project", home.project.id, "--role", "Editor"]);
+    await run(["member", "add", "--user", email, "--org", other.id, "--role", "Viewer"]);
+    await run(["user", "set-password", "--user", email]);
+    const token = (await run(["token", "create", "--user", email, "--name", "ci", "--scopes", "read"])) as { id: string };
+    await run(["user", "disable", "--user", email]);
+    await run(["user", "disable", "--user", email]);
+
+    const expected = [
+      { action: "user.password_set", actorUserId: null, projectId: null, data: { email } },
+      { action: "user.token_created", actorUserId: null, projectId: null, data: { email, tokenId: token.id, name: "ci", scopes: ["read"] } },
+      { action: "user.disabled", actorUserId: null, projectId: null, data: { email } },
+    ];
+    expect(await trailOf(home.organization.id, user.id)).toEqual(expected);
+    expect(await trailOf(other.id, user.id)).toEqual(expected);
   });
 });
 

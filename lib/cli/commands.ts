@@ -1,12 +1,6 @@
-import {
-  createOrganization,
-  createPersonalAccessToken,
-  createUser,
-  disableUser,
-  resolveUserId,
-  setUserPassword,
-} from "@/lib/accounts/accounts";
-import { addMemberInput, createProjectInput, removeMemberInput } from "@/lib/accounts/contract";
+import { resolveUserId } from "@/lib/accounts/accounts";
+import { createOrganization, createPersonalAccessToken, createUser, disableUser, setUserPassword } from "@/lib/accounts/operator";
+import { addMemberInput, createProjectInput, createTokenInput, createUserInput, removeMemberInput, setPasswordInput } from "@/lib/accounts/contract";
 import { organizationOfProject } from "@/lib/accounts/organization-access";
 import { addOrganizationMember, createOrganizationProject, findMembershipOf, removeOrganizationMember } from "@/lib/accounts/organizations";
 import { NotFoundError, ValidationError } from "@/lib/errors";
@@ -14,13 +8,15 @@ import { generatePassword } from "@/lib/auth/secrets";
 import { bootstrapDemo } from "@/lib/bootstrap/bootstrap";
 import type { Db } from "@/lib/db";
 import { countRowsPerTable } from "@/lib/db/row-counts";
+import { operatorContext as operator } from "@/lib/services/operator-verbs";
 import { systemOrganizationContext } from "@/lib/services/organization-verbs";
 import { parseInput } from "@/lib/validation/parse-input";
 import { usage, type CliCommand } from "./command-line";
 
-// The CLI runs as the operator (systemActor: no user, audit rows with no actor) and calls the
-// same organization verbs as the API: member add, member remove and project create go through
-// their guards (the last OrganizationAdmin's included) and write the same audit rows.
+// The CLI runs as the operator (systemActor: no user, audit rows with no actor). It calls the
+// same organization verbs as the API (member add, member remove and project create go through
+// their guards, the last OrganizationAdmin's included, and write the same audit rows), and the
+// operator's own verbs for what only it does (lib/accounts/operator.ts).
 
 function required(options: CliCommand["options"], name: string): string {
   const value = options[name];
@@ -36,7 +32,7 @@ async function operatorContext(db: Db, scope: { organizationId?: string; project
 export async function runCommand(db: Db, { command, options }: CliCommand): Promise<unknown> {
   switch (command) {
     case "org create":
-      return createOrganization(db, { name: required(options, "name") });
+      return createOrganization(operator(db), { name: required(options, "name") });
     case "project create": {
       const { organizationId, name } = parseInput(createProjectInput, { organizationId: required(options, "org"), name: required(options, "name") });
       return createOrganizationProject(await systemOrganizationContext(db, organizationId), { name });
@@ -44,17 +40,17 @@ export async function runCommand(db: Db, { command, options }: CliCommand): Prom
     case "user create": {
       const generated = options.password ? undefined : generatePassword();
       const password = options.password ?? generated;
-      const user = await createUser(db, { email: required(options, "email"), name: options.name, password });
+      const user = await createUser(operator(db), parseInput(createUserInput, { email: required(options, "email"), name: options.name, password }));
       return generated ? { ...user, password: generated } : user;
     }
     case "user set-password": {
       const userId = await resolveUserId(db, required(options, "user"));
       const generated = options.password ? undefined : generatePassword();
-      const user = await setUserPassword(db, { userId, password: options.password ?? generated });
+      const user = await setUserPassword(operator(db), parseInput(setPasswordInput, { userId, password: options.password ?? generated }));
       return generated ? { ...user, password: generated } : user;
     }
     case "user disable":
-      return disableUser(db, { userId: await resolveUserId(db, required(options, "user")) });
+      return disableUser(operator(db), { userId: await resolveUserId(db, required(options, "user")) });
     case "member remove": {
       const userId = await resolveUserId(db, required(options, "user"));
       const member = parseInput(removeMemberInput, { userId, organizationId: options.org, projectId: options.project });
@@ -72,7 +68,7 @@ export async function runCommand(db: Db, { command, options }: CliCommand): Prom
     case "token create": {
       const userId = await resolveUserId(db, required(options, "user"));
       const scopes = options.scopes?.split(",").map((scope) => scope.trim());
-      return createPersonalAccessToken(db, { userId, name: options.name, scopes });
+      return createPersonalAccessToken(operator(db), parseInput(createTokenInput, { userId, name: options.name, scopes }));
     }
     case "db row-counts":
       return countRowsPerTable(db);

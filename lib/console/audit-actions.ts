@@ -29,6 +29,10 @@ export const auditActionLabels: Record<string, string> = {
   "member.invitation_revoked": "Invitation revoked",
   "member.role_changed": "Member role changed",
   "member.removed": "Member removed",
+  "organization.created": "Organization created",
+  "user.disabled": "User disabled by the operator",
+  "user.password_set": "Password set by the operator",
+  "user.token_created": "Token made by the operator",
 };
 
 export function auditActionLabel(action: string): string {
@@ -47,6 +51,8 @@ const targetTypeLabels: Record<string, string> = {
   project: "Project",
   membership: "Membership",
   invitation: "Invitation",
+  organization: "Organization",
+  user: "User",
 };
 
 export function targetTypeLabel(targetType: string): string {

@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createProject } from "@/lib/accounts/accounts";
 import { toAppError } from "@/lib/errors";
 import { randomBase62, sha256Hex } from "@/lib/auth/secrets";
 import { getDb, type Db } from "@/lib/db";
@@ -14,7 +13,7 @@ import {
   templates,
   users,
 } from "@/lib/db/schema";
-import { createTestProject } from "@/testing/factories";
+import { createTestProject, createTestProjectIn } from "@/testing/factories";
 import { sqlState } from "@/testing/sql-state";
 
 // The database, not application code, must hold these invariants when requests race:
@@ -44,7 +43,7 @@ function times<T>(count: number, make: (i: number) => T): T[] {
 
 /** A project of the home organization with an API credential, ready to hold shares. */
 async function createShareProject() {
-  const project = await createProject(db, { organizationId: home.organization.id, name: `Shares ${randomUUID().slice(0, 8)}` });
+  const project = await createTestProjectIn(home.organization.id, `Shares ${randomUUID().slice(0, 8)}`);
   const [credential] = await db
     .insert(apiCredentials)
     .values({ projectId: project.id, apiKey: `pk_${randomBase62(24)}`, secretHash: sha256Hex(randomUUID()) })
@@ -163,7 +162,7 @@ describe("templates – at most one Production template per project", () => {
 
   it(`${attempts} concurrent Production inserts in ${attempts} different projects → all succeed`, async () => {
     const projects = await Promise.all(
-      times(attempts, (i) => createProject(db, { organizationId: home.organization.id, name: `Production ${i}` })),
+      times(attempts, (i) => createTestProjectIn(home.organization.id, `Production ${i}`)),
     );
     const outcome = await race(projects.map((project) => insertTemplate(project.id, "Production")));
     expect(outcome).toMatchObject({ succeeded: attempts, refused: [] });

@@ -5,6 +5,7 @@ import { findProjectAccess } from "@/lib/auth/project-access";
 import { getDb, schema, type Db } from "@/lib/db";
 import type { Role } from "@/lib/db/schema";
 import { apiRequest, createTestMember, createTestProject } from "@/testing/factories";
+import { audited as trailAudited, operatorContext, operatorVerb, type OperatorContext } from "./operator-verbs";
 import { audited, permissionOfVerb, projectVerb, type ProjectContext } from "./verbs";
 
 // The service layer's guarantees, on the real database: a verb checks its permission before its
@@ -60,13 +61,37 @@ describe("projectVerb", () => {
 
   it("a change that fails after its insert leaves neither the row nor an audit row", async () => {
     const url = "https://hooks.example/fails";
+    const trailBefore = await db.select().from(schema.auditEvents).where(eq(schema.auditEvents.projectId, projectId));
     await expect(addEndpoint(contexts.get("ProjectManager")!, { url, failAfterInsert: true })).rejects.toThrow("the change fails after its insert");
     expect(await endpointsAt(url)).toEqual([]);
-    expect(await db.select().from(schema.auditEvents).where(eq(schema.auditEvents.projectId, projectId))).toHaveLength(1);
+    expect(await db.select().from(schema.auditEvents).where(eq(schema.auditEvents.projectId, projectId))).toEqual(trailBefore);
   });
 
   it("a verb says which permission it checks; a plain function is not a verb", () => {
     expect(permissionOfVerb(addEndpoint)).toBe("webhook.write");
     expect(permissionOfVerb(async () => {})).toBeUndefined();
+  });
+});
+
+describe("operatorVerb", () => {
+  /** Makes an organization named after its input: the operator's kind of change. */
+  const addOrganization = operatorVerb(async ({ write }, name: string) =>
+    write(async (tx) => {
+      const [row] = await tx.insert(schema.organizations).values({ name }).returning();
+      return trailAudited(row!, { organizationId: row!.id, action: "organization.created", targetType: "organization", targetId: row!.id });
+    }),
+  );
+  const organizationsNamed = (name: string) => db.select().from(schema.organizations).where(eq(schema.organizations.name, name));
+
+  it("refuses any actor but the operator before its body runs, even one cast past the type: nothing is written", async () => {
+    const name = `Refused ${projectId}`;
+    const user = contexts.get("ProjectManager")!;
+    await expect(addOrganization({ db, actor: user.actor } as unknown as OperatorContext, name)).rejects.toMatchObject({ kind: "forbidden" });
+    expect(await organizationsNamed(name)).toEqual([]);
+  });
+
+  it("the operator's change commits with its trail row in the organization it names, with no actor", async () => {
+    const row = await addOrganization(operatorContext(db), `Made ${projectId}`);
+    expect(await auditRowsOf(row.id)).toEqual([expect.objectContaining({ organizationId: row.id, projectId: null, actorUserId: null, action: "organization.created" })]);
   });
 });

@@ -1,6 +1,4 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { createProject } from "@/lib/accounts/accounts";
-import { getDb } from "@/lib/db";
 import { POST as createCredentialRoute } from "@/app/api/credentials/route";
 import { POST as revokeCredentialRoute } from "@/app/api/credentials/[id]/revoke/route";
 import { PUT as putShareRoute } from "@/app/api/Projects/[projectId]/public-video-shares/[channel]/route";
@@ -10,7 +8,7 @@ import { GET as embedPageRoute } from "@/app/embed/[slug]/route";
 import { GET as embedSessionPageRoute } from "@/app/embed/route";
 import { parseRange } from "@/lib/embed/serve-file";
 import type { PageManifest } from "@/shared/embed-protocol";
-import { apiRequest, createTestMember, createTestProject, routeParams } from "@/testing/factories";
+import { apiRequest, createTestMember, createTestProject, createTestProjectIn, routeParams } from "@/testing/factories";
 import { fixture, weatherCardParts } from "@/testing/multipart";
 import { verifyEmbedSessionToken } from "@/lib/tokens/embed-session-token";
 import { verifyIngestToken } from "@/lib/tokens/ingest-token";
@@ -273,7 +271,7 @@ describe("GET /embed/{slug} and /embed?session=", () => {
   });
 
   it("GET /embed/{slug} – text from the share cannot close the manifest's script element", async () => {
-    const project = await createProject(await getDb(), { organizationId, name: "Embed escaping" });
+    const project = await createTestProjectIn(organizationId, "Embed escaping");
     const own = await createCredential(project.id);
     const hostile = await putShare(project.id, "DEV", {
       publicTitle: "</script><script>alert(1)</script>",
@@ -317,7 +315,7 @@ describe("GET /api/embed/posters/{slug}", () => {
   });
 
   it("GET /api/embed/posters/{slug} – a Raster template's poster file as uploaded", async () => {
-    const project = await createProject(await getDb(), { organizationId, name: "Poster raster" });
+    const project = await createTestProjectIn(organizationId, "Poster raster");
     const own = await createCredential(project.id);
     const parts = [
       { name: "kind", value: "Raster" },
@@ -334,7 +332,7 @@ describe("GET /api/embed/posters/{slug}", () => {
 
   it("GET /api/embed/posters/{slug} – unknown slug, or a share that serves no template → 404", async () => {
     await problemOf(await getPoster("nosuchslug"), 404);
-    const project = await createProject(await getDb(), { organizationId, name: "Poster none" });
+    const project = await createTestProjectIn(organizationId, "Poster none");
     const empty = await putShare(project.id, "PROD", { publicTitle: "Nothing yet", apiCredentialId: (await createCredential(project.id)).id });
     await problemOf(await getPoster(empty.slug), 404);
   });

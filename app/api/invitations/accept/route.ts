@@ -5,4 +5,4 @@ import { readJsonBody } from "@/lib/api/request";
 import { json } from "@/lib/api/responses";
 
 // POST /api/invitations/accept – the signed-in console user accepts an invitation to their address
-export const POST = withActor(async ({ req, actor, db }) => json(await acceptInvitation(db, actor, await readJsonBody(req, acceptInvitationBody))));
+export const POST = withActor(async ({ req, actor, db }) => json(await acceptInvitation({ db, actor }, await readJsonBody(req, acceptInvitationBody))));

@@ -7,5 +7,5 @@ import { getDb } from "@/lib/db";
 
 // POST /api/invitations/create-account – a new address accepts its invitation by choosing a password (the token is the authorization)
 export const POST = withPublic(async ({ req }) =>
-  json(await createAccountFromInvitation(await getDb(), await readJsonBody(req, createAccountFromInvitationBody)), 201),
+  json(await createAccountFromInvitation({ db: await getDb() }, await readJsonBody(req, createAccountFromInvitationBody)), 201),
 );

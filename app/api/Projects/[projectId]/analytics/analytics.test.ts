@@ -1,11 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createProject } from "@/lib/accounts/accounts";
 import { sessionRows, viewerHash, type SessionSpec, type Step, type Tenant } from "@/testing/analytics-sessions";
 import { projectAnalyticsSchema, type ProjectAnalytics } from "@/lib/analytics/contract";
 import { getDb } from "@/lib/db";
 import { insertEventRows, type EventRow } from "@/lib/ingest/store-events";
-import { apiRequest, createTestMember, createTestProject, routeParams } from "@/testing/factories";
+import { apiRequest, createTestMember, createTestProject, createTestProjectIn, routeParams } from "@/testing/factories";
 import { GET as analyticsRoute } from "./route";
 
 type Member = Awaited<ReturnType<typeof createTestMember>>;
@@ -199,7 +198,7 @@ beforeAll(async () => {
   const db = await getDb();
   home = await createTestProject();
   elsewhere = await createTestProject();
-  const sibling = await createProject(db, { organizationId: home.organization.id, name: "Sibling" });
+  const sibling = await createTestProjectIn(home.organization.id, "Sibling");
   viewer = await createTestMember("Viewer", { projectId: home.project.id });
   orgViewer = await createTestMember("Viewer", { organizationId: home.organization.id });
   elsewhereAdmin = await createTestMember("OrganizationAdmin", { organizationId: elsewhere.organization.id });
@@ -519,8 +518,7 @@ describe("GET /api/Projects/:id/analytics – default window and empty projects"
   });
 
   it("GET /api/Projects/:id/analytics – a project without events: zeros, nulls, zero-filled days", async () => {
-    const db = await getDb();
-    const empty = await createProject(db, { organizationId: home.organization.id, name: "Empty" });
+    const empty = await createTestProjectIn(home.organization.id, "Empty");
     expect(await analytics(inWindow, orgViewer.token, empty.id)).toEqual({
       window: { from, to },
       freshness: { asOf: null, pendingEvents: 0 },

@@ -2,7 +2,6 @@ import { randomUUID } from "node:crypto";
 import { and, eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { createProject } from "@/lib/accounts/accounts";
 import { authorizeProject } from "@/lib/auth/project-access";
 import { revokeCredential as revokeCredentialVerb } from "@/lib/credentials/credentials";
 import { getDb } from "@/lib/db";
@@ -11,7 +10,7 @@ import { findPublicShare } from "@/lib/shares/public-share";
 import { disableShare, listShares, putShare, restoreShare, rotateShareSlug } from "@/lib/shares/shares";
 import { permissionOfVerb } from "@/lib/services/verbs";
 import { putShareBody, type rotatedSlugSchema, type shareSchema } from "@/lib/shares/contract";
-import { apiRequest, createTestMember, createTestProject, routeParams } from "@/testing/factories";
+import { apiRequest, createTestMember, createTestProject, createTestProjectIn, routeParams } from "@/testing/factories";
 import { makeLottie, textLayer } from "@/testing/fixtures/lottie-builders";
 import { POST as revokeCredentialRoute } from "@/app/api/credentials/[id]/revoke/route";
 import { POST as createCredentialRoute } from "@/app/api/credentials/route";
@@ -79,7 +78,7 @@ async function revokeCredential(token: string, id: string): Promise<void> {
 
 /** A new project in the home organization (the admin reaches it) with an active credential. */
 async function newProject() {
-  const project = await createProject(await getDb(), { organizationId: home.organization.id, name: `Shares ${randomUUID()}` });
+  const project = await createTestProjectIn(home.organization.id, `Shares ${randomUUID()}`);
   return { projectId: project.id, credentialId: await createCredential(admin.token, project.id) };
 }
 

@@ -1,8 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createProject } from "@/lib/accounts/accounts";
-import { getDb } from "@/lib/db";
-import { createTestMember, createTestProject } from "@/testing/factories";
+import { createTestMember, createTestProject, createTestProjectIn } from "@/testing/factories";
 import { multipartBody } from "@/testing/multipart";
 import {
   errorPaths,
@@ -32,7 +30,7 @@ beforeAll(async () => {
 
 /** A fresh project per test: row counts then speak about this test only. */
 async function newProject(): Promise<string> {
-  return (await createProject(await getDb(), { organizationId, name: `Idempotency ${randomUUID()}` })).id;
+  return (await createTestProjectIn(organizationId, `Idempotency ${randomUUID()}`)).id;
 }
 
 const keyHeader = (key: string) => ({ "idempotency-key": key });

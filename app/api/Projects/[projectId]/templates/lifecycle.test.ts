@@ -1,11 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
-import { and, eq } from "drizzle-orm";
+import { and, eq, ne } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createProject } from "@/lib/accounts/accounts";
 import { getDb } from "@/lib/db";
 import { auditEvents, templateFiles, templates } from "@/lib/db/schema";
-import { createTestMember, createTestProject } from "@/testing/factories";
+import { createTestMember, createTestProject, createTestProjectIn } from "@/testing/factories";
 import { solidPng } from "@/testing/fixtures/lottie-builders";
 import type { UploadPart } from "@/testing/multipart";
 import {
@@ -40,7 +39,7 @@ beforeAll(async () => {
 });
 
 async function newProject(): Promise<string> {
-  return (await createProject(await getDb(), { organizationId, name: `Lifecycle ${randomUUID()}` })).id;
+  return (await createTestProjectIn(organizationId, `Lifecycle ${randomUUID()}`)).id;
 }
 
 const isoMs = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -328,7 +327,10 @@ describe("templates – audit events", () => {
 
     expect(await auditActionsFor(live.id)).toEqual(["template.uploaded", "template.deployed"]);
     expect(await auditActionsFor(retired.id)).toEqual(["template.uploaded", "template.archived", "template.deleted"]);
-    const rows = await (await getDb()).select().from(auditEvents).where(eq(auditEvents.projectId, projectId));
+    const rows = await (await getDb())
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.projectId, projectId), ne(auditEvents.action, "project.created")));
     expect(rows).toHaveLength(5);
     for (const row of rows) {
       expect(row).toMatchObject({ organizationId, projectId, actorUserId: admin.user.id, targetType: "template" });
