@@ -54,9 +54,10 @@ const verbModules = [
   "lib/analytics/get-project-analytics.ts",
   "lib/analytics/get-engagement-heatmap.ts",
   "lib/analytics/get-quarantine-report.ts",
-  // accounts (personal-access-tokens.ts holds the account verbs on one's own tokens, which belong
-  // to no organization's trail: docs/adr/0143-service-verbs.md)
+  // accounts (personal-access-tokens.ts: the account verbs on one's own tokens, whose changes
+  // belong to no organization's trail: docs/adr/0143-service-verbs.md)
   "lib/accounts/organizations.ts",
+  "lib/accounts/personal-access-tokens.ts",
   "lib/accounts/invitations.ts",
   "lib/accounts/operator.ts",
 ];

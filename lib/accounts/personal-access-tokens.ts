@@ -5,6 +5,7 @@ import { maxTokenGenerations, revokeTokenDescendants, tokenAncestry } from "@/li
 import type { TokenScope } from "@/lib/auth/token-scopes";
 import { personalAccessTokens } from "@/lib/db/schema";
 import { accountVerb } from "@/lib/services/account-verbs";
+import { audited } from "@/lib/services/verbs";
 import { generatePersonalAccessToken, sha256Hex } from "@/lib/auth/secrets";
 import type { Db } from "@/lib/db";
 
@@ -56,11 +57,11 @@ function effectiveRevocations(rows: TokenRow[]): Map<string, Date | null> {
 
 /**
  * Stores a new token of the user (for the verbs that make one: the user's own and the operator's).
- * The plain token is returned once; only its SHA-256 is stored.
+ * The plain token is returned once; only its SHA-256 is stored. Runs inside the verb's `write`.
  */
-export async function insertPersonalAccessToken(db: Db, values: { userId: string; name: string | null; scopes: readonly TokenScope[]; parentTokenId: string | null }) {
+export async function insertPersonalAccessToken(tx: Db, values: { userId: string; name: string | null; scopes: readonly TokenScope[]; parentTokenId: string | null }) {
   const token = generatePersonalAccessToken();
-  const [row] = await db
+  const [row] = await tx
     .insert(personalAccessTokens)
     .values({ ...values, tokenHash: sha256Hex(token), scopes: [...values.scopes] })
     .returning({ id: personalAccessTokens.id, createdAt: personalAccessTokens.createdAt, scopes: personalAccessTokens.scopes, parentTokenId: personalAccessTokens.parentTokenId });
@@ -77,7 +78,7 @@ export const listOwnTokens = accountVerb("account.read", async ({ db, actor }) =
  * A new token for the caller. Made with a token, it is that token's child: `scopes` default to
  * the parent's and may not go beyond them (403), and chains stop at maxTokenGenerations.
  */
-export const createOwnToken = accountVerb("token.write", async ({ db, actor }, { name, scopes }: { name: string; scopes?: TokenScope[] }) => {
+export const createOwnToken = accountVerb("token.write", async ({ db, actor, write }, { name, scopes }: { name: string; scopes?: TokenScope[] }) => {
   const wanted = scopes ?? [...actor.scopes];
   const beyond = wanted.filter((scope) => !actor.scopes.includes(scope));
   if (beyond.length > 0) {
@@ -89,7 +90,7 @@ export const createOwnToken = accountVerb("token.write", async ({ db, actor }, {
       throw new ForbiddenError(`Tokens nest at most ${maxTokenGenerations} deep; create this one in the console or from a token nearer the first.`);
     }
   }
-  const created = await insertPersonalAccessToken(db, { userId: actor.userId, name, scopes: wanted, parentTokenId: actor.tokenId ?? null });
+  const created = await write(async (tx) => audited(await insertPersonalAccessToken(tx, { userId: actor.userId, name, scopes: wanted, parentTokenId: actor.tokenId ?? null }), []));
   return { ...presentToken({ ...created, lastUsedAt: null, revokedAt: null }), token: created.token };
 });
 
@@ -97,10 +98,10 @@ export const createOwnToken = accountVerb("token.write", async ({ db, actor }, {
  * Revokes one of the user's tokens and every token created from it, transitively, in one
  * transaction (idempotent: each first revokedAt stays); another user's is 404.
  */
-export const revokeOwnToken = accountVerb("token.write", async ({ db, actor }, tokenId: string) => {
+export const revokeOwnToken = accountVerb("token.write", async ({ actor, write }, tokenId: string) => {
   const notFound = new NotFoundError(`Token ${tokenId} was not found.`);
   if (!isUuid(tokenId)) throw notFound;
-  return db.transaction(async (tx) => {
+  return write(async (tx) => {
     const [row] = await tx
       .update(personalAccessTokens)
       .set({ revokedAt: sql`coalesce(${personalAccessTokens.revokedAt}, now())` })
@@ -108,6 +109,6 @@ export const revokeOwnToken = accountVerb("token.write", async ({ db, actor }, t
       .returning(tokenColumns);
     if (!row) throw notFound;
     await revokeTokenDescendants(tx, row.id);
-    return presentToken(row);
+    return audited(presentToken(row), []);
   });
 });
