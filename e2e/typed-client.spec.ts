@@ -64,7 +64,7 @@ test("the typed client: upload, deploy, share, credential, embed session, CSV im
   const csv = `id,firstName,email\r\n${ids[0]},Zoe,zoe@example.com\r\n${ids[1]},Bruno,\r\n`;
   const imported = await reelbind.POST("/api/Projects/{projectId}/campaigns/{campaignId}/recipients", { params: campaignParams, body: csv, ...csvBody });
   expect(imported.response.status, JSON.stringify(imported.error)).toBe(201);
-  expect(imported.data).toMatchObject({ status: "completed", refusedCount: 0 });
+  expect(imported.data).toMatchObject({ status: "completed", source: "csv", rowsImported: 2, rowsRefused: 0 });
   const again = await reelbind.POST("/api/Projects/{projectId}/campaigns/{campaignId}/recipients", { params: campaignParams, body: csv, ...csvBody });
   expect(again.response.status).toBe(200);
   expect(again.response.headers.get("idempotent-replayed")).toBe("true");
