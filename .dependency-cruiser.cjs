@@ -36,6 +36,13 @@ module.exports = {
       to: { path: "^(lib|app|testing)/|^(proxy|instrumentation)\\.ts$", reachable: true },
     },
     {
+      name: "client-reaches-server",
+      comment: "client/ is the typed API client users import in Node.js and browsers: it reaches only its generated types and npm packages, never the server, the bundles or test support.",
+      severity: "error",
+      from: { path: "^client/", pathNot: tests },
+      to: { path: "^(lib|app|browser|shared|components|testing|scripts)/|^(proxy|instrumentation)\\.ts$", reachable: true },
+    },
+    {
       name: "server-imports-browser",
       comment: "The bundles are built by scripts/build-browser.mjs and served as files; server code does not import them.",
       severity: "error",

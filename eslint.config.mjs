@@ -8,7 +8,7 @@ import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTypescript from "eslint-config-next/typescript";
 
 /** The top-level folders of code. browser/ and shared/ are bundled for browsers; the others run in Node.js. */
-const rooms = ["app", "bench", "bin", "browser", "components", "e2e", "lib", "reliability", "scripts", "shared", "testing"];
+const rooms = ["app", "bench", "bin", "browser", "client", "components", "e2e", "lib", "reliability", "scripts", "shared", "testing"];
 /** An import of one of `targets` (top-level folders), by alias (`@/lib/…`) or by a relative path that climbs to it (`../../lib/…`). */
 const importOf = (targets) => `^(@/|(\\.\\./)+)(${targets.join("|")})(/|$)`;
 const roomsBut = (...allowed) => rooms.filter((room) => !allowed.includes(room));
@@ -108,6 +108,19 @@ export default defineConfig([
           message: "shared/ runs both in the browser bundles and on the server: import only shared/ and npm packages (server code stays in lib/, browser code in browser/).",
         },
         { regex: nodeBuiltin, message: "shared/ is bundled for browsers too, which have no Node.js built-in modules." },
+      ]),
+    },
+  },
+  {
+    files: ["client/**"],
+    ignores: tests,
+    rules: {
+      "no-restricted-imports": restrictImports([
+        {
+          regex: importOf(roomsBut("client")),
+          message: "client/ is the typed API client users import in Node.js and browsers: import only client/ and npm packages (docs/adr/0145-typed-api-client.md).",
+        },
+        { regex: nodeBuiltin, message: "client/ runs in browsers too, which have no Node.js built-in modules." },
       ]),
     },
   },

@@ -53,7 +53,7 @@ import {
 } from "@/lib/renders/contract";
 import { completeUploadSessionBody, createUploadSessionBody, uploadSessionSchema } from "@/lib/templates/upload-sessions/contract";
 import { previewBodySchema } from "@/lib/templates/preview-contract";
-import { listTemplatesQuery, previewResultSchema, templateSchema, uploadedTemplateSchema } from "@/lib/templates/contract";
+import { listTemplatesQuery, previewResultSchema, singleFileRoles, templateSchema, uploadedTemplateSchema, uploadFieldsSchema } from "@/lib/templates/contract";
 import {
   createEndpointBody,
   deliveryPageSchema,
@@ -112,7 +112,10 @@ export type Operation = {
   body?: z.ZodType;
   /** multipart/form-data instead of a JSON body. */
   upload?: boolean;
-  responses: Record<number, { description: string; schema?: z.ZodType }>;
+  /** text/csv accepted beside the JSON body. */
+  csv?: true;
+  /** media: the body's media types when it is not JSON (text/… as a string, others as binary). */
+  responses: Record<number, { description: string; schema?: z.ZodType; media?: string[] }>;
 };
 
 const listOf = (item: z.ZodType) => z.object({ items: z.array(item) });
@@ -381,6 +384,7 @@ export const operations: Operation[] = [
     role: "Editor",
     scope: "campaigns:write",
     body: recipientBatchBody,
+    csv: true,
     responses: {
       200: { description: "The same content was imported before (Idempotent-Replayed: true), or its interrupted import was resumed", schema: campaignImportSchema },
       201: { description: "The import, completed; refused rows are counted and the first problems listed", schema: campaignImportSchema },
@@ -404,7 +408,7 @@ export const operations: Operation[] = [
     summary: "Every recipient as CSV (recipient_id,email,url), streamed",
     role: "Viewer",
     scope: "read",
-    responses: { 200: { description: "text/csv" } },
+    responses: { 200: { description: "text/csv", media: ["text/csv"] } },
   },
   {
     method: "get",
@@ -699,7 +703,10 @@ export const operations: Operation[] = [
     path: "/api/renders/{renderId}/download",
     summary: "A finished render's file (byte ranges supported); ?expires=&signature= from the render are its authorization",
     role: "public",
-    responses: { 200: { description: "The MP4, GIF or PNG" }, 206: { description: "A byte range of it" } },
+    responses: {
+      200: { description: "The MP4, GIF or PNG", media: ["video/mp4", "image/gif", "image/png"] },
+      206: { description: "A byte range of it", media: ["video/mp4", "image/gif", "image/png"] },
+    },
   },
   {
     method: "get",
@@ -781,6 +788,21 @@ function queryParameters(query: z.ZodObject | undefined) {
   }));
 }
 
+/** The template upload's form: its text fields, and its files as binary parts (typed clients send a Blob for each). */
+function templateUploadForm() {
+  const fields = jsonSchema(uploadFieldsSchema, "input") as { properties: Record<string, object>; required?: string[] };
+  const file = { type: "string", format: "binary" };
+  return {
+    type: "object",
+    properties: { ...fields.properties, ...Object.fromEntries(singleFileRoles.map((role) => [role, file])), assetFiles: { type: "array", items: file } },
+    required: fields.required,
+    additionalProperties: false,
+  };
+}
+
+const mediaContent = (media: string[]) =>
+  Object.fromEntries(media.map((type) => [type, { schema: type.startsWith("text/") ? { type: "string" } : { type: "string", format: "binary" } }]));
+
 const problemResponse = (description: string) => ({
   description,
   content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } },
@@ -795,6 +817,7 @@ export function buildOpenApiDocument(serverUrl: string) {
       responses[status] = {
         description: response.description,
         ...(response.schema ? { content: { "application/json": { schema: jsonSchema(response.schema, "output") } } } : {}),
+        ...(response.media ? { content: mediaContent(response.media) } : {}),
       };
     }
     Object.assign(responses, {
@@ -811,8 +834,10 @@ export function buildOpenApiDocument(serverUrl: string) {
       summary: op.summary,
       ...describeAccess(op),
       parameters: [...pathParameters(op.path), ...queryParameters(op.query)],
-      ...(op.body ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(op.body, "input") } } } } : {}),
-      ...(op.upload ? { requestBody: { required: true, content: { "multipart/form-data": { schema: { type: "object" } } } } } : {}),
+      ...(op.body
+        ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(op.body, "input") }, ...(op.csv ? mediaContent(["text/csv"]) : {}) } } }
+        : {}),
+      ...(op.upload ? { requestBody: { required: true, content: { "multipart/form-data": { schema: templateUploadForm() } } } } : {}),
       responses,
     };
   }
