@@ -13,6 +13,7 @@
 //   written over whatever the client sent in it.
 import { AsyncLocalStorage } from "node:async_hooks";
 import { appendFileSync } from "node:fs";
+import zlib from "node:zlib";
 import http from "node:http";
 import net from "node:net";
 import path from "node:path";
@@ -135,6 +136,7 @@ const contractLog = process.env.REELBIND_CONTRACT_LOG;
 /** JSON bodies up to this size are recorded whole; a larger one only by its size (its schema is not checked). */
 const recordedBodyBytes = 256 * 1024;
 const jsonType = /^application\/(.+\+)?json\b/i;
+const decoders = { gzip: zlib.gunzipSync, deflate: zlib.inflateSync, br: zlib.brotliDecompressSync };
 
 function recordContract(req, res) {
   const url = new URL(req.url ?? "/", "http://localhost");
@@ -162,7 +164,9 @@ function recordContract(req, res) {
     const contentType = String(headers["content-type"] ?? "");
     const record = { method: req.method, path: url.pathname, status: res.statusCode, headers, bodyBytes: size };
     if (jsonType.test(contentType) && size <= recordedBodyBytes && size > 0) {
-      const text = Buffer.concat(chunks).toString("utf8");
+      // Next compresses an answer the client accepts compressed; the bytes written here are those sent.
+      const sent = Buffer.concat(chunks);
+      const text = (decoders[String(headers["content-encoding"] ?? "").toLowerCase()] ?? ((bytes) => bytes))(sent).toString("utf8");
       try {
         record.body = JSON.parse(text);
       } catch {
