@@ -108,6 +108,9 @@ describe("GET /api/openapi.json – complete and true", () => {
     expect(statuses(paths["/api/openapi.json"]!.get!)).toEqual([200]);
     expect(statuses(paths["/api/embed/manifest"]!.get!)).toEqual(expect.arrayContaining([200, 404, 422, 429, 503]));
     expect(statuses(paths["/api/organizations/{orgId}/members"]!.post!)).toContain(409);
+    // No body, but a console session's form-typed POST is refused (lib/api/same-origin.ts).
+    expect(statuses(paths["/api/Projects/{projectId}/public-video-shares/{channel}/rotate-slug"]!.post!)).toContain(415);
+    expect(statuses(paths["/api/embed-sessions"]!.post!)).not.toContain(403);
   });
 
   it("declares every request and response media type: multipart fields, CSV, images, video, byte ranges", async () => {

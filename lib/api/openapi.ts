@@ -1120,6 +1120,8 @@ const idempotencyKeyParameter = {
   schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x21-\\x7e]+$" },
 };
 
+/** Authenticated by withActor: a bearer token or the console's session cookie. */
+const sessionAuthenticated = (op: Operation) => op.role !== "public" && op.role !== "credential" && op.role !== "ingest" && op.role !== "admin-channel";
 
 /**
  * The error statuses of an operation, from its facts: the body it reads, how it authenticates,
@@ -1144,12 +1146,14 @@ export function errorStatusesOf(op: Operation): Partial<Record<ErrorStatus, stri
   if (op.query || op.upload || op.idempotent) errors[422] = "Validation failed; errors lists each path";
   if (op.role === "credential") errors[401] = "Missing, wrong or revoked API credential";
   else if (op.role === "ingest") errors[401] = "Missing, invalid or expired ingest token";
-  else if (op.role !== "public" && op.role !== "admin-channel") errors[401] = "Missing or invalid bearer token or session";
+  else if (sessionAuthenticated(op)) errors[401] = "Missing or invalid bearer token or session";
   if (op.scope) {
     const byRole = op.role !== "user" && op.role !== "Viewer" ? `The caller's role is below ${op.role}, or the` : "The";
     const unsafe = op.method === "get" ? "" : "; a read-only token, or a console session's request from another origin";
     errors[403] = `${byRole} token's scopes do not cover ${op.scope}${unsafe}`;
   }
+  // A console session's unsafe request must carry a JSON, multipart or CSV type (lib/api/same-origin.ts: a form cannot forge it).
+  if (sessionAuthenticated(op) && op.method !== "get" && !errors[415]) errors[415] = "A console session's request with a body type a form can send";
   if (/\{\w+\}/.test(op.path)) errors[404] = op.path.startsWith("/api/Projects/") ? "No such project, or no access to it; or no such resource in it" : "Not found";
   if (op.rateLimited) errors[429] = "Too many requests; Retry-After says when to try again";
   if (!op.offline) errors[503] = "The database (or blob store) cannot be reached now; Retry-After says when to try again";
