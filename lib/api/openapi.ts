@@ -65,7 +65,8 @@ import {
   updateEndpointBody,
   webhookPayloadSchemas,
 } from "@/lib/webhooks/contract";
-import eventSchema from "@/lib/ingest/event-schema-v1.json";
+// With its attribute: the reliability specs import this table through Node's own ESM loader (Playwright), which requires it.
+import eventSchema from "@/lib/ingest/event-schema-v1.json" with { type: "json" };
 
 // The OpenAPI 3.1 document, generated from the same zod schemas the handlers validate with.
 
