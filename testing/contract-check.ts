@@ -175,8 +175,8 @@ export function describeReport({ checked, skipped, mismatches }: ContractReport)
 }
 
 // `npx tsx testing/contract-check.ts <log>…`: checks saved logs again against the document the
-// sources build now, e.g. after fixing it. (Imported here only: lib/api/openapi.ts imports a JSON
-// module, which Playwright's loader, running e2e/global-setup.ts, does not take without an attribute.)
+// sources build now, e.g. after fixing it. (Imported here only: the suites check against the
+// document their app serves.)
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { buildOpenApiDocument } = await import("@/lib/api/openapi");
   const document = buildOpenApiDocument("http://localhost") as unknown as OpenApiDocument;
