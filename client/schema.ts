@@ -12,141 +12,7 @@ export interface paths {
          * List the project's templates, newest first
          * @description Minimum role: Viewer. A token needs the read scope.
          */
-        get: {
-            parameters: {
-                query?: {
-                    status?: "Testing" | "Production" | "Previous" | "Archived";
-                };
-                header?: never;
-                path: {
-                    projectId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The templates */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            items: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                projectId: string;
-                                name: string;
-                                version: string;
-                                /** @enum {string} */
-                                kind: "LottieStandalone" | "Raster";
-                                /** @enum {string} */
-                                status: "Testing" | "Production" | "Previous" | "Archived";
-                                files: {
-                                    templateJson?: {
-                                        name: string;
-                                        size: number;
-                                        sha256: string;
-                                        contentType: string;
-                                    };
-                                    manifestJson?: {
-                                        name: string;
-                                        size: number;
-                                        sha256: string;
-                                        contentType: string;
-                                    };
-                                    overlayJson?: {
-                                        name: string;
-                                        size: number;
-                                        sha256: string;
-                                        contentType: string;
-                                    };
-                                    videoFile?: {
-                                        name: string;
-                                        size: number;
-                                        sha256: string;
-                                        contentType: string;
-                                    };
-                                    posterFile?: {
-                                        name: string;
-                                        size: number;
-                                        sha256: string;
-                                        contentType: string;
-                                    };
-                                    assetFiles: {
-                                        name: string;
-                                        size: number;
-                                        sha256: string;
-                                        contentType: string;
-                                    }[];
-                                };
-                                fields: ({
-                                    key: string;
-                                    /** @enum {string} */
-                                    type: "text" | "image";
-                                } & {
-                                    [key: string]: unknown;
-                                })[];
-                                width: number | null;
-                                height: number | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                createdBy: string | null;
-                                deployedAt: string | null;
-                                archivedAt: string | null;
-                                everProduction: boolean;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Role below Viewer, or the token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        get: operations["listTemplates"];
         put?: never;
         post?: never;
         delete?: never;
@@ -168,181 +34,7 @@ export interface paths {
          * Upload a template: multipart/form-data with name, version?, kind and the files templateJson, manifestJson, overlayJson, videoFile, posterFile, assetFiles (repeatable); at most 250 MB; every image the animation loads by name must be among the assetFiles (422 naming each missing one) unless a manifest image field fills it from data (then a warning); optional Idempotency-Key header
          * @description Minimum role: Editor. A token needs the templates:write scope.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    projectId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "multipart/form-data": {
-                        name: string;
-                        /** @default 1.0 */
-                        version?: string;
-                        /** @enum {string} */
-                        kind: "LottieStandalone" | "Raster";
-                        /** Format: binary */
-                        templateJson?: Blob;
-                        /** Format: binary */
-                        manifestJson?: Blob;
-                        /** Format: binary */
-                        overlayJson?: Blob;
-                        /** Format: binary */
-                        videoFile?: Blob;
-                        /** Format: binary */
-                        posterFile?: Blob;
-                        assetFiles?: Blob[];
-                    };
-                };
-            };
-            responses: {
-                /** @description The template, status Testing, and its warnings (a replay carries Idempotent-Replayed: true) */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            projectId: string;
-                            name: string;
-                            version: string;
-                            /** @enum {string} */
-                            kind: "LottieStandalone" | "Raster";
-                            /** @enum {string} */
-                            status: "Testing" | "Production" | "Previous" | "Archived";
-                            files: {
-                                templateJson?: {
-                                    name: string;
-                                    size: number;
-                                    sha256: string;
-                                    contentType: string;
-                                };
-                                manifestJson?: {
-                                    name: string;
-                                    size: number;
-                                    sha256: string;
-                                    contentType: string;
-                                };
-                                overlayJson?: {
-                                    name: string;
-                                    size: number;
-                                    sha256: string;
-                                    contentType: string;
-                                };
-                                videoFile?: {
-                                    name: string;
-                                    size: number;
-                                    sha256: string;
-                                    contentType: string;
-                                };
-                                posterFile?: {
-                                    name: string;
-                                    size: number;
-                                    sha256: string;
-                                    contentType: string;
-                                };
-                                assetFiles: {
-                                    name: string;
-                                    size: number;
-                                    sha256: string;
-                                    contentType: string;
-                                }[];
-                            };
-                            fields: ({
-                                key: string;
-                                /** @enum {string} */
-                                type: "text" | "image";
-                            } & {
-                                [key: string]: unknown;
-                            })[];
-                            width: number | null;
-                            height: number | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            createdBy: string | null;
-                            deployedAt: string | null;
-                            archivedAt: string | null;
-                            everProduction: boolean;
-                            /** @description What the upload lacks without being refused for it, e.g. an image the animation shows that only personalization data fills; empty when nothing */
-                            warnings: string[];
-                        };
-                    };
-                };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Role below Editor, or the token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The same Idempotency-Key is still in flight */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description The body is larger than 250 MB */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Not multipart/form-data */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        post: operations["uploadTemplate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -362,149 +54,7 @@ export interface paths {
          * Start a direct upload: declare the template's fields and files (role, name, size, type); answers where to PUT each part (presigned S3 URLs, the app's part route, or UploadThing); optional Idempotency-Key header
          * @description Minimum role: Editor. A token needs the templates:write scope.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    projectId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        fields: {
-                            name: string;
-                            /** @default 1.0 */
-                            version?: string;
-                            /** @enum {string} */
-                            kind: "LottieStandalone" | "Raster";
-                        };
-                        files: {
-                            /** @enum {string} */
-                            role: "templateJson" | "manifestJson" | "overlayJson" | "videoFile" | "posterFile" | "assetFiles";
-                            name: string;
-                            size: number;
-                            /** @default application/octet-stream */
-                            type?: string;
-                        }[];
-                    };
-                };
-            };
-            responses: {
-                /** @description The upload session, open (a replay carries Idempotent-Replayed: true) */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            projectId: string;
-                            /** @enum {string} */
-                            status: "open" | "completing" | "completed" | "failed" | "cancelled" | "expired";
-                            /** @enum {string} */
-                            provider: "s3" | "local" | "uploadthing";
-                            partSize: number;
-                            /** Format: date-time */
-                            expiresAt: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            templateId: string | null;
-                            problem: unknown | null;
-                            files: {
-                                index: number;
-                                role: string;
-                                name: string;
-                                size: number;
-                                type: string;
-                                parts?: {
-                                    partNumber: number;
-                                    size: number;
-                                    /** Format: uri */
-                                    url: string;
-                                }[];
-                                uploadedParts?: {
-                                    partNumber: number;
-                                    size: number;
-                                }[];
-                                uploadthing?: {
-                                    endpoint: string;
-                                    input: {
-                                        /** Format: uuid */
-                                        sessionId: string;
-                                        fileIndex: number;
-                                    };
-                                };
-                                uploaded?: boolean;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Role below Editor, or the token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The same Idempotency-Key is still in flight */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description The files add up to more than 250 MB */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        post: operations["createUploadSession"];
         delete?: never;
         options?: never;
         head?: never;
@@ -522,195 +72,14 @@ export interface paths {
          * An upload session, with fresh part URLs while it is open and the parts the app has received
          * @description Minimum role: Editor. A token needs the templates:write scope.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    projectId: string;
-                    uploadId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The upload session */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            projectId: string;
-                            /** @enum {string} */
-                            status: "open" | "completing" | "completed" | "failed" | "cancelled" | "expired";
-                            /** @enum {string} */
-                            provider: "s3" | "local" | "uploadthing";
-                            partSize: number;
-                            /** Format: date-time */
-                            expiresAt: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            templateId: string | null;
-                            problem: unknown | null;
-                            files: {
-                                index: number;
-                                role: string;
-                                name: string;
-                                size: number;
-                                type: string;
-                                parts?: {
-                                    partNumber: number;
-                                    size: number;
-                                    /** Format: uri */
-                                    url: string;
-                                }[];
-                                uploadedParts?: {
-                                    partNumber: number;
-                                    size: number;
-                                }[];
-                                uploadthing?: {
-                                    endpoint: string;
-                                    input: {
-                                        /** Format: uuid */
-                                        sessionId: string;
-                                        fileIndex: number;
-                                    };
-                                };
-                                uploaded?: boolean;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Role below Editor, or the token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        get: operations["getUploadSession"];
         put?: never;
         post?: never;
         /**
          * Cancel an open upload session: multipart uploads aborted, staged parts removed
          * @description Minimum role: Editor. A token needs the templates:write scope.
          */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    projectId: string;
-                    uploadId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Cancelled (or already) */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Role below Editor, or the token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The session has ended otherwise */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        delete: operations["cancelUploadSession"];
         options?: never;
         head?: never;
         patch?: never;
@@ -729,160 +98,7 @@ export interface paths {
          * Complete an upload session: the stored files are read once and validated as an upload's, and the template is created; for S3 list each part's ETag
          * @description Minimum role: Editor. A token needs the templates:write scope.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    projectId: string;
-                    uploadId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @default [] */
-                        files?: {
-                            index: number;
-                            parts: {
-                                partNumber: number;
-                                etag: string;
-                            }[];
-                        }[];
-                    };
-                };
-            };
-            responses: {
-                /** @description The template, status Testing, and its warnings (completing again replays it with Idempotent-Replayed: true) */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            projectId: string;
-                            name: string;
-                            version: string;
-                            /** @enum {string} */
-                            kind: "LottieStandalone" | "Raster";
-                            /** @enum {string} */
-                            status: "Testing" | "Production" | "Previous" | "Archived";
-                            files: {
-                                templateJson?: {
-                                    name: string;
-                                    size: number;
-                                    sha256: string;
-                                    contentType: string;
-                                };
-                                manifestJson?: {
-                                    name: string;
-                                    size: number;
-                                    sha256: string;
-                                    contentType: string;
-                                };
-                                overlayJson?: {
-                                    name: string;
-                                    size: number;
-                                    sha256: string;
-                                    contentType: string;
-                                };
-                                videoFile?: {
-                                    name: string;
-                                    size: number;
-                                    sha256: string;
-                                    contentType: string;
-                                };
-                                posterFile?: {
-                                    name: string;
-                                    size: number;
-                                    sha256: string;
-                                    contentType: string;
-                                };
-                                assetFiles: {
-                                    name: string;
-                                    size: number;
-                                    sha256: string;
-                                    contentType: string;
-                                }[];
-                            };
-                            fields: ({
-                                key: string;
-                                /** @enum {string} */
-                                type: "text" | "image";
-                            } & {
-                                [key: string]: unknown;
-                            })[];
-                            width: number | null;
-                            height: number | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            createdBy: string | null;
-                            deployedAt: string | null;
-                            archivedAt: string | null;
-                            everProduction: boolean;
-                            /** @description What the upload lacks without being refused for it, e.g. an image the animation shows that only personalization data fills; empty when nothing */
-                            warnings: string[];
-                        };
-                    };
-                };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Role below Editor, or the token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The session is not open (failed, cancelled, expired) or is being completed */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        post: operations["completeUploadSession"];
         delete?: never;
         options?: never;
         head?: never;
@@ -901,62 +117,7 @@ export interface paths {
          * One part of a direct upload with local storage: the part's exact bytes; ?expires=&signature= from the session are its authorization
          * @description Public: no authentication.
          */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    sessionId: string;
-                    fileIndex: string;
-                    partNumber: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Stored; the ETag header names the part */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description A forged or expired URL */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        put: operations["putUploadPart"];
         post?: never;
         delete?: never;
         options?: never;
@@ -975,217 +136,14 @@ export interface paths {
          * One template with its files and personalization fields
          * @description Minimum role: Viewer. A token needs the read scope.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    projectId: string;
-                    templateId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The template */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            projectId: string;
-                            name: string;
-                            version: string;
-                            /** @enum {string} */
-                            kind: "LottieStandalone" | "Raster";
-                            /** @enum {string} */
-                            status: "Testing" | "Production" | "Previous" | "Archived";
-                            files: {
-                                templateJson?: {
-                                    name: string;
-                                    size: number;
-                                    sha256: string;
-                                    contentType: string;
-                                };
-                                manifestJson?: {
-                                    name: string;
-                                    size: number;
-                                    sha256: string;
-                                    contentType: string;
-                                };
-                                overlayJson?: {
-                                    name: string;
-                                    size: number;
-                                    sha256: string;
-                                    contentType: string;
-                                };
-                                videoFile?: {
-                                    name: string;
-                                    size: number;
-                                    sha256: string;
-                                    contentType: string;
-                                };
-                                posterFile?: {
-                                    name: string;
-                                    size: number;
-                                    sha256: string;
-                                    contentType: string;
-                                };
-                                assetFiles: {
-                                    name: string;
-                                    size: number;
-                                    sha256: string;
-                                    contentType: string;
-                                }[];
-                            };
-                            fields: ({
-                                key: string;
-                                /** @enum {string} */
-                                type: "text" | "image";
-                            } & {
-                                [key: string]: unknown;
-                            })[];
-                            width: number | null;
-                            height: number | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            createdBy: string | null;
-                            deployedAt: string | null;
-                            archivedAt: string | null;
-                            everProduction: boolean;
-                        };
-                    };
-                };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Role below Viewer, or the token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        get: operations["getTemplate"];
         put?: never;
         post?: never;
         /**
          * Delete a template that was never Production (its unshared files too)
          * @description Minimum role: ProjectManager. A token needs the templates:write scope.
          */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    projectId: string;
-                    templateId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Deleted */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Role below ProjectManager, or the token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The template was Production once */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        delete: operations["deleteTemplate"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1204,145 +162,7 @@ export interface paths {
          * Testing → Production; the current Production template becomes Previous
          * @description Minimum role: ProjectManager. A token needs the templates:write scope.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    projectId: string;
-                    templateId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The deployed template */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            projectId: string;
-                            name: string;
-                            version: string;
-                            /** @enum {string} */
-                            kind: "LottieStandalone" | "Raster";
-                            /** @enum {string} */
-                            status: "Testing" | "Production" | "Previous" | "Archived";
-                            files: {
-                                templateJson?: {
-                                    name: string;
-                                    size: number;
-                                    sha256: string;
-                                    contentType: string;
-                                };
-                                manifestJson?: {
-                                    name: string;
-                                    size: number;
-                                    sha256: string;
-                                    contentType: string;
-                                };
-                                overlayJson?: {
-                                    name: string;
-                                    size: number;
-                                    sha256: string;
-                                    contentType: string;
-                                };
-                                videoFile?: {
-                                    name: string;
-                                    size: number;
-                                    sha256: string;
-                                    contentType: string;
-                                };
-                                posterFile?: {
-                                    name: string;
-                                    size: number;
-                                    sha256: string;
-                                    contentType: string;
-                                };
-                                assetFiles: {
-                                    name: string;
-                                    size: number;
-                                    sha256: string;
-                                    contentType: string;
-                                }[];
-                            };
-                            fields: ({
-                                key: string;
-                                /** @enum {string} */
-                                type: "text" | "image";
-                            } & {
-                                [key: string]: unknown;
-                            })[];
-                            width: number | null;
-                            height: number | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            createdBy: string | null;
-                            deployedAt: string | null;
-                            archivedAt: string | null;
-                            everProduction: boolean;
-                        };
-                    };
-                };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Role below ProjectManager, or the token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not a Testing template */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        post: operations["deployTemplate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1362,25 +182,1238 @@ export interface paths {
          * Testing or Previous → Archived (no-op when Archived)
          * @description Minimum role: ProjectManager. A token needs the templates:write scope.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    projectId: string;
-                    templateId: string;
-                };
-                cookie?: never;
+        post: operations["archiveTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Projects/{projectId}/templates/{templateId}/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Render a PNG with the personalization data applied; returns a signed URL valid 15 minutes
+         * @description Minimum role: Editor. A token needs the templates:write scope.
+         */
+        post: operations["previewTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Projects/{projectId}/templates/{templateId}/renders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The template's renders, newest first
+         * @description Minimum role: Viewer. A token needs the read scope.
+         */
+        get: operations["listRenders"];
+        put?: never;
+        /**
+         * Queue a render of the template with the data: an H.264 MP4, a GIF (at most 5 MB) or a PNG still; render.completed or render.failed goes to the project's webhooks and webhookUrl
+         * @description Minimum role: Editor. A token needs the renders:write scope.
+         */
+        post: operations["createRender"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Projects/{projectId}/templates/{templateId}/renders/{renderId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A render: queued, rendering, done (with a signed download URL valid 24 hours) or failed (with its error)
+         * @description Minimum role: Viewer. A token needs the read scope.
+         */
+        get: operations["getRender"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Projects/{projectId}/public-video-shares": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the project's public video shares (at most one per channel)
+         * @description Minimum role: Viewer. A token needs the read scope.
+         */
+        get: operations["listShares"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Projects/{projectId}/public-video-shares/{channel}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Create or replace the channel's share (idempotent; omitted optional fields become null)
+         * @description Minimum role: ProjectManager. A token needs the shares:write scope.
+         */
+        put: operations["putShare"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Projects/{projectId}/public-video-shares/{channel}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable the share: its URL answers 404 (no-op when already disabled)
+         * @description Minimum role: ProjectManager. A token needs the shares:write scope.
+         */
+        post: operations["disableShare"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Projects/{projectId}/public-video-shares/{channel}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a disabled share (no-op when already enabled)
+         * @description Minimum role: ProjectManager. A token needs the shares:write scope.
+         */
+        post: operations["restoreShare"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Projects/{projectId}/public-video-shares/{channel}/rotate-slug": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give the share a new slug; the previous URL answers 404 forever
+         * @description Minimum role: ProjectManager. A token needs the shares:write scope.
+         */
+        post: operations["rotateShareSlug"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Projects/{projectId}/analytics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sessions, plays, viewers, quartile funnel, completion, CTA clicks, errors, the previous period, a time series, chapters, and breakdowns by day, channel, template version, device, browser, OS, referrer, country; bots left out
+         * @description Minimum role: Viewer. A token needs the read scope.
+         */
+        get: operations["getProjectAnalytics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Projects/{projectId}/analytics/heatmap": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Second by second, how many plays of one template watched, rewatched and left it (from the player's watched spans)
+         * @description Minimum role: Viewer. A token needs the read scope.
+         */
+        get: operations["getEngagementHeatmap"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Projects/{projectId}/analytics/quarantine": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Events of the project's batches that the v1 event schema refused (422), by reason, with the newest samples
+         * @description Minimum role: Viewer. A token needs the read scope.
+         */
+        get: operations["getQuarantineReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Projects/{projectId}/campaigns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the project's campaigns, newest first, with their recipient counts
+         * @description Minimum role: Viewer. A token needs the read scope.
+         */
+        get: operations["listCampaigns"];
+        put?: never;
+        /**
+         * Create a campaign: personalized links to one channel's share, one per recipient
+         * @description Minimum role: Editor. A token needs the campaigns:write scope.
+         */
+        post: operations["createCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Projects/{projectId}/campaigns/{campaignId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One campaign: the fields its rows fill, its imports (progress, problems with line numbers) and its funnel
+         * @description Minimum role: Viewer. A token needs the read scope.
+         */
+        get: operations["getCampaign"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Projects/{projectId}/campaigns/{campaignId}/recipients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The campaign's recipients by recipient id, each with its URL and reach (opened, furthest percent, completed, clicked); paginated by cursor
+         * @description Minimum role: Viewer. A token needs the read scope.
+         */
+        get: operations["listRecipients"];
+        put?: never;
+        /**
+         * Import recipients: a CSV body (text/csv, UTF-8, `,` or `;`, a header row, up to 1,000,000 rows and 256 MB) or a JSON batch (application/json, up to 10,000). The same content again adds nothing; an interrupted import resumes
+         * @description Minimum role: Editor. A token needs the campaigns:write scope.
+         */
+        post: operations["importRecipients"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Projects/{projectId}/campaigns/{campaignId}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every recipient as CSV (recipient_id,email,url), streamed
+         * @description Minimum role: Viewer. A token needs the read scope.
+         */
+        get: operations["exportRecipients"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Projects/{projectId}/audit-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's audit trail, newest first, paginated by cursor
+         * @description Minimum role: Viewer. A token needs the read scope.
+         */
+        get: operations["listAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Projects/{projectId}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the project's webhook endpoints
+         * @description Minimum role: ProjectManager. A token needs the read scope.
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Register a webhook endpoint for render.completed, render.failed and campaign.imported (eventTypes: a subset, empty = all); its URL must be http(s) and reach only public addresses (a host that does not resolve now is saved with a warning and checked at each delivery)
+         * @description Minimum role: ProjectManager. A token needs the webhooks:write scope.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Projects/{projectId}/webhooks/{endpointId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One webhook endpoint
+         * @description Minimum role: ProjectManager. A token needs the read scope.
+         */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an endpoint and its deliveries
+         * @description Minimum role: ProjectManager. A token needs the webhooks:write scope.
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an endpoint's url, description, eventTypes or enabled; pending deliveries follow a new URL, and fail when it is disabled
+         * @description Minimum role: ProjectManager. A token needs the webhooks:write scope.
+         */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/api/Projects/{projectId}/webhooks/{endpointId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Queue a signed webhook.test event for this endpoint
+         * @description Minimum role: ProjectManager. A token needs the webhooks:write scope.
+         */
+        post: operations["sendWebhookTestEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Projects/{projectId}/webhooks/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The delivery log, newest first, paginated by cursor: event, URL, status, attempts, last status code or error, the attempt log and the payload
+         * @description Minimum role: ProjectManager. A token needs the read scope.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Projects/{projectId}/webhooks/deliveries/{deliveryId}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Queue a delivered or failed delivery again: the same webhook-id, a fresh 24 h of attempts
+         * @description Minimum role: ProjectManager. A token needs the webhooks:write scope.
+         */
+        post: operations["resendWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Projects/{projectId}/webhooks/signing-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's Standard Webhooks signing secret (whsec_…), made on first need
+         * @description Minimum role: ProjectManager. A token needs the read scope.
+         */
+        get: operations["getWebhookSigningSecret"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Projects/{projectId}/webhooks/signing-secret/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the signing secret; for 24 h deliveries carry a signature made with the previous one too
+         * @description Minimum role: ProjectManager. A token needs the webhooks:write scope.
+         */
+        post: operations["rotateWebhookSigningSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/credentials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a project's API credentials (never the secret)
+         * @description Minimum role: ProjectManager. A token needs the read scope.
+         */
+        get: operations["listCredentials"];
+        put?: never;
+        /**
+         * Create an API credential; the secret is returned only here
+         * @description Minimum role: ProjectManager. A token needs the credentials:write scope.
+         */
+        post: operations["createCredential"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/credentials/{id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke an API credential (idempotent)
+         * @description Minimum role: ProjectManager. A token needs the credentials:write scope.
+         */
+        post: operations["revokeCredential"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller: their organizations (role null when they belong only through a project) and their projects with the effective role
+         * @description Any authenticated user; about the caller only. A token needs the read scope.
+         */
+        get: operations["getMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's personal access tokens (never the token itself)
+         * @description Any authenticated user; about the caller only. A token needs the read scope.
+         */
+        get: operations["listOwnTokens"];
+        put?: never;
+        /**
+         * Create a personal access token for the caller; the token is returned only here
+         * @description Any authenticated user; about the caller only. A token needs the tokens:write scope.
+         */
+        post: operations["createOwnToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/tokens/{id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke one of the caller's tokens (idempotent); it stops authenticating at once
+         * @description Any authenticated user; about the caller only. A token needs the tokens:write scope.
+         */
+        post: operations["revokeOwnToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{orgId}/projects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a project in the organization
+         * @description Minimum role: OrganizationAdmin. A token needs the projects:write scope.
+         */
+        post: operations["createProject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{orgId}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Memberships on the organization and on each of its projects
+         * @description Minimum role: OrganizationAdmin. A token needs the read scope.
+         */
+        get: operations["listMembers"];
+        put?: never;
+        /**
+         * Invite by email: a pending invitation (7 days) that grants nothing until the person accepts it at its accept URL, returned only here; the same answer whether the address has an account or not; an open invitation for the same address and scope is replaced; 409 if already a member on that scope
+         * @description Minimum role: OrganizationAdmin. A token needs the members:write scope.
+         */
+        post: operations["inviteMember"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{orgId}/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's invitations not yet accepted or revoked (pending, or expired), newest first
+         * @description Minimum role: OrganizationAdmin. A token needs the read scope.
+         */
+        get: operations["listInvitations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{orgId}/invitations/{invitationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an invitation: its accept URL stops working (idempotent); 409 once accepted (remove the membership instead)
+         * @description Minimum role: OrganizationAdmin. A token needs the members:write scope.
+         */
+        delete: operations["revokeInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invitations/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation as the signed-in console user, whose email must be the invited address (a bearer token cannot accept); 410 when revoked, expired or accepted already
+         * @description Any authenticated user; about the caller only.
+         */
+        post: operations["acceptInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invitations/create-account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation to an address without an account by choosing its password: the account and the membership are made; 409 when the address has an account (sign in and accept instead); 410 when revoked, expired or accepted already
+         * @description Public: no authentication.
+         */
+        post: operations["createAccountFromInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{orgId}/members/{membershipId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a membership (the user's console sessions end); 409 for the organization's last OrganizationAdmin
+         * @description Minimum role: OrganizationAdmin. A token needs the members:write scope.
+         */
+        delete: operations["removeMember"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a membership's role; 409 for the organization's last OrganizationAdmin
+         * @description Minimum role: OrganizationAdmin. A token needs the members:write scope.
+         */
+        patch: operations["changeMemberRole"];
+        trace?: never;
+    };
+    "/api/embed-sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mint an embed-session token for a customer site (pass it to the SDK)
+         * @description Authenticated with an API credential: HTTP Basic apiKey:apiSecret.
+         */
+        post: operations["createEmbedSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/embed/manifest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The page manifest the player plays: template files, bound data, CTA, consent mode, a fresh ingest token
+         * @description Public: no authentication.
+         */
+        get: operations["getPageManifest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/embed/posters/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The share's poster image (its Open Graph image too)
+         * @description Public: no authentication.
+         */
+        get: operations["getSharePoster"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/embed/files/{fileId}/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A template file for the player; ?expires=&signature= from the page manifest are its authorization
+         * @description Public: no authentication.
+         */
+        get: operations["getTemplateFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/previews/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A rendered preview PNG; ?expires=&signature= from the preview call are its authorization
+         * @description Public: no authentication.
+         */
+        get: operations["getPreviewImage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Projects/{projectId}/campaigns/{campaignId}/thumbnails": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The campaign's recipients with their thumbnail: status, signed URL (30 days), recipient URL and the HTML of a linked image for an email
+         * @description Minimum role: Viewer. A token needs the read scope.
+         */
+        get: operations["listCampaignThumbnails"];
+        put?: never;
+        /**
+         * Queue an email thumbnail per recipient: a 3 s GIF loop with a play button, of the template the campaign's share serves with the recipient's data; only recipients without one (or whose last one failed)
+         * @description Minimum role: Editor. A token needs the renders:write scope.
+         */
+        post: operations["queueCampaignThumbnails"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/renders/{renderId}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A finished render's file (byte ranges supported); ?expires=&signature= from the render are its authorization
+         * @description Public: no authentication.
+         */
+        get: operations["downloadRender"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness: 200 when the database answers, 503 when it does not
+         * @description Public: no authentication.
+         */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This document
+         * @description Public: no authentication.
+         */
+        get: operations["getOpenApiDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/analytics/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A batch of player events (the tracking SDK sends them; served at the ingest URL, which may be another origin): answered once committed; a retried event_id is stored once; events the schema refuses are counted in the project's quarantine
+         * @description Authenticated with an ingest token from the page manifest.
+         */
+        post: operations["sendEventBatch"];
+        delete?: never;
+        /**
+         * CORS preflight: the Origin is checked on the POST itself, against the token's allowed origins
+         * @description Public: no authentication.
+         */
+        options: operations["preflightEventBatch"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/analytics/v1/consent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The consent beacon (navigator.sendBeacon, so text/plain): one consent.accepted or consent.declined event with the ingest token in the body
+         * @description Authenticated with an ingest token from the page manifest.
+         */
+        post: operations["sendConsentBeacon"];
+        delete?: never;
+        /**
+         * CORS preflight: the Origin is checked on the POST itself, against the token's allowed origins
+         * @description Public: no authentication.
+         */
+        options: operations["preflightConsentBeacon"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/analytics/v1/event-schema-v1.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The JSON Schema (2020-12) of the wire events, as components.schemas.AnalyticsEvent here
+         * @description Public: no authentication.
+         */
+        get: operations["getEventSchema"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export interface webhooks {
+    "render.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The render.completed event, POSTed to each enabled endpoint that takes it (retried with backoff for 24 h until it answers 2xx) */
+        post: operations["receiveRenderCompletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "render.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The render.failed event, POSTed to each enabled endpoint that takes it (retried with backoff for 24 h until it answers 2xx) */
+        post: operations["receiveRenderFailedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "campaign.imported": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The campaign.imported event, POSTed to each enabled endpoint that takes it (retried with backoff for 24 h until it answers 2xx) */
+        post: operations["receiveCampaignImportedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The webhook.test event, POSTed to each enabled endpoint that takes it (retried with backoff for 24 h until it answers 2xx) */
+        post: operations["receiveWebhookTestEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export interface components {
+    schemas: {
+        Problem: {
+            type: string;
+            title: string;
+            status: number;
+            detail: string;
+            code: string;
+            errors?: {
+                path: string;
+                message: string;
+            }[];
+        };
+        /**
+         * Reelbind analytics wire event, version 1
+         * @description One player or consent event as the tracking SDK sends it to POST {ingest_url}/analytics/v1/events (a batch, see $defs/batch) or to the consent beacon. The server overwrites organization_id and project_id from the ingest token and adds device, geo and received_at after validation.
+         */
+        AnalyticsEvent: {
+            /** @description Chosen by the SDK; a retried event keeps its id, so the server stores it once. */
+            event_id: components["schemas"]["AnalyticsEvent"]["$defs"]["uuid"];
+            /** @enum {string} */
+            event_type: "session.started" | "video.played" | "video.paused" | "video.progressed" | "video.completed" | "video.incomplete" | "video.errored" | "autoplay.failed" | "cta.clicked" | "interaction.engaged" | "chapter.entered" | "chapter.exited" | "consent.accepted" | "consent.declined";
+            /** @description Player clock. */
+            occurred_at: components["schemas"]["AnalyticsEvent"]["$defs"]["timestamp"];
+            /** @description Starts at 1 with the first video.played; null outside any playback. */
+            playback_id: number | null;
+            /** @description Fields depend on event_type; see the allOf rules. */
+            payload: Record<string, never>;
+            organization_id: components["schemas"]["AnalyticsEvent"]["$defs"]["uuid"];
+            project_id: components["schemas"]["AnalyticsEvent"]["$defs"]["uuid"];
+            template_id: components["schemas"]["AnalyticsEvent"]["$defs"]["uuid"];
+            /** @description The template's version label, major.minor. */
+            template_version: string;
+            session_id: components["schemas"]["AnalyticsEvent"]["$defs"]["uuid"];
+            consent: {
+                /** @enum {string} */
+                status: "granted" | "not_required" | "denied";
             };
-            requestBody?: never;
-            responses: {
-                /** @description The template */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
+            /** @description A pseudonymous viewer id: 64 lowercase hexadecimal digits (a SHA-256 digest). */
+            viewer_hash?: string;
+            referrer_host?: components["schemas"]["AnalyticsEvent"]["$defs"]["hostname"];
+            $defs: {
+                /** @description The body of POST {ingest_url}/analytics/v1/events. */
+                batch: {
+                    /** @description Page clock when the batch left. */
+                    sent_at: components["schemas"]["AnalyticsEvent"]["$defs"]["timestamp"];
+                    events: components["schemas"]["AnalyticsEvent"][];
+                };
+                /** @description A UUID in its canonical lowercase form. */
+                uuid: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 in UTC with exactly three fraction digits, as Date.prototype.toISOString writes it: 2026-11-21T10:00:00.123Z.
+                 */
+                timestamp: string;
+                /** @description The referring page's host name as URL.hostname gives it (lowercase, punycode), or a bracketed IPv6 address; no scheme, port or path. */
+                hostname: string;
+                /** @description A media time in whole milliseconds, at most 24 hours. */
+                milliseconds: number;
+                /** @description An id from the template's binding manifest. */
+                id: string;
+                /** @description A display name from the template's binding manifest. */
+                name: string;
+                /** @description session.started carries no fields (the only event type with an empty payload). */
+                empty_payload: Record<string, never>;
+                /** @description video.played. */
+                position_payload: {
+                    position_ms: components["schemas"]["AnalyticsEvent"]["$defs"]["milliseconds"];
+                };
+                /** @description video.paused. */
+                paused_payload: {
+                    position_ms: components["schemas"]["AnalyticsEvent"]["$defs"]["milliseconds"];
+                    watched?: components["schemas"]["AnalyticsEvent"]["$defs"]["watched"];
+                };
+                /** @description Optional on video.paused, video.completed and video.incomplete: the spans of media time actually played since the previous report of this play, [[fromMs, toMs], …] (0 ≤ fromMs < toMs ≤ the duration, whole milliseconds, at most 100 spans). Seeking is not watching; in the order played, a span that continues the previous one is merged into it, and overlapping spans are rewatches. The engagement heatmap reads them; a span with fromMs ≥ toMs is kept out of it. */
+                watched: [
+                    components["schemas"]["AnalyticsEvent"]["$defs"]["milliseconds"],
+                    components["schemas"]["AnalyticsEvent"]["$defs"]["milliseconds"]
+                ][];
+                /** @description video.progressed: the highest quartile newly crossed. */
+                progressed_payload: {
+                    position_ms: components["schemas"]["AnalyticsEvent"]["$defs"]["milliseconds"];
+                    /** @enum {integer} */
+                    percent: 25 | 50 | 75;
+                };
+                /** @description video.completed. */
+                completed_payload: {
+                    duration_ms: components["schemas"]["AnalyticsEvent"]["$defs"]["milliseconds"];
+                    /** @constant */
+                    percent: 100;
+                    watched?: components["schemas"]["AnalyticsEvent"]["$defs"]["watched"];
+                };
+                /** @description video.incomplete: the page went away during an unfinished playback. */
+                incomplete_payload: {
+                    position_ms: components["schemas"]["AnalyticsEvent"]["$defs"]["milliseconds"];
+                    percent: number;
+                    watched?: components["schemas"]["AnalyticsEvent"]["$defs"]["watched"];
+                };
+                /** @description video.errored. */
+                errored_payload: {
+                    error_code: string;
+                    message?: string;
+                };
+                /** @description autoplay.failed. */
+                autoplay_failed_payload: {
+                    reason: string;
+                };
+                /** @description cta.clicked. */
+                cta_payload: {
+                    cta_id: components["schemas"]["AnalyticsEvent"]["$defs"]["id"];
+                    cta_name: components["schemas"]["AnalyticsEvent"]["$defs"]["name"];
+                    position_ms: components["schemas"]["AnalyticsEvent"]["$defs"]["milliseconds"];
+                };
+                /** @description interaction.engaged: a viewer action on the player. */
+                interaction_payload: {
+                    /** @enum {string} */
+                    action: "click" | "unmute" | "seek" | "fullscreen" | "replay";
+                    position_ms?: components["schemas"]["AnalyticsEvent"]["$defs"]["milliseconds"];
+                };
+                /** @description chapter.entered, chapter.exited. */
+                chapter_payload: {
+                    chapter_id: components["schemas"]["AnalyticsEvent"]["$defs"]["id"];
+                    chapter_name: components["schemas"]["AnalyticsEvent"]["$defs"]["name"];
+                    position_ms: components["schemas"]["AnalyticsEvent"]["$defs"]["milliseconds"];
+                };
+                /** @description consent.accepted, consent.declined: where the viewer's choice came from (the landing page's banner, the host page, the player API). */
+                consent_payload: {
+                    /** @enum {string} */
+                    source: "banner" | "host" | "api";
+                };
+            };
+        } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    listTemplates: {
+        parameters: {
+            query?: {
+                status?: "Testing" | "Production" | "Previous" | "Archived";
+            };
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The templates */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
                             /** Format: uuid */
                             id: string;
                             /** Format: uuid */
@@ -1444,428 +1477,1547 @@ export interface paths {
                             deployedAt: string | null;
                             archivedAt: string | null;
                             everProduction: boolean;
-                        };
-                    };
-                };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Role below ProjectManager, or the token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description A Production template cannot be archived */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
+                        }[];
                     };
                 };
             };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token's scopes do not cover read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project, or no access to it; or no such resource in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; errors lists each path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
     };
-    "/api/Projects/{projectId}/templates/{templateId}/preview": {
+    uploadTemplate: {
         parameters: {
             query?: never;
-            header?: never;
-            path?: never;
+            header?: {
+                /** @description Sent again with the same request, the first answer is replayed (Idempotent-Replayed: true) instead of doing it twice; 409 while the first is still in flight */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                projectId: string;
+            };
             cookie?: never;
         };
-        get?: never;
-        put?: never;
-        /**
-         * Render a PNG with the personalization data applied; returns a signed URL valid 15 minutes
-         * @description Minimum role: Editor. A token needs the templates:write scope.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    projectId: string;
-                    templateId: string;
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    name: string;
+                    /** @default 1.0 */
+                    version?: string;
+                    /** @enum {string} */
+                    kind: "LottieStandalone" | "Raster";
+                    /**
+                     * Format: binary
+                     * @description The Lottie animation (LottieStandalone, and Raster's overlay)
+                     */
+                    templateJson?: Blob;
+                    /**
+                     * Format: binary
+                     * @description The binding manifest
+                     */
+                    manifestJson?: Blob;
+                    /**
+                     * Format: binary
+                     * @description Raster only: how the overlay sits on the video
+                     */
+                    overlayJson?: Blob;
+                    /**
+                     * Format: binary
+                     * @description Raster only: the H.264 MP4
+                     */
+                    videoFile?: Blob;
+                    /** Format: binary */
+                    posterFile?: Blob;
+                    /** @description Repeatable: the images the animation loads by name */
+                    assetFiles?: Blob[];
                 };
-                cookie?: never;
             };
-            requestBody: {
+        };
+        responses: {
+            /** @description The template, status Testing, and its warnings (a replay carries Idempotent-Replayed: true) */
+            201: {
+                headers: {
+                    /** @description true when this is the stored answer to an earlier request with the same Idempotency-Key (or the same content) */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
                 content: {
                     "application/json": {
-                        data: {
-                            [key: string]: string;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description The preview */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * Format: uri
-                             * @description Signed; expires after 15 minutes
-                             */
-                            url: string;
-                            /** Format: date-time */
-                            expiresAt: string;
-                            width: number;
-                            height: number;
-                            frame: number;
-                            warnings: string[];
-                        };
-                    };
-                };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Role below Editor, or the token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/Projects/{projectId}/templates/{templateId}/renders": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The template's renders, newest first
-         * @description Minimum role: Viewer. A token needs the read scope.
-         */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                };
-                header?: never;
-                path: {
-                    projectId: string;
-                    templateId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The renders */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            items: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                projectId: string;
-                                /** Format: uuid */
-                                templateId: string;
-                                campaignId: string | null;
-                                recipientId: string | null;
-                                /** @enum {string} */
-                                purpose: "render" | "thumbnail";
-                                /** @enum {string} */
-                                format: "mp4" | "gif" | "png";
-                                /** @enum {string} */
-                                status: "queued" | "rendering" | "done" | "failed";
-                                error: string | null;
-                                attempts: number;
-                                bytes: number | null;
-                                width: number | null;
-                                height: number | null;
-                                frames: number | null;
-                                durationMs: number | null;
-                                metadata: {
-                                    [key: string]: unknown;
-                                } | null;
-                                webhookUrl: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                startedAt: string | null;
-                                finishedAt: string | null;
-                                /**
-                                 * Format: uri
-                                 * @description When done: signed, expires at expiresAt
-                                 */
-                                downloadUrl?: string;
-                                /** Format: date-time */
-                                expiresAt?: string;
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        projectId: string;
+                        name: string;
+                        version: string;
+                        /** @enum {string} */
+                        kind: "LottieStandalone" | "Raster";
+                        /** @enum {string} */
+                        status: "Testing" | "Production" | "Previous" | "Archived";
+                        files: {
+                            templateJson?: {
+                                name: string;
+                                size: number;
+                                sha256: string;
+                                contentType: string;
+                            };
+                            manifestJson?: {
+                                name: string;
+                                size: number;
+                                sha256: string;
+                                contentType: string;
+                            };
+                            overlayJson?: {
+                                name: string;
+                                size: number;
+                                sha256: string;
+                                contentType: string;
+                            };
+                            videoFile?: {
+                                name: string;
+                                size: number;
+                                sha256: string;
+                                contentType: string;
+                            };
+                            posterFile?: {
+                                name: string;
+                                size: number;
+                                sha256: string;
+                                contentType: string;
+                            };
+                            assetFiles: {
+                                name: string;
+                                size: number;
+                                sha256: string;
+                                contentType: string;
                             }[];
                         };
+                        fields: ({
+                            key: string;
+                            /** @enum {string} */
+                            type: "text" | "image";
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        width: number | null;
+                        height: number | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        createdBy: string | null;
+                        deployedAt: string | null;
+                        archivedAt: string | null;
+                        everProduction: boolean;
+                        /** @description What the upload lacks without being refused for it, e.g. an image the animation shows that only personalization data fills; empty when nothing */
+                        warnings: string[];
                     };
                 };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+            };
+            /** @description The multipart body cannot be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
-                /** @description Role below Viewer, or the token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
                 };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+            };
+            /** @description The caller's role is below Editor, or the token's scopes do not cover templates:write; a read-only token, or a console session's request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project, or no access to it; or no such resource in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The same Idempotency-Key is still in flight */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 250 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not multipart/form-data */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A field or file breaks the upload's rules; errors lists each (a missing asset by name) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
-        put?: never;
-        /**
-         * Queue a render of the template with the data: an H.264 MP4, a GIF (at most 5 MB) or a PNG still; render.completed or render.failed goes to the project's webhooks and webhookUrl
-         * @description Minimum role: Editor. A token needs the renders:write scope.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    projectId: string;
-                    templateId: string;
-                };
-                cookie?: never;
+    };
+    createUploadSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Sent again with the same request, the first answer is replayed (Idempotent-Replayed: true) instead of doing it twice; 409 while the first is still in flight */
+                "Idempotency-Key"?: string;
             };
-            requestBody: {
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    fields: {
+                        name: string;
+                        /** @default 1.0 */
+                        version?: string;
+                        /** @enum {string} */
+                        kind: "LottieStandalone" | "Raster";
+                    };
+                    files: {
+                        /** @enum {string} */
+                        role: "templateJson" | "manifestJson" | "overlayJson" | "videoFile" | "posterFile" | "assetFiles";
+                        name: string;
+                        size: number;
+                        /** @default application/octet-stream */
+                        type?: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The upload session, open (a replay carries Idempotent-Replayed: true) */
+            201: {
+                headers: {
+                    /** @description true when this is the stored answer to an earlier request with the same Idempotency-Key (or the same content) */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
                 content: {
                     "application/json": {
-                        /** @default {} */
-                        data?: {
-                            [key: string]: string;
-                        };
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        projectId: string;
                         /** @enum {string} */
-                        format: "mp4" | "gif" | "png";
-                        /** Format: uri */
-                        webhookUrl?: string;
-                        metadata?: {
-                            [key: string]: unknown;
-                        };
+                        status: "open" | "completing" | "completed" | "failed" | "cancelled" | "expired";
+                        /** @enum {string} */
+                        provider: "s3" | "local" | "uploadthing";
+                        partSize: number;
+                        /** Format: date-time */
+                        expiresAt: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        templateId: string | null;
+                        problem: unknown | null;
+                        files: {
+                            index: number;
+                            role: string;
+                            name: string;
+                            size: number;
+                            type: string;
+                            parts?: {
+                                partNumber: number;
+                                size: number;
+                                /** Format: uri */
+                                url: string;
+                            }[];
+                            uploadedParts?: {
+                                partNumber: number;
+                                size: number;
+                            }[];
+                            uploadthing?: {
+                                endpoint: string;
+                                input: {
+                                    /** Format: uuid */
+                                    sessionId: string;
+                                    fileIndex: number;
+                                };
+                            };
+                            uploaded?: boolean;
+                        }[];
                     };
                 };
             };
-            responses: {
-                /** @description Queued; poll GET …/renders/{id} */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** Format: uuid */
-                            id: string;
-                            /** @enum {string} */
-                            status: "queued" | "rendering" | "done" | "failed";
-                            warnings: string[];
-                        };
-                    };
+            /** @description Malformed JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
                 };
-                /** @description Role below Editor, or the token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+            };
+            /** @description The caller's role is below Editor, or the token's scopes do not cover templates:write; a read-only token, or a console session's request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project, or no access to it; or no such resource in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The same Idempotency-Key is still in flight */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1 MB, or the files add up to more than 250 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; errors lists each path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
     };
-    "/api/Projects/{projectId}/templates/{templateId}/renders/{renderId}": {
+    getUploadSession: {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                projectId: string;
+                uploadId: string;
+            };
             cookie?: never;
         };
-        /**
-         * A render: queued, rendering, done (with a signed download URL valid 24 hours) or failed (with its error)
-         * @description Minimum role: Viewer. A token needs the read scope.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    projectId: string;
-                    templateId: string;
-                    renderId: string;
+        requestBody?: never;
+        responses: {
+            /** @description The upload session */
+            200: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The render */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        projectId: string;
+                        /** @enum {string} */
+                        status: "open" | "completing" | "completed" | "failed" | "cancelled" | "expired";
+                        /** @enum {string} */
+                        provider: "s3" | "local" | "uploadthing";
+                        partSize: number;
+                        /** Format: date-time */
+                        expiresAt: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        templateId: string | null;
+                        problem: unknown | null;
+                        files: {
+                            index: number;
+                            role: string;
+                            name: string;
+                            size: number;
+                            type: string;
+                            parts?: {
+                                partNumber: number;
+                                size: number;
+                                /** Format: uri */
+                                url: string;
+                            }[];
+                            uploadedParts?: {
+                                partNumber: number;
+                                size: number;
+                            }[];
+                            uploadthing?: {
+                                endpoint: string;
+                                input: {
+                                    /** Format: uuid */
+                                    sessionId: string;
+                                    fileIndex: number;
+                                };
+                            };
+                            uploaded?: boolean;
+                        }[];
                     };
-                    content: {
-                        "application/json": {
+                };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role is below Editor, or the token's scopes do not cover templates:write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project, or no access to it; or no such resource in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    cancelUploadSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                uploadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled (or already) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role is below Editor, or the token's scopes do not cover templates:write; a read-only token, or a console session's request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project, or no access to it; or no such resource in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The session has ended otherwise */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A console session's request with a body type a form can send */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    completeUploadSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                uploadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @default [] */
+                    files?: {
+                        index: number;
+                        parts: {
+                            partNumber: number;
+                            etag: string;
+                        }[];
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The template, status Testing, and its warnings (completing again replays it with Idempotent-Replayed: true) */
+            201: {
+                headers: {
+                    /** @description true when this is the stored answer to an earlier request with the same Idempotency-Key (or the same content) */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        projectId: string;
+                        name: string;
+                        version: string;
+                        /** @enum {string} */
+                        kind: "LottieStandalone" | "Raster";
+                        /** @enum {string} */
+                        status: "Testing" | "Production" | "Previous" | "Archived";
+                        files: {
+                            templateJson?: {
+                                name: string;
+                                size: number;
+                                sha256: string;
+                                contentType: string;
+                            };
+                            manifestJson?: {
+                                name: string;
+                                size: number;
+                                sha256: string;
+                                contentType: string;
+                            };
+                            overlayJson?: {
+                                name: string;
+                                size: number;
+                                sha256: string;
+                                contentType: string;
+                            };
+                            videoFile?: {
+                                name: string;
+                                size: number;
+                                sha256: string;
+                                contentType: string;
+                            };
+                            posterFile?: {
+                                name: string;
+                                size: number;
+                                sha256: string;
+                                contentType: string;
+                            };
+                            assetFiles: {
+                                name: string;
+                                size: number;
+                                sha256: string;
+                                contentType: string;
+                            }[];
+                        };
+                        fields: ({
+                            key: string;
+                            /** @enum {string} */
+                            type: "text" | "image";
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        width: number | null;
+                        height: number | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        createdBy: string | null;
+                        deployedAt: string | null;
+                        archivedAt: string | null;
+                        everProduction: boolean;
+                        /** @description What the upload lacks without being refused for it, e.g. an image the animation shows that only personalization data fills; empty when nothing */
+                        warnings: string[];
+                    };
+                };
+            };
+            /** @description Malformed JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role is below Editor, or the token's scopes do not cover templates:write; a read-only token, or a console session's request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project, or no access to it; or no such resource in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The session is not open (failed, cancelled, expired) or is being completed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A file was not sent whole (the session stays open), or the files break the upload's rules (the session fails) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putUploadPart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sessionId: string;
+                fileIndex: string;
+                partNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/octet-stream": Blob;
+            };
+        };
+        responses: {
+            /** @description Stored; the ETag header names the part */
+            200: {
+                headers: {
+                    /** @description The part's ETag, for completing the session */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        partNumber: number;
+                        size: number;
+                        etag: string;
+                    };
+                };
+            };
+            /** @description Not the part's size, or cut off before its end */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A forged or expired URL */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No upload part has this address */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The session is not open */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                templateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The template */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        projectId: string;
+                        name: string;
+                        version: string;
+                        /** @enum {string} */
+                        kind: "LottieStandalone" | "Raster";
+                        /** @enum {string} */
+                        status: "Testing" | "Production" | "Previous" | "Archived";
+                        files: {
+                            templateJson?: {
+                                name: string;
+                                size: number;
+                                sha256: string;
+                                contentType: string;
+                            };
+                            manifestJson?: {
+                                name: string;
+                                size: number;
+                                sha256: string;
+                                contentType: string;
+                            };
+                            overlayJson?: {
+                                name: string;
+                                size: number;
+                                sha256: string;
+                                contentType: string;
+                            };
+                            videoFile?: {
+                                name: string;
+                                size: number;
+                                sha256: string;
+                                contentType: string;
+                            };
+                            posterFile?: {
+                                name: string;
+                                size: number;
+                                sha256: string;
+                                contentType: string;
+                            };
+                            assetFiles: {
+                                name: string;
+                                size: number;
+                                sha256: string;
+                                contentType: string;
+                            }[];
+                        };
+                        fields: ({
+                            key: string;
+                            /** @enum {string} */
+                            type: "text" | "image";
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        width: number | null;
+                        height: number | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        createdBy: string | null;
+                        deployedAt: string | null;
+                        archivedAt: string | null;
+                        everProduction: boolean;
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token's scopes do not cover read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project, or no access to it; or no such resource in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                templateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role is below ProjectManager, or the token's scopes do not cover templates:write; a read-only token, or a console session's request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project, or no access to it; or no such resource in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The template was Production once */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A console session's request with a body type a form can send */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deployTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                templateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deployed template */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        projectId: string;
+                        name: string;
+                        version: string;
+                        /** @enum {string} */
+                        kind: "LottieStandalone" | "Raster";
+                        /** @enum {string} */
+                        status: "Testing" | "Production" | "Previous" | "Archived";
+                        files: {
+                            templateJson?: {
+                                name: string;
+                                size: number;
+                                sha256: string;
+                                contentType: string;
+                            };
+                            manifestJson?: {
+                                name: string;
+                                size: number;
+                                sha256: string;
+                                contentType: string;
+                            };
+                            overlayJson?: {
+                                name: string;
+                                size: number;
+                                sha256: string;
+                                contentType: string;
+                            };
+                            videoFile?: {
+                                name: string;
+                                size: number;
+                                sha256: string;
+                                contentType: string;
+                            };
+                            posterFile?: {
+                                name: string;
+                                size: number;
+                                sha256: string;
+                                contentType: string;
+                            };
+                            assetFiles: {
+                                name: string;
+                                size: number;
+                                sha256: string;
+                                contentType: string;
+                            }[];
+                        };
+                        fields: ({
+                            key: string;
+                            /** @enum {string} */
+                            type: "text" | "image";
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        width: number | null;
+                        height: number | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        createdBy: string | null;
+                        deployedAt: string | null;
+                        archivedAt: string | null;
+                        everProduction: boolean;
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role is below ProjectManager, or the token's scopes do not cover templates:write; a read-only token, or a console session's request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project, or no access to it; or no such resource in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not a Testing template */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A console session's request with a body type a form can send */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    archiveTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                templateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The template */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        projectId: string;
+                        name: string;
+                        version: string;
+                        /** @enum {string} */
+                        kind: "LottieStandalone" | "Raster";
+                        /** @enum {string} */
+                        status: "Testing" | "Production" | "Previous" | "Archived";
+                        files: {
+                            templateJson?: {
+                                name: string;
+                                size: number;
+                                sha256: string;
+                                contentType: string;
+                            };
+                            manifestJson?: {
+                                name: string;
+                                size: number;
+                                sha256: string;
+                                contentType: string;
+                            };
+                            overlayJson?: {
+                                name: string;
+                                size: number;
+                                sha256: string;
+                                contentType: string;
+                            };
+                            videoFile?: {
+                                name: string;
+                                size: number;
+                                sha256: string;
+                                contentType: string;
+                            };
+                            posterFile?: {
+                                name: string;
+                                size: number;
+                                sha256: string;
+                                contentType: string;
+                            };
+                            assetFiles: {
+                                name: string;
+                                size: number;
+                                sha256: string;
+                                contentType: string;
+                            }[];
+                        };
+                        fields: ({
+                            key: string;
+                            /** @enum {string} */
+                            type: "text" | "image";
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        width: number | null;
+                        height: number | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        createdBy: string | null;
+                        deployedAt: string | null;
+                        archivedAt: string | null;
+                        everProduction: boolean;
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role is below ProjectManager, or the token's scopes do not cover templates:write; a read-only token, or a console session's request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project, or no access to it; or no such resource in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A Production template cannot be archived */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A console session's request with a body type a form can send */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    previewTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                templateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The preview */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uri
+                         * @description Signed; expires after 15 minutes
+                         */
+                        url: string;
+                        /** Format: date-time */
+                        expiresAt: string;
+                        width: number;
+                        height: number;
+                        frame: number;
+                        warnings: string[];
+                    };
+                };
+            };
+            /** @description Malformed JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role is below Editor, or the token's scopes do not cover templates:write; a read-only token, or a console session's request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project, or no access to it; or no such resource in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The template has neither a Lottie file nor a poster */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; errors lists each path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listRenders: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                projectId: string;
+                templateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The renders */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
                             /** Format: uuid */
                             id: string;
                             /** Format: uuid */
@@ -1902,237 +3054,831 @@ export interface paths {
                             downloadUrl?: string;
                             /** Format: date-time */
                             expiresAt?: string;
-                        };
-                    };
-                };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Role below Viewer, or the token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
+                        }[];
                     };
                 };
             };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token's scopes do not cover read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project, or no access to it; or no such resource in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; errors lists each path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
     };
-    "/api/Projects/{projectId}/public-video-shares": {
+    createRender: {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                projectId: string;
+                templateId: string;
+            };
             cookie?: never;
         };
-        /**
-         * List the project's public video shares (at most one per channel)
-         * @description Minimum role: Viewer. A token needs the read scope.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    projectId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The shares */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @default {} */
+                    data?: {
+                        [key: string]: string;
                     };
-                    content: {
-                        "application/json": {
-                            items: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                projectId: string;
-                                /** @enum {string} */
-                                channel: "DEV" | "STAGING" | "PROD";
-                                slug: string;
-                                /**
-                                 * Format: uri
-                                 * @description The public landing page
-                                 */
-                                url: string;
-                                /** @enum {string} */
-                                status: "Enabled" | "Disabled";
-                                publicTitle: string;
-                                publicSubtitle: string | null;
-                                locale: string | null;
-                                ctaLabel: string | null;
-                                ctaUrl: string | null;
-                                personalizationData: {
-                                    [key: string]: unknown;
-                                } | null;
-                                /**
-                                 * @description required: no analytics leave the page until the viewer accepts
-                                 * @enum {string}
-                                 */
-                                consentMode: "not_required" | "required";
-                                /** Format: uuid */
-                                apiCredentialId: string;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                                disabledAt: string | null;
-                                disabledBy: string | null;
-                                restoredAt: string | null;
-                                restoredBy: string | null;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Role below Viewer, or the token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
+                    /** @enum {string} */
+                    format: "mp4" | "gif" | "png";
+                    /** Format: uri */
+                    webhookUrl?: string;
+                    metadata?: {
+                        [key: string]: unknown;
                     };
                 };
             };
         };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/Projects/{projectId}/public-video-shares/{channel}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /**
-         * Create or replace the channel's share (idempotent; omitted optional fields become null)
-         * @description Minimum role: ProjectManager. A token needs the shares:write scope.
-         */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    projectId: string;
-                    channel: "DEV" | "STAGING" | "PROD";
+        responses: {
+            /** @description Queued; poll GET …/renders/{id} */
+            202: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                cookie?: never;
-            };
-            requestBody: {
                 content: {
                     "application/json": {
-                        publicTitle: string;
-                        publicSubtitle?: string | null;
-                        locale?: string | null;
-                        ctaLabel?: string | null;
-                        ctaUrl?: string | null;
-                        personalizationData?: {
+                        /** Format: uuid */
+                        id: string;
+                        /** @enum {string} */
+                        status: "queued" | "rendering" | "done" | "failed";
+                        warnings: string[];
+                    };
+                };
+            };
+            /** @description Malformed JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role is below Editor, or the token's scopes do not cover renders:write; a read-only token, or a console session's request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project, or no access to it; or no such resource in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; errors lists each path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getRender: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                templateId: string;
+                renderId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The render */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        projectId: string;
+                        /** Format: uuid */
+                        templateId: string;
+                        campaignId: string | null;
+                        recipientId: string | null;
+                        /** @enum {string} */
+                        purpose: "render" | "thumbnail";
+                        /** @enum {string} */
+                        format: "mp4" | "gif" | "png";
+                        /** @enum {string} */
+                        status: "queued" | "rendering" | "done" | "failed";
+                        error: string | null;
+                        attempts: number;
+                        bytes: number | null;
+                        width: number | null;
+                        height: number | null;
+                        frames: number | null;
+                        durationMs: number | null;
+                        metadata: {
                             [key: string]: unknown;
                         } | null;
-                        consentMode?: ("not_required" | "required") | null;
+                        webhookUrl: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        startedAt: string | null;
+                        finishedAt: string | null;
+                        /**
+                         * Format: uri
+                         * @description When done: signed, expires at expiresAt
+                         */
+                        downloadUrl?: string;
+                        /** Format: date-time */
+                        expiresAt?: string;
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token's scopes do not cover read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project, or no access to it; or no such resource in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listShares: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The shares */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            projectId: string;
+                            /** @enum {string} */
+                            channel: "DEV" | "STAGING" | "PROD";
+                            slug: string;
+                            /**
+                             * Format: uri
+                             * @description The public landing page
+                             */
+                            url: string;
+                            /** @enum {string} */
+                            status: "Enabled" | "Disabled";
+                            publicTitle: string;
+                            publicSubtitle: string | null;
+                            locale: string | null;
+                            ctaLabel: string | null;
+                            ctaUrl: string | null;
+                            personalizationData: {
+                                [key: string]: unknown;
+                            } | null;
+                            /**
+                             * @description required: no analytics leave the page until the viewer accepts
+                             * @enum {string}
+                             */
+                            consentMode: "not_required" | "required";
+                            /** Format: uuid */
+                            apiCredentialId: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            disabledAt: string | null;
+                            disabledBy: string | null;
+                            restoredAt: string | null;
+                            restoredBy: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token's scopes do not cover read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project, or no access to it; or no such resource in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putShare: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                channel: "DEV" | "STAGING" | "PROD";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    publicTitle: string;
+                    publicSubtitle?: string | null;
+                    locale?: string | null;
+                    ctaLabel?: string | null;
+                    ctaUrl?: string | null;
+                    personalizationData?: {
+                        [key: string]: unknown;
+                    } | null;
+                    consentMode?: ("not_required" | "required") | null;
+                    /** Format: uuid */
+                    apiCredentialId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The share was replaced (or already had this configuration), with its data's warnings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        projectId: string;
+                        /** @enum {string} */
+                        channel: "DEV" | "STAGING" | "PROD";
+                        slug: string;
+                        /**
+                         * Format: uri
+                         * @description The public landing page
+                         */
+                        url: string;
+                        /** @enum {string} */
+                        status: "Enabled" | "Disabled";
+                        publicTitle: string;
+                        publicSubtitle: string | null;
+                        locale: string | null;
+                        ctaLabel: string | null;
+                        ctaUrl: string | null;
+                        personalizationData: {
+                            [key: string]: unknown;
+                        } | null;
+                        /**
+                         * @description required: no analytics leave the page until the viewer accepts
+                         * @enum {string}
+                         */
+                        consentMode: "not_required" | "required";
                         /** Format: uuid */
                         apiCredentialId: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        disabledAt: string | null;
+                        disabledBy: string | null;
+                        restoredAt: string | null;
+                        restoredBy: string | null;
+                        /** @description The personalization data's problems against the template the channel serves, worded as its live preview words them: unknown keys, text the player shortens, values it replaces by the default */
+                        warnings: string[];
                     };
                 };
             };
-            responses: {
-                /** @description The share was replaced (or already had this configuration), with its data's warnings */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
+            /** @description The share was created, Enabled, with a new slug, with its data's warnings */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        projectId: string;
+                        /** @enum {string} */
+                        channel: "DEV" | "STAGING" | "PROD";
+                        slug: string;
+                        /**
+                         * Format: uri
+                         * @description The public landing page
+                         */
+                        url: string;
+                        /** @enum {string} */
+                        status: "Enabled" | "Disabled";
+                        publicTitle: string;
+                        publicSubtitle: string | null;
+                        locale: string | null;
+                        ctaLabel: string | null;
+                        ctaUrl: string | null;
+                        personalizationData: {
+                            [key: string]: unknown;
+                        } | null;
+                        /**
+                         * @description required: no analytics leave the page until the viewer accepts
+                         * @enum {string}
+                         */
+                        consentMode: "not_required" | "required";
+                        /** Format: uuid */
+                        apiCredentialId: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        disabledAt: string | null;
+                        disabledBy: string | null;
+                        restoredAt: string | null;
+                        restoredBy: string | null;
+                        /** @description The personalization data's problems against the template the channel serves, worded as its live preview words them: unknown keys, text the player shortens, values it replaces by the default */
+                        warnings: string[];
                     };
-                    content: {
-                        "application/json": {
+                };
+            };
+            /** @description Malformed JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role is below ProjectManager, or the token's scopes do not cover shares:write; a read-only token, or a console session's request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project, or no access to it; or no such resource in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; errors lists each path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    disableShare: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                channel: "DEV" | "STAGING" | "PROD";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The share */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        projectId: string;
+                        /** @enum {string} */
+                        channel: "DEV" | "STAGING" | "PROD";
+                        slug: string;
+                        /**
+                         * Format: uri
+                         * @description The public landing page
+                         */
+                        url: string;
+                        /** @enum {string} */
+                        status: "Enabled" | "Disabled";
+                        publicTitle: string;
+                        publicSubtitle: string | null;
+                        locale: string | null;
+                        ctaLabel: string | null;
+                        ctaUrl: string | null;
+                        personalizationData: {
+                            [key: string]: unknown;
+                        } | null;
+                        /**
+                         * @description required: no analytics leave the page until the viewer accepts
+                         * @enum {string}
+                         */
+                        consentMode: "not_required" | "required";
+                        /** Format: uuid */
+                        apiCredentialId: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        disabledAt: string | null;
+                        disabledBy: string | null;
+                        restoredAt: string | null;
+                        restoredBy: string | null;
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role is below ProjectManager, or the token's scopes do not cover shares:write; a read-only token, or a console session's request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project, or no access to it; or no such resource in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A console session's request with a body type a form can send */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    restoreShare: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                channel: "DEV" | "STAGING" | "PROD";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The share */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        projectId: string;
+                        /** @enum {string} */
+                        channel: "DEV" | "STAGING" | "PROD";
+                        slug: string;
+                        /**
+                         * Format: uri
+                         * @description The public landing page
+                         */
+                        url: string;
+                        /** @enum {string} */
+                        status: "Enabled" | "Disabled";
+                        publicTitle: string;
+                        publicSubtitle: string | null;
+                        locale: string | null;
+                        ctaLabel: string | null;
+                        ctaUrl: string | null;
+                        personalizationData: {
+                            [key: string]: unknown;
+                        } | null;
+                        /**
+                         * @description required: no analytics leave the page until the viewer accepts
+                         * @enum {string}
+                         */
+                        consentMode: "not_required" | "required";
+                        /** Format: uuid */
+                        apiCredentialId: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        disabledAt: string | null;
+                        disabledBy: string | null;
+                        restoredAt: string | null;
+                        restoredBy: string | null;
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role is below ProjectManager, or the token's scopes do not cover shares:write; a read-only token, or a console session's request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project, or no access to it; or no such resource in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A console session's request with a body type a form can send */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    rotateShareSlug: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                channel: "DEV" | "STAGING" | "PROD";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The previous slug, the new one and the share */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        previousSlug: string;
+                        slug: string;
+                        share: {
                             /** Format: uuid */
                             id: string;
                             /** Format: uuid */
@@ -2170,550 +3916,134 @@ export interface paths {
                             disabledBy: string | null;
                             restoredAt: string | null;
                             restoredBy: string | null;
-                            /** @description The personalization data's problems against the template the channel serves, worded as its live preview words them: unknown keys, text the player shortens, values it replaces by the default */
-                            warnings: string[];
                         };
-                    };
-                };
-                /** @description The share was created, Enabled, with a new slug, with its data's warnings */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            projectId: string;
-                            /** @enum {string} */
-                            channel: "DEV" | "STAGING" | "PROD";
-                            slug: string;
-                            /**
-                             * Format: uri
-                             * @description The public landing page
-                             */
-                            url: string;
-                            /** @enum {string} */
-                            status: "Enabled" | "Disabled";
-                            publicTitle: string;
-                            publicSubtitle: string | null;
-                            locale: string | null;
-                            ctaLabel: string | null;
-                            ctaUrl: string | null;
-                            personalizationData: {
-                                [key: string]: unknown;
-                            } | null;
-                            /**
-                             * @description required: no analytics leave the page until the viewer accepts
-                             * @enum {string}
-                             */
-                            consentMode: "not_required" | "required";
-                            /** Format: uuid */
-                            apiCredentialId: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            disabledAt: string | null;
-                            disabledBy: string | null;
-                            restoredAt: string | null;
-                            restoredBy: string | null;
-                            /** @description The personalization data's problems against the template the channel serves, worded as its live preview words them: unknown keys, text the player shortens, values it replaces by the default */
-                            warnings: string[];
-                        };
-                    };
-                };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Role below ProjectManager, or the token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
             };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role is below ProjectManager, or the token's scopes do not cover shares:write; a read-only token, or a console session's request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project, or no access to it; or no such resource in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A console session's request with a body type a form can send */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
     };
-    "/api/Projects/{projectId}/public-video-shares/{channel}/disable": {
+    getProjectAnalytics: {
         parameters: {
-            query?: never;
+            query?: {
+                from?: string;
+                to?: string;
+                channel?: "DEV" | "STAGING" | "PROD";
+                templateId?: string;
+                templateVersion?: string;
+                deviceType?: "desktop" | "mobile" | "tablet" | "tv" | "console" | "wearable" | "bot" | "other" | "unknown";
+                country?: string;
+                granularity?: "hour" | "day";
+            };
             header?: never;
-            path?: never;
+            path: {
+                projectId: string;
+            };
             cookie?: never;
         };
-        get?: never;
-        put?: never;
-        /**
-         * Disable the share: its URL answers 404 (no-op when already disabled)
-         * @description Minimum role: ProjectManager. A token needs the shares:write scope.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    projectId: string;
-                    channel: "DEV" | "STAGING" | "PROD";
+        requestBody?: never;
+        responses: {
+            /** @description The project's analytics for the window */
+            200: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The share */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            projectId: string;
-                            /** @enum {string} */
-                            channel: "DEV" | "STAGING" | "PROD";
-                            slug: string;
-                            /**
-                             * Format: uri
-                             * @description The public landing page
-                             */
-                            url: string;
-                            /** @enum {string} */
-                            status: "Enabled" | "Disabled";
-                            publicTitle: string;
-                            publicSubtitle: string | null;
-                            locale: string | null;
-                            ctaLabel: string | null;
-                            ctaUrl: string | null;
-                            personalizationData: {
-                                [key: string]: unknown;
-                            } | null;
-                            /**
-                             * @description required: no analytics leave the page until the viewer accepts
-                             * @enum {string}
-                             */
-                            consentMode: "not_required" | "required";
-                            /** Format: uuid */
-                            apiCredentialId: string;
+                content: {
+                    "application/json": {
+                        window: {
                             /** Format: date-time */
-                            createdAt: string;
+                            from: string;
                             /** Format: date-time */
-                            updatedAt: string;
-                            disabledAt: string | null;
-                            disabledBy: string | null;
-                            restoredAt: string | null;
-                            restoredBy: string | null;
+                            to: string;
                         };
-                    };
-                };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Role below ProjectManager, or the token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/Projects/{projectId}/public-video-shares/{channel}/restore": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Restore a disabled share (no-op when already enabled)
-         * @description Minimum role: ProjectManager. A token needs the shares:write scope.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    projectId: string;
-                    channel: "DEV" | "STAGING" | "PROD";
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The share */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            projectId: string;
-                            /** @enum {string} */
-                            channel: "DEV" | "STAGING" | "PROD";
-                            slug: string;
-                            /**
-                             * Format: uri
-                             * @description The public landing page
-                             */
-                            url: string;
-                            /** @enum {string} */
-                            status: "Enabled" | "Disabled";
-                            publicTitle: string;
-                            publicSubtitle: string | null;
-                            locale: string | null;
-                            ctaLabel: string | null;
-                            ctaUrl: string | null;
-                            personalizationData: {
-                                [key: string]: unknown;
-                            } | null;
-                            /**
-                             * @description required: no analytics leave the page until the viewer accepts
-                             * @enum {string}
-                             */
-                            consentMode: "not_required" | "required";
-                            /** Format: uuid */
-                            apiCredentialId: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            disabledAt: string | null;
-                            disabledBy: string | null;
-                            restoredAt: string | null;
-                            restoredBy: string | null;
+                        /** @description How recent the answer is: every event received up to `asOf` is in it, except `pendingEvents` ones stored later in the job's order */
+                        freshness: {
+                            /** @description When the newest event the answer includes was received; null when the project has none */
+                            asOf: string | null;
+                            /** @description Events already stored that the answer does not include yet (the rollup job is behind); 0 when it is complete. Counted up to 100,000 (a longer backlog shows as 100,000) */
+                            pendingEvents: number;
                         };
-                    };
-                };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Role below ProjectManager, or the token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/Projects/{projectId}/public-video-shares/{channel}/rotate-slug": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Give the share a new slug; the previous URL answers 404 forever
-         * @description Minimum role: ProjectManager. A token needs the shares:write scope.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    projectId: string;
-                    channel: "DEV" | "STAGING" | "PROD";
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The previous slug, the new one and the share */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            previousSlug: string;
-                            slug: string;
-                            share: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                projectId: string;
-                                /** @enum {string} */
-                                channel: "DEV" | "STAGING" | "PROD";
-                                slug: string;
-                                /**
-                                 * Format: uri
-                                 * @description The public landing page
-                                 */
-                                url: string;
-                                /** @enum {string} */
-                                status: "Enabled" | "Disabled";
-                                publicTitle: string;
-                                publicSubtitle: string | null;
-                                locale: string | null;
-                                ctaLabel: string | null;
-                                ctaUrl: string | null;
-                                personalizationData: {
-                                    [key: string]: unknown;
-                                } | null;
-                                /**
-                                 * @description required: no analytics leave the page until the viewer accepts
-                                 * @enum {string}
-                                 */
-                                consentMode: "not_required" | "required";
-                                /** Format: uuid */
-                                apiCredentialId: string;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                                disabledAt: string | null;
-                                disabledBy: string | null;
-                                restoredAt: string | null;
-                                restoredBy: string | null;
-                            };
+                        filters: {
+                            channel: ("DEV" | "STAGING" | "PROD") | null;
+                            templateId: string | null;
+                            templateVersion: string | null;
+                            deviceType: string | null;
+                            country: string | null;
                         };
-                    };
-                };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Role below ProjectManager, or the token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/Projects/{projectId}/analytics": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Sessions, plays, viewers, quartile funnel, completion, CTA clicks, errors, the previous period, a time series, chapters, and breakdowns by day, channel, template version, device, browser, OS, referrer, country; bots left out
-         * @description Minimum role: Viewer. A token needs the read scope.
-         */
-        get: {
-            parameters: {
-                query?: {
-                    from?: string;
-                    to?: string;
-                    channel?: "DEV" | "STAGING" | "PROD";
-                    templateId?: string;
-                    templateVersion?: string;
-                    deviceType?: "desktop" | "mobile" | "tablet" | "tv" | "console" | "wearable" | "bot" | "other" | "unknown";
-                    country?: string;
-                    granularity?: "hour" | "day";
-                };
-                header?: never;
-                path: {
-                    projectId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The project's analytics for the window */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
+                        summary: {
+                            sessions: number;
+                            uniqueViewers: number;
+                            plays: number;
+                            sessionsWithPlay: number;
+                            /** @description A fraction 0–1; null when its denominator is 0 */
+                            playRate: number | null;
+                            completedPlays: number;
+                            /** @description A fraction 0–1; null when its denominator is 0 */
+                            completionRate: number | null;
+                            /** @description Mean highest percent reached per play; null without plays */
+                            averageWatchPercent: number | null;
+                            ctaClicks: number;
+                            sessionsWithPlayAndCtaClick: number;
+                            /** @description A fraction 0–1; null when its denominator is 0 */
+                            ctr: number | null;
+                            autoplayFailures: number;
+                            errors: number;
+                        };
+                        /** @description The period of equal length just before `from`, with the same filters */
+                        previous: {
                             window: {
                                 /** Format: date-time */
                                 from: string;
                                 /** Format: date-time */
                                 to: string;
-                            };
-                            /** @description How recent the answer is: every event received up to `asOf` is in it, except `pendingEvents` ones stored later in the job's order */
-                            freshness: {
-                                /** @description When the newest event the answer includes was received; null when the project has none */
-                                asOf: string | null;
-                                /** @description Events already stored that the answer does not include yet (the rollup job is behind); 0 when it is complete. Counted up to 100,000 (a longer backlog shows as 100,000) */
-                                pendingEvents: number;
-                            };
-                            filters: {
-                                channel: ("DEV" | "STAGING" | "PROD") | null;
-                                templateId: string | null;
-                                templateVersion: string | null;
-                                deviceType: string | null;
-                                country: string | null;
                             };
                             summary: {
                                 sessions: number;
@@ -2734,3265 +4064,3149 @@ export interface paths {
                                 autoplayFailures: number;
                                 errors: number;
                             };
-                            /** @description The period of equal length just before `from`, with the same filters */
-                            previous: {
-                                window: {
-                                    /** Format: date-time */
-                                    from: string;
-                                    /** Format: date-time */
-                                    to: string;
-                                };
-                                summary: {
-                                    sessions: number;
-                                    uniqueViewers: number;
-                                    plays: number;
-                                    sessionsWithPlay: number;
-                                    /** @description A fraction 0–1; null when its denominator is 0 */
-                                    playRate: number | null;
-                                    completedPlays: number;
-                                    /** @description A fraction 0–1; null when its denominator is 0 */
-                                    completionRate: number | null;
-                                    /** @description Mean highest percent reached per play; null without plays */
-                                    averageWatchPercent: number | null;
-                                    ctaClicks: number;
-                                    sessionsWithPlayAndCtaClick: number;
-                                    /** @description A fraction 0–1; null when its denominator is 0 */
-                                    ctr: number | null;
-                                    autoplayFailures: number;
-                                    errors: number;
-                                };
-                            };
-                            series: {
-                                /** @enum {string} */
-                                granularity: "hour" | "day";
-                                /** @description Every bucket the window touches, oldest first, zero-filled */
-                                points: {
-                                    /**
-                                     * Format: date-time
-                                     * @description The bucket's start (UTC)
-                                     */
-                                    start: string;
-                                    sessions: number;
-                                    plays: number;
-                                    completions: number;
-                                    ctaClicks: number;
-                                }[];
-                            };
-                            funnel: {
-                                plays: number;
-                                steps: {
-                                    /** @enum {number} */
-                                    percent: 25 | 50 | 75 | 100;
-                                    count: number;
-                                    /** @description A fraction 0–1; null when its denominator is 0 */
-                                    share: number | null;
-                                }[];
-                            };
-                            /** @description Plays that entered each chapter (chapter.entered), by the position it was first seen at */
-                            chapters: {
-                                chapterId: string;
-                                chapterName: string;
+                        };
+                        series: {
+                            /** @enum {string} */
+                            granularity: "hour" | "day";
+                            /** @description Every bucket the window touches, oldest first, zero-filled */
+                            points: {
+                                /**
+                                 * Format: date-time
+                                 * @description The bucket's start (UTC)
+                                 */
+                                start: string;
                                 sessions: number;
                                 plays: number;
-                                /** @description Of the window's plays; null without plays */
-                                share: number | null;
+                                completions: number;
+                                ctaClicks: number;
                             }[];
-                            excluded: {
-                                /** @description Events in the window and filters kept out of every metric as bots */
-                                botEvents: number;
-                            };
-                            breakdowns: {
-                                /** @description One row per UTC date the window touches, oldest first, zero-filled; key YYYY-MM-DD */
-                                day: {
-                                    key: string;
-                                    sessions: number;
-                                    plays: number;
-                                    completions: number;
-                                    ctaClicks: number;
-                                }[];
-                                channel: {
-                                    key: string;
-                                    sessions: number;
-                                    plays: number;
-                                    completions: number;
-                                    ctaClicks: number;
-                                }[];
-                                templateVersion: {
-                                    key: string;
-                                    sessions: number;
-                                    plays: number;
-                                    completions: number;
-                                    ctaClicks: number;
-                                }[];
-                                deviceType: {
-                                    key: string;
-                                    sessions: number;
-                                    plays: number;
-                                    completions: number;
-                                    ctaClicks: number;
-                                }[];
-                                browser: {
-                                    key: string;
-                                    sessions: number;
-                                    plays: number;
-                                    completions: number;
-                                    ctaClicks: number;
-                                }[];
-                                os: {
-                                    key: string;
-                                    sessions: number;
-                                    plays: number;
-                                    completions: number;
-                                    ctaClicks: number;
-                                }[];
-                                referrerHost: {
-                                    key: string;
-                                    sessions: number;
-                                    plays: number;
-                                    completions: number;
-                                    ctaClicks: number;
-                                }[];
-                                /** @description ISO 3166-1 alpha-2 codes */
-                                country: {
-                                    key: string;
-                                    sessions: number;
-                                    plays: number;
-                                    completions: number;
-                                    ctaClicks: number;
-                                }[];
-                            };
                         };
-                    };
-                };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Role below Viewer, or the token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/Projects/{projectId}/analytics/heatmap": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Second by second, how many plays of one template watched, rewatched and left it (from the player's watched spans)
-         * @description Minimum role: Viewer. A token needs the read scope.
-         */
-        get: {
-            parameters: {
-                query: {
-                    from?: string;
-                    to?: string;
-                    channel?: "DEV" | "STAGING" | "PROD";
-                    templateId: string;
-                    templateVersion?: string;
-                    deviceType?: "desktop" | "mobile" | "tablet" | "tv" | "console" | "wearable" | "bot" | "other" | "unknown";
-                    country?: string;
-                };
-                header?: never;
-                path: {
-                    projectId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The template's engagement heatmap for the window */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            window: {
-                                /** Format: date-time */
-                                from: string;
-                                /** Format: date-time */
-                                to: string;
-                            };
-                            /** @description How recent the answer is: every event received up to `asOf` is in it, except `pendingEvents` ones stored later in the job's order */
-                            freshness: {
-                                /** @description When the newest event the answer includes was received; null when the project has none */
-                                asOf: string | null;
-                                /** @description Events already stored that the answer does not include yet (the rollup job is behind); 0 when it is complete. Counted up to 100,000 (a longer backlog shows as 100,000) */
-                                pendingEvents: number;
-                            };
-                            filters: {
-                                channel: ("DEV" | "STAGING" | "PROD") | null;
-                                templateId: string | null;
-                                templateVersion: string | null;
-                                deviceType: string | null;
-                                country: string | null;
-                            };
-                            /** Format: uuid */
-                            templateId: string;
-                            /** @description From the template's Lottie file; null when unknown (the timeline then ends at the furthest watched millisecond) */
-                            durationMs: number | null;
-                            /** @description Plays with at least one reported watched span */
+                        funnel: {
                             plays: number;
-                            /** @description One row per second of the timeline, 0 first */
-                            seconds: {
-                                second: number;
-                                watchedPlays: number;
-                                /** @description watchedPlays / plays */
-                                share: number | null;
-                                views: number;
-                                rewatches: number;
-                                dropOffs: number;
-                            }[];
-                            chapters: {
-                                chapterId: string;
-                                chapterName: string;
-                                startMs: number;
-                                endMs: number | null;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Role below Viewer, or the token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/Projects/{projectId}/analytics/quarantine": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Events of the project's batches that the v1 event schema refused (422), by reason, with the newest samples
-         * @description Minimum role: Viewer. A token needs the read scope.
-         */
-        get: {
-            parameters: {
-                query?: {
-                    from?: string;
-                    to?: string;
-                };
-                header?: never;
-                path: {
-                    projectId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Refused events in the window */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            window: {
-                                /** Format: date-time */
-                                from: string;
-                                /** Format: date-time */
-                                to: string;
-                            };
-                            /** @description Most refused first */
-                            reasons: {
-                                reason: string;
+                            steps: {
+                                /** @enum {number} */
+                                percent: 25 | 50 | 75 | 100;
                                 count: number;
-                            }[];
-                            /** @description Newest first */
-                            samples: {
-                                /** Format: date-time */
-                                receivedAt: string;
-                                reason: string;
-                                /** @description The refused envelope; its JSON text cut to 4 KB (then a string) when longer */
-                                event: unknown;
+                                /** @description A fraction 0–1; null when its denominator is 0 */
+                                share: number | null;
                             }[];
                         };
-                    };
-                };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Role below Viewer, or the token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/Projects/{projectId}/campaigns": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List the project's campaigns, newest first, with their recipient counts
-         * @description Minimum role: Viewer. A token needs the read scope.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    projectId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The campaigns */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            items: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                projectId: string;
-                                /** @enum {string} */
-                                channel: "DEV" | "STAGING" | "PROD";
-                                name: string;
-                                fieldMap: {
-                                    [key: string]: string;
-                                };
-                                recipientCount: number;
-                                /** Format: date-time */
-                                createdAt: string;
-                                createdBy: string | null;
-                            }[];
+                        /** @description Plays that entered each chapter (chapter.entered), by the position it was first seen at */
+                        chapters: {
+                            chapterId: string;
+                            chapterName: string;
+                            sessions: number;
+                            plays: number;
+                            /** @description Of the window's plays; null without plays */
+                            share: number | null;
+                        }[];
+                        excluded: {
+                            /** @description Events in the window and filters kept out of every metric as bots */
+                            botEvents: number;
                         };
-                    };
-                };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Role below Viewer, or the token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        /**
-         * Create a campaign: personalized links to one channel's share, one per recipient
-         * @description Minimum role: Editor. A token needs the campaigns:write scope.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    projectId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name: string;
-                        /** @enum {string} */
-                        channel: "DEV" | "STAGING" | "PROD";
-                        /** @description CSV column → template field key; a column not named here maps to the field of the same key */
-                        fieldMap?: {
-                            [key: string]: string;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description The campaign */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            projectId: string;
-                            /** @enum {string} */
-                            channel: "DEV" | "STAGING" | "PROD";
-                            name: string;
-                            fieldMap: {
-                                [key: string]: string;
-                            };
-                            recipientCount: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            createdBy: string | null;
-                        };
-                    };
-                };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Role below Editor, or the token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/Projects/{projectId}/campaigns/{campaignId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * One campaign: the fields its rows fill, its imports (progress, problems with line numbers) and its funnel
-         * @description Minimum role: Viewer. A token needs the read scope.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    projectId: string;
-                    campaignId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The campaign */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            projectId: string;
-                            /** @enum {string} */
-                            channel: "DEV" | "STAGING" | "PROD";
-                            name: string;
-                            fieldMap: {
-                                [key: string]: string;
-                            };
-                            recipientCount: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            createdBy: string | null;
-                            /** @description The fields of the template the channel serves now */
-                            fields: {
+                        breakdowns: {
+                            /** @description One row per UTC date the window touches, oldest first, zero-filled; key YYYY-MM-DD */
+                            day: {
                                 key: string;
-                                required: boolean;
-                                maxLength: number | null;
+                                sessions: number;
+                                plays: number;
+                                completions: number;
+                                ctaClicks: number;
                             }[];
-                            imports: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                campaignId: string;
-                                /** @enum {string} */
-                                source: "csv" | "json";
-                                sha256: string;
-                                /** @enum {string} */
-                                status: "running" | "completed" | "failed";
-                                bytes: number;
-                                /** @description Rows the file is expected to hold (its lines less the header) */
-                                rowsEstimated: number | null;
-                                /** @description Rows read so far; an interrupted import resumes after them */
-                                rowsDone: number;
-                                /** @description New recipients */
-                                rowsImported: number;
-                                /** @description Rows refused (a required field missing, a value too long…) */
-                                rowsRefused: number;
-                                /** @description Rows whose recipient id the campaign already had */
-                                rowsDuplicate: number;
-                                /** @description The first problems found, with their lines */
-                                problems: {
-                                    /** @description The file's line (1 is the header); for a JSON batch, the recipient's position (1-based) */
-                                    line: number | null;
-                                    column?: string;
-                                    /** @enum {string} */
-                                    code: "unknown_column" | "missing_field" | "too_long" | "not_image" | "field_count" | "duplicate_column" | "unusable_id" | "malformed";
-                                    message: string;
-                                    /** @enum {string} */
-                                    severity: "warning" | "error";
-                                }[];
-                                error: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                                completedAt: string | null;
+                            channel: {
+                                key: string;
+                                sessions: number;
+                                plays: number;
+                                completions: number;
+                                ctaClicks: number;
                             }[];
-                            funnel: {
-                                recipients: number;
-                                /** @description Recipients with a session.started */
-                                opened: number;
-                                /** @description Recipients with a video.played */
-                                played: number;
-                                reached25: number;
-                                reached50: number;
-                                reached75: number;
-                                /** @description Recipients with a video.completed */
-                                completed: number;
-                                /** @description Recipients with a cta.clicked */
-                                clicked: number;
-                            };
+                            templateVersion: {
+                                key: string;
+                                sessions: number;
+                                plays: number;
+                                completions: number;
+                                ctaClicks: number;
+                            }[];
+                            deviceType: {
+                                key: string;
+                                sessions: number;
+                                plays: number;
+                                completions: number;
+                                ctaClicks: number;
+                            }[];
+                            browser: {
+                                key: string;
+                                sessions: number;
+                                plays: number;
+                                completions: number;
+                                ctaClicks: number;
+                            }[];
+                            os: {
+                                key: string;
+                                sessions: number;
+                                plays: number;
+                                completions: number;
+                                ctaClicks: number;
+                            }[];
+                            referrerHost: {
+                                key: string;
+                                sessions: number;
+                                plays: number;
+                                completions: number;
+                                ctaClicks: number;
+                            }[];
+                            /** @description ISO 3166-1 alpha-2 codes */
+                            country: {
+                                key: string;
+                                sessions: number;
+                                plays: number;
+                                completions: number;
+                                ctaClicks: number;
+                            }[];
                         };
                     };
                 };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
                 };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
-                /** @description Role below Viewer, or the token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+            };
+            /** @description The token's scopes do not cover read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+            };
+            /** @description No such project, or no access to it; or no such resource in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; errors lists each path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
     };
-    "/api/Projects/{projectId}/campaigns/{campaignId}/recipients": {
+    getEngagementHeatmap: {
         parameters: {
-            query?: never;
+            query: {
+                from?: string;
+                to?: string;
+                channel?: "DEV" | "STAGING" | "PROD";
+                templateId: string;
+                templateVersion?: string;
+                deviceType?: "desktop" | "mobile" | "tablet" | "tv" | "console" | "wearable" | "bot" | "other" | "unknown";
+                country?: string;
+            };
             header?: never;
-            path?: never;
+            path: {
+                projectId: string;
+            };
             cookie?: never;
         };
-        /**
-         * The campaign's recipients by recipient id, each with its URL and reach (opened, furthest percent, completed, clicked); paginated by cursor
-         * @description Minimum role: Viewer. A token needs the read scope.
-         */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    cursor?: string;
+        requestBody?: never;
+        responses: {
+            /** @description The template's engagement heatmap for the window */
+            200: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                header?: never;
-                path: {
-                    projectId: string;
-                    campaignId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of recipients */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            items: {
-                                /** Format: uuid */
-                                id: string;
-                                externalId: string;
-                                email: string | null;
-                                data: {
-                                    [key: string]: unknown;
-                                };
-                                /** @description /v/{slug}/{token}; null while the channel has no share */
-                                url: string | null;
-                                line: number | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                reach: {
-                                    opened: boolean;
-                                    /** @description 100 when completed, else the highest percent reported (0–100) */
-                                    furthestPercent: number;
-                                    completed: boolean;
-                                    clicked: boolean;
-                                };
-                            }[];
-                            nextCursor: string | null;
-                        };
-                    };
-                };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Role below Viewer, or the token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        /**
-         * Import recipients: a CSV body (text/csv, UTF-8, `,` or `;`, a header row, up to 1,000,000 rows and 256 MB) or a JSON batch (application/json, up to 10,000). The same content again adds nothing; an interrupted import resumes
-         * @description Minimum role: Editor. A token needs the campaigns:write scope.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    projectId: string;
-                    campaignId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
                 content: {
                     "application/json": {
-                        /** @description Each recipient: its field values, and optionally id (or recipient_id, external_id) and email */
-                        recipients: {
-                            [key: string]: string | number | boolean | null;
+                        window: {
+                            /** Format: date-time */
+                            from: string;
+                            /** Format: date-time */
+                            to: string;
+                        };
+                        /** @description How recent the answer is: every event received up to `asOf` is in it, except `pendingEvents` ones stored later in the job's order */
+                        freshness: {
+                            /** @description When the newest event the answer includes was received; null when the project has none */
+                            asOf: string | null;
+                            /** @description Events already stored that the answer does not include yet (the rollup job is behind); 0 when it is complete. Counted up to 100,000 (a longer backlog shows as 100,000) */
+                            pendingEvents: number;
+                        };
+                        filters: {
+                            channel: ("DEV" | "STAGING" | "PROD") | null;
+                            templateId: string | null;
+                            templateVersion: string | null;
+                            deviceType: string | null;
+                            country: string | null;
+                        };
+                        /** Format: uuid */
+                        templateId: string;
+                        /** @description From the template's Lottie file; null when unknown (the timeline then ends at the furthest watched millisecond) */
+                        durationMs: number | null;
+                        /** @description Plays with at least one reported watched span */
+                        plays: number;
+                        /** @description One row per second of the timeline, 0 first */
+                        seconds: {
+                            second: number;
+                            watchedPlays: number;
+                            /** @description watchedPlays / plays */
+                            share: number | null;
+                            views: number;
+                            rewatches: number;
+                            dropOffs: number;
+                        }[];
+                        chapters: {
+                            chapterId: string;
+                            chapterName: string;
+                            startMs: number;
+                            endMs: number | null;
                         }[];
                     };
-                    "text/csv": string;
                 };
             };
-            responses: {
-                /** @description The same content was imported before (Idempotent-Replayed: true), or its interrupted import was resumed */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            campaignId: string;
-                            /** @enum {string} */
-                            source: "csv" | "json";
-                            sha256: string;
-                            /** @enum {string} */
-                            status: "running" | "completed" | "failed";
-                            bytes: number;
-                            /** @description Rows the file is expected to hold (its lines less the header) */
-                            rowsEstimated: number | null;
-                            /** @description Rows read so far; an interrupted import resumes after them */
-                            rowsDone: number;
-                            /** @description New recipients */
-                            rowsImported: number;
-                            /** @description Rows refused (a required field missing, a value too long…) */
-                            rowsRefused: number;
-                            /** @description Rows whose recipient id the campaign already had */
-                            rowsDuplicate: number;
-                            /** @description The first problems found, with their lines */
-                            problems: {
-                                /** @description The file's line (1 is the header); for a JSON batch, the recipient's position (1-based) */
-                                line: number | null;
-                                column?: string;
-                                /** @enum {string} */
-                                code: "unknown_column" | "missing_field" | "too_long" | "not_image" | "field_count" | "duplicate_column" | "unusable_id" | "malformed";
-                                message: string;
-                                /** @enum {string} */
-                                severity: "warning" | "error";
-                            }[];
-                            error: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            completedAt: string | null;
-                        };
-                    };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
                 };
-                /** @description The import, completed; refused rows are counted and the first problems listed */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            campaignId: string;
-                            /** @enum {string} */
-                            source: "csv" | "json";
-                            sha256: string;
-                            /** @enum {string} */
-                            status: "running" | "completed" | "failed";
-                            bytes: number;
-                            /** @description Rows the file is expected to hold (its lines less the header) */
-                            rowsEstimated: number | null;
-                            /** @description Rows read so far; an interrupted import resumes after them */
-                            rowsDone: number;
-                            /** @description New recipients */
-                            rowsImported: number;
-                            /** @description Rows refused (a required field missing, a value too long…) */
-                            rowsRefused: number;
-                            /** @description Rows whose recipient id the campaign already had */
-                            rowsDuplicate: number;
-                            /** @description The first problems found, with their lines */
-                            problems: {
-                                /** @description The file's line (1 is the header); for a JSON batch, the recipient's position (1-based) */
-                                line: number | null;
-                                column?: string;
-                                /** @enum {string} */
-                                code: "unknown_column" | "missing_field" | "too_long" | "not_image" | "field_count" | "duplicate_column" | "unusable_id" | "malformed";
-                                message: string;
-                                /** @enum {string} */
-                                severity: "warning" | "error";
-                            }[];
-                            error: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            completedAt: string | null;
-                        };
-                    };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+            };
+            /** @description The token's scopes do not cover read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
-                /** @description Role below Editor, or the token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+            };
+            /** @description No such project or no access to it, or no such template in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
-                /** @description The channel serves no template, or the same content is being imported right now */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
+            };
+            /** @description Validation failed; errors lists each path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description The file is larger than 256 MB */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
-                /** @description Neither text/csv nor application/json */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
                 };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
     };
-    "/api/Projects/{projectId}/campaigns/{campaignId}/export": {
+    getQuarantineReport: {
         parameters: {
-            query?: never;
+            query?: {
+                from?: string;
+                to?: string;
+            };
             header?: never;
-            path?: never;
+            path: {
+                projectId: string;
+            };
             cookie?: never;
         };
-        /**
-         * Every recipient as CSV (recipient_id,email,url), streamed
-         * @description Minimum role: Viewer. A token needs the read scope.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    projectId: string;
-                    campaignId: string;
+        requestBody?: never;
+        responses: {
+            /** @description Refused events in the window */
+            200: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description text/csv */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/csv": string;
-                    };
-                };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Role below Viewer, or the token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/Projects/{projectId}/audit-events": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The project's audit trail, newest first, paginated by cursor
-         * @description Minimum role: Viewer. A token needs the read scope.
-         */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    cursor?: string;
-                    actor?: string;
-                    action?: string;
-                };
-                header?: never;
-                path: {
-                    projectId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of audit events */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            items: {
-                                /** Format: uuid */
-                                id: string;
-                                /** @description e.g. share.disabled, credential.revoked */
-                                action: string;
-                                targetType: string;
-                                targetId: string;
-                                actor: {
-                                    /** Format: uuid */
-                                    id: string;
-                                    /** @description The actor's email; "a project member" for another member when the caller is below OrganizationAdmin */
-                                    email: string;
-                                } | null;
-                                /** @description What the event is about and what changed: its subject (a credential's name and apiKey, a share's channel and slug, a template's name and version…) and, for updates, `changes`: one `{ field, from, to }` per changed field (never a secret; a webhook URL by its host). A credential's apiKey only for callers who may read credentials (ProjectManager and up); another person's email (member events' `email`) only for OrganizationAdmins, else "a project member" */
-                                data: {
-                                    [key: string]: unknown;
-                                } | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                            }[];
-                            /** @description Pass as ?cursor= for the next (older) page; null on the last page */
-                            nextCursor: string | null;
-                        };
-                    };
-                };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Role below Viewer, or the token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/Projects/{projectId}/webhooks": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List the project's webhook endpoints
-         * @description Minimum role: ProjectManager. A token needs the read scope.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    projectId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The endpoints */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            items: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                projectId: string;
-                                url: string;
-                                description: string | null;
-                                /** @description Empty: every event type */
-                                eventTypes: ("render.completed" | "render.failed" | "campaign.imported")[];
-                                enabled: boolean;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Role below ProjectManager, or the token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        /**
-         * Register a webhook endpoint for render.completed, render.failed and campaign.imported (eventTypes: a subset, empty = all); its URL must be http(s) and reach only public addresses (a host that does not resolve now is saved with a warning and checked at each delivery)
-         * @description Minimum role: ProjectManager. A token needs the webhooks:write scope.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    projectId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
                 content: {
                     "application/json": {
-                        url: string;
-                        description?: string | null;
-                        /** @description The event types sent to this endpoint; empty means all */
-                        eventTypes?: ("render.completed" | "render.failed" | "campaign.imported")[];
-                        enabled?: boolean;
+                        window: {
+                            /** Format: date-time */
+                            from: string;
+                            /** Format: date-time */
+                            to: string;
+                        };
+                        /** @description Most refused first */
+                        reasons: {
+                            reason: string;
+                            count: number;
+                        }[];
+                        /** @description Newest first */
+                        samples: {
+                            /** Format: date-time */
+                            receivedAt: string;
+                            reason: string;
+                            /** @description The refused envelope; its JSON text cut to 4 KB (then a string) when longer */
+                            event: unknown;
+                        }[];
                     };
                 };
             };
-            responses: {
-                /** @description The endpoint, with warnings (its host did not resolve now) */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            projectId: string;
-                            url: string;
-                            description: string | null;
-                            /** @description Empty: every event type */
-                            eventTypes: ("render.completed" | "render.failed" | "campaign.imported")[];
-                            enabled: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            /** @description Empty, or why the URL's host could not be checked now (it did not resolve): each delivery checks it again */
-                            warnings: string[];
-                        };
-                    };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
                 };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+            };
+            /** @description The token's scopes do not cover read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description Role below ProjectManager, or the token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+            };
+            /** @description No such project, or no access to it; or no such resource in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; errors lists each path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
     };
-    "/api/Projects/{projectId}/webhooks/{endpointId}": {
+    listCampaigns: {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                projectId: string;
+            };
             cookie?: never;
         };
-        /**
-         * One webhook endpoint
-         * @description Minimum role: ProjectManager. A token needs the read scope.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    projectId: string;
-                    endpointId: string;
+        requestBody?: never;
+        responses: {
+            /** @description The campaigns */
+            200: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The endpoint */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            projectId: string;
-                            url: string;
-                            description: string | null;
-                            /** @description Empty: every event type */
-                            eventTypes: ("render.completed" | "render.failed" | "campaign.imported")[];
-                            enabled: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
-                    };
-                };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Role below ProjectManager, or the token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        /**
-         * Delete an endpoint and its deliveries
-         * @description Minimum role: ProjectManager. A token needs the webhooks:write scope.
-         */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    projectId: string;
-                    endpointId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Deleted */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Role below ProjectManager, or the token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        options?: never;
-        head?: never;
-        /**
-         * Change an endpoint's url, description, eventTypes or enabled; pending deliveries follow a new URL, and fail when it is disabled
-         * @description Minimum role: ProjectManager. A token needs the webhooks:write scope.
-         */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    projectId: string;
-                    endpointId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
                 content: {
                     "application/json": {
-                        url?: string;
-                        description?: string | null;
-                        /** @description The event types sent to this endpoint; empty means all */
-                        eventTypes?: ("render.completed" | "render.failed" | "campaign.imported")[];
-                        enabled?: boolean;
-                    };
-                };
-            };
-            responses: {
-                /** @description The endpoint, with warnings (its new host did not resolve now) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
+                        items: {
                             /** Format: uuid */
                             id: string;
                             /** Format: uuid */
                             projectId: string;
-                            url: string;
-                            description: string | null;
-                            /** @description Empty: every event type */
-                            eventTypes: ("render.completed" | "render.failed" | "campaign.imported")[];
-                            enabled: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            /** @description Empty, or why the URL's host could not be checked now (it did not resolve): each delivery checks it again */
-                            warnings: string[];
-                        };
-                    };
-                };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Role below ProjectManager, or the token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        trace?: never;
-    };
-    "/api/Projects/{projectId}/webhooks/{endpointId}/test": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Queue a signed webhook.test event for this endpoint
-         * @description Minimum role: ProjectManager. A token needs the webhooks:write scope.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    projectId: string;
-                    endpointId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The queued delivery */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** Format: uuid */
-                            id: string;
-                            /** @description Null for a render's own webhookUrl */
-                            endpointId: string | null;
-                            url: string;
-                            /** @description The webhook-id header: the same on every attempt and re-send */
-                            messageId: string;
-                            eventType: string;
                             /** @enum {string} */
-                            status: "pending" | "delivered" | "failed";
-                            /** @description Attempts since the delivery was queued or last re-sent */
-                            attempts: number;
-                            /** @description When a pending delivery is tried next */
-                            nextAttemptAt: string | null;
-                            /** @description Retries stop after this (24 h after the first attempt) */
-                            retryUntil: string | null;
-                            lastStatusCode: number | null;
-                            lastError: string | null;
-                            /** @description Every attempt (the newest 50) and every re-send */
-                            attemptLog: ({
-                                /** Format: date-time */
-                                at: string;
-                                statusCode: number | null;
-                                error: string | null;
-                                durationMs: number;
-                                /** @description The start of the receiver's answer */
-                                response: string | null;
-                            } | {
-                                /** Format: date-time */
-                                at: string;
-                                /** @constant */
-                                resent: true;
-                            })[];
-                            /** @description The JSON body sent */
-                            payload: {
-                                [key: string]: unknown;
+                            channel: "DEV" | "STAGING" | "PROD";
+                            name: string;
+                            fieldMap: {
+                                [key: string]: string;
                             };
+                            recipientCount: number;
                             /** Format: date-time */
                             createdAt: string;
-                            deliveredAt: string | null;
-                        };
-                    };
-                };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Role below ProjectManager, or the token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
+                            createdBy: string | null;
+                        }[];
                     };
                 };
             };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token's scopes do not cover read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project, or no access to it; or no such resource in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
     };
-    "/api/Projects/{projectId}/webhooks/deliveries": {
+    createCampaign: {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                projectId: string;
+            };
             cookie?: never;
         };
-        /**
-         * The delivery log, newest first, paginated by cursor: event, URL, status, attempts, last status code or error, the attempt log and the payload
-         * @description Minimum role: ProjectManager. A token needs the read scope.
-         */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    cursor?: string;
-                    status?: "pending" | "delivered" | "failed";
-                    endpointId?: string;
-                };
-                header?: never;
-                path: {
-                    projectId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of deliveries */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            items: {
-                                /** Format: uuid */
-                                id: string;
-                                /** @description Null for a render's own webhookUrl */
-                                endpointId: string | null;
-                                url: string;
-                                /** @description The webhook-id header: the same on every attempt and re-send */
-                                messageId: string;
-                                eventType: string;
-                                /** @enum {string} */
-                                status: "pending" | "delivered" | "failed";
-                                /** @description Attempts since the delivery was queued or last re-sent */
-                                attempts: number;
-                                /** @description When a pending delivery is tried next */
-                                nextAttemptAt: string | null;
-                                /** @description Retries stop after this (24 h after the first attempt) */
-                                retryUntil: string | null;
-                                lastStatusCode: number | null;
-                                lastError: string | null;
-                                /** @description Every attempt (the newest 50) and every re-send */
-                                attemptLog: ({
-                                    /** Format: date-time */
-                                    at: string;
-                                    statusCode: number | null;
-                                    error: string | null;
-                                    durationMs: number;
-                                    /** @description The start of the receiver's answer */
-                                    response: string | null;
-                                } | {
-                                    /** Format: date-time */
-                                    at: string;
-                                    /** @constant */
-                                    resent: true;
-                                })[];
-                                /** @description The JSON body sent */
-                                payload: {
-                                    [key: string]: unknown;
-                                };
-                                /** Format: date-time */
-                                createdAt: string;
-                                deliveredAt: string | null;
-                            }[];
-                            /** @description Pass as ?cursor= for the next (older) page; null on the last page */
-                            nextCursor: string | null;
-                        };
-                    };
-                };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Role below ProjectManager, or the token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @enum {string} */
+                    channel: "DEV" | "STAGING" | "PROD";
+                    /** @description CSV column → template field key; a column not named here maps to the field of the same key */
+                    fieldMap?: {
+                        [key: string]: string;
                     };
                 };
             };
         };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/Projects/{projectId}/webhooks/deliveries/{deliveryId}/resend": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Queue a delivered or failed delivery again: the same webhook-id, a fresh 24 h of attempts
-         * @description Minimum role: ProjectManager. A token needs the webhooks:write scope.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    projectId: string;
-                    deliveryId: string;
+        responses: {
+            /** @description The campaign */
+            201: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The delivery, pending again */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** Format: uuid */
-                            id: string;
-                            /** @description Null for a render's own webhookUrl */
-                            endpointId: string | null;
-                            url: string;
-                            /** @description The webhook-id header: the same on every attempt and re-send */
-                            messageId: string;
-                            eventType: string;
-                            /** @enum {string} */
-                            status: "pending" | "delivered" | "failed";
-                            /** @description Attempts since the delivery was queued or last re-sent */
-                            attempts: number;
-                            /** @description When a pending delivery is tried next */
-                            nextAttemptAt: string | null;
-                            /** @description Retries stop after this (24 h after the first attempt) */
-                            retryUntil: string | null;
-                            lastStatusCode: number | null;
-                            lastError: string | null;
-                            /** @description Every attempt (the newest 50) and every re-send */
-                            attemptLog: ({
-                                /** Format: date-time */
-                                at: string;
-                                statusCode: number | null;
-                                error: string | null;
-                                durationMs: number;
-                                /** @description The start of the receiver's answer */
-                                response: string | null;
-                            } | {
-                                /** Format: date-time */
-                                at: string;
-                                /** @constant */
-                                resent: true;
-                            })[];
-                            /** @description The JSON body sent */
-                            payload: {
-                                [key: string]: unknown;
-                            };
-                            /** Format: date-time */
-                            createdAt: string;
-                            deliveredAt: string | null;
-                        };
-                    };
-                };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Role below ProjectManager, or the token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The delivery is still pending */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/Projects/{projectId}/webhooks/signing-secret": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The project's Standard Webhooks signing secret (whsec_…), made on first need
-         * @description Minimum role: ProjectManager. A token needs the read scope.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    projectId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The secret */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Standard Webhooks secret: whsec_ + base64 */
-                            secret: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            rotatedAt: string | null;
-                            /** @description Until then deliveries also carry a signature made with the previous secret */
-                            previousSecretExpiresAt: string | null;
-                        };
-                    };
-                };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Role below ProjectManager, or the token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/Projects/{projectId}/webhooks/signing-secret/rotate": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Replace the signing secret; for 24 h deliveries carry a signature made with the previous one too
-         * @description Minimum role: ProjectManager. A token needs the webhooks:write scope.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    projectId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The new secret */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Standard Webhooks secret: whsec_ + base64 */
-                            secret: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            rotatedAt: string | null;
-                            /** @description Until then deliveries also carry a signature made with the previous secret */
-                            previousSecretExpiresAt: string | null;
-                        };
-                    };
-                };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Role below ProjectManager, or the token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/credentials": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List a project's API credentials (never the secret)
-         * @description Minimum role: ProjectManager. A token needs the read scope.
-         */
-        get: {
-            parameters: {
-                query: {
-                    projectId: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The credentials */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            items: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                projectId: string;
-                                apiKey: string;
-                                name: string | null;
-                                /** @enum {string} */
-                                status: "active" | "revoked";
-                                /** Format: date-time */
-                                createdAt: string;
-                                lastUsedAt: string | null;
-                                revokedAt: string | null;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Role below ProjectManager, or the token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        /**
-         * Create an API credential; the secret is returned only here
-         * @description Minimum role: ProjectManager. A token needs the credentials:write scope.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
                 content: {
                     "application/json": {
                         /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
                         projectId: string;
-                        name?: string;
+                        /** @enum {string} */
+                        channel: "DEV" | "STAGING" | "PROD";
+                        name: string;
+                        fieldMap: {
+                            [key: string]: string;
+                        };
+                        recipientCount: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        createdBy: string | null;
                     };
                 };
             };
-            responses: {
-                /** @description The new credential with its secret */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            projectId: string;
-                            apiKey: string;
-                            name: string | null;
-                            /** @enum {string} */
-                            status: "active" | "revoked";
-                            /** Format: date-time */
-                            createdAt: string;
-                            lastUsedAt: string | null;
-                            revokedAt: string | null;
-                            /** @description Shown only in this response */
-                            apiSecret: string;
-                        };
-                    };
+            /** @description Malformed JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
                 };
-                /** @description Role below ProjectManager, or the token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+            };
+            /** @description The caller's role is below Editor, or the token's scopes do not cover campaigns:write; a read-only token, or a console session's request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project, or no access to it; or no such resource in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; errors lists each path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
     };
-    "/api/credentials/{id}/revoke": {
+    getCampaign: {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                projectId: string;
+                campaignId: string;
+            };
             cookie?: never;
         };
-        get?: never;
-        put?: never;
-        /**
-         * Revoke an API credential (idempotent)
-         * @description Minimum role: ProjectManager. A token needs the credentials:write scope.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
+        requestBody?: never;
+        responses: {
+            /** @description The campaign */
+            200: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The revoked credential */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        projectId: string;
+                        /** @enum {string} */
+                        channel: "DEV" | "STAGING" | "PROD";
+                        name: string;
+                        fieldMap: {
+                            [key: string]: string;
+                        };
+                        recipientCount: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        createdBy: string | null;
+                        /** @description The fields of the template the channel serves now */
+                        fields: {
+                            key: string;
+                            required: boolean;
+                            maxLength: number | null;
+                        }[];
+                        imports: {
                             /** Format: uuid */
                             id: string;
                             /** Format: uuid */
-                            projectId: string;
-                            apiKey: string;
-                            name: string | null;
+                            campaignId: string;
                             /** @enum {string} */
-                            status: "active" | "revoked";
+                            source: "csv" | "json";
+                            sha256: string;
+                            /** @enum {string} */
+                            status: "running" | "completed" | "failed";
+                            bytes: number;
+                            /** @description Rows the file is expected to hold (its lines less the header) */
+                            rowsEstimated: number | null;
+                            /** @description Rows read so far; an interrupted import resumes after them */
+                            rowsDone: number;
+                            /** @description New recipients */
+                            rowsImported: number;
+                            /** @description Rows refused (a required field missing, a value too long…) */
+                            rowsRefused: number;
+                            /** @description Rows whose recipient id the campaign already had */
+                            rowsDuplicate: number;
+                            /** @description The first problems found, with their lines */
+                            problems: {
+                                /** @description The file's line (1 is the header); for a JSON batch, the recipient's position (1-based) */
+                                line: number | null;
+                                column?: string;
+                                /** @enum {string} */
+                                code: "unknown_column" | "missing_field" | "too_long" | "not_image" | "field_count" | "duplicate_column" | "unusable_id" | "malformed";
+                                message: string;
+                                /** @enum {string} */
+                                severity: "warning" | "error";
+                            }[];
+                            error: string | null;
                             /** Format: date-time */
                             createdAt: string;
-                            lastUsedAt: string | null;
-                            revokedAt: string | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            completedAt: string | null;
+                        }[];
+                        funnel: {
+                            recipients: number;
+                            /** @description Recipients with a session.started */
+                            opened: number;
+                            /** @description Recipients with a video.played */
+                            played: number;
+                            reached25: number;
+                            reached50: number;
+                            reached75: number;
+                            /** @description Recipients with a video.completed */
+                            completed: number;
+                            /** @description Recipients with a cta.clicked */
+                            clicked: number;
                         };
                     };
                 };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
                 };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
-                /** @description Role below ProjectManager, or the token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+            };
+            /** @description The token's scopes do not cover read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+            };
+            /** @description No such project, or no access to it; or no such resource in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
     };
-    "/api/me": {
+    listRecipients: {
         parameters: {
-            query?: never;
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
             header?: never;
-            path?: never;
+            path: {
+                projectId: string;
+                campaignId: string;
+            };
             cookie?: never;
         };
-        /**
-         * The caller: their organizations (role null when they belong only through a project) and their projects with the effective role
-         * @description Any authenticated user; about the caller only. A token needs the read scope.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The caller */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            user: {
-                                /** Format: uuid */
-                                id: string;
-                                email: string;
+        requestBody?: never;
+        responses: {
+            /** @description A page of recipients */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: uuid */
+                            id: string;
+                            externalId: string;
+                            email: string | null;
+                            data: {
+                                [key: string]: unknown;
                             };
-                            organizations: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                role: ("Viewer" | "Editor" | "ProjectManager" | "OrganizationAdmin") | null;
-                            }[];
-                            projects: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                /** Format: uuid */
-                                organizationId: string;
-                                organizationName: string;
-                                /** @enum {string} */
-                                role: "Viewer" | "Editor" | "ProjectManager" | "OrganizationAdmin";
-                            }[];
-                        };
-                    };
-                };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/me/tokens": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The caller's personal access tokens (never the token itself)
-         * @description Any authenticated user; about the caller only. A token needs the read scope.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The tokens */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            items: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string | null;
-                                /** @description What the token may be used for, beside its user's roles (docs/security.md, "Token scopes") */
-                                scopes: ("read" | "templates:write" | "renders:write" | "campaigns:write" | "shares:write" | "credentials:write" | "webhooks:write" | "projects:write" | "members:write" | "tokens:write")[];
-                                /** @description The token it was created with; null: made in the console or with the CLI. Revoking a token revokes every token it created, transitively */
-                                parentTokenId: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                lastUsedAt: string | null;
-                                /** @enum {string} */
-                                status: "Active" | "Revoked";
-                                revokedAt: string | null;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        /**
-         * Create a personal access token for the caller; the token is returned only here
-         * @description Any authenticated user; about the caller only. A token needs the tokens:write scope.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name: string;
-                        /** @description Any of read, templates:write, renders:write, campaigns:write, shares:write, credentials:write, webhooks:write, projects:write, members:write, tokens:write; omitted: every scope of the caller (a console session has all, a token its own). A token cannot create one with a scope it lacks (403). */
-                        scopes?: ("read" | "templates:write" | "renders:write" | "campaigns:write" | "shares:write" | "credentials:write" | "webhooks:write" | "projects:write" | "members:write" | "tokens:write")[];
-                    };
-                };
-            };
-            responses: {
-                /** @description The new token */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** Format: uuid */
-                            id: string;
-                            name: string | null;
-                            /** @description What the token may be used for, beside its user's roles (docs/security.md, "Token scopes") */
-                            scopes: ("read" | "templates:write" | "renders:write" | "campaigns:write" | "shares:write" | "credentials:write" | "webhooks:write" | "projects:write" | "members:write" | "tokens:write")[];
-                            /** @description The token it was created with; null: made in the console or with the CLI. Revoking a token revokes every token it created, transitively */
-                            parentTokenId: string | null;
+                            /** @description /v/{slug}/{token}; null while the channel has no share */
+                            url: string | null;
+                            line: number | null;
                             /** Format: date-time */
                             createdAt: string;
-                            lastUsedAt: string | null;
-                            /** @enum {string} */
-                            status: "Active" | "Revoked";
-                            revokedAt: string | null;
-                            /** @description rbk_…; in this response only */
-                            token: string;
-                        };
-                    };
-                };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
+                            reach: {
+                                opened: boolean;
+                                /** @description 100 when completed, else the highest percent reported (0–100) */
+                                furthestPercent: number;
+                                completed: boolean;
+                                clicked: boolean;
+                            };
+                        }[];
+                        nextCursor: string | null;
                     };
                 };
             };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token's scopes do not cover read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project, or no access to it; or no such resource in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; errors lists each path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
     };
-    "/api/me/tokens/{id}/revoke": {
+    importRecipients: {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                projectId: string;
+                campaignId: string;
+            };
             cookie?: never;
         };
-        get?: never;
-        put?: never;
-        /**
-         * Revoke one of the caller's tokens (idempotent); it stops authenticating at once
-         * @description Any authenticated user; about the caller only. A token needs the tokens:write scope.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Each recipient: its field values, and optionally id (or recipient_id, external_id) and email */
+                    recipients: {
+                        [key: string]: string | number | boolean | null;
+                    }[];
                 };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The revoked token */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** Format: uuid */
-                            id: string;
-                            name: string | null;
-                            /** @description What the token may be used for, beside its user's roles (docs/security.md, "Token scopes") */
-                            scopes: ("read" | "templates:write" | "renders:write" | "campaigns:write" | "shares:write" | "credentials:write" | "webhooks:write" | "projects:write" | "members:write" | "tokens:write")[];
-                            /** @description The token it was created with; null: made in the console or with the CLI. Revoking a token revokes every token it created, transitively */
-                            parentTokenId: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            lastUsedAt: string | null;
-                            /** @enum {string} */
-                            status: "Active" | "Revoked";
-                            revokedAt: string | null;
-                        };
-                    };
-                };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
+                "text/csv": string;
             };
         };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/organizations/{orgId}/projects": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Create a project in the organization
-         * @description Minimum role: OrganizationAdmin. A token needs the projects:write scope.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    orgId: string;
+        responses: {
+            /** @description The same content was imported before (Idempotent-Replayed: true), or its interrupted import was resumed */
+            200: {
+                headers: {
+                    /** @description true when this is the stored answer to an earlier request with the same Idempotency-Key (or the same content) */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
                 };
-                cookie?: never;
-            };
-            requestBody: {
                 content: {
                     "application/json": {
-                        name: string;
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        campaignId: string;
+                        /** @enum {string} */
+                        source: "csv" | "json";
+                        sha256: string;
+                        /** @enum {string} */
+                        status: "running" | "completed" | "failed";
+                        bytes: number;
+                        /** @description Rows the file is expected to hold (its lines less the header) */
+                        rowsEstimated: number | null;
+                        /** @description Rows read so far; an interrupted import resumes after them */
+                        rowsDone: number;
+                        /** @description New recipients */
+                        rowsImported: number;
+                        /** @description Rows refused (a required field missing, a value too long…) */
+                        rowsRefused: number;
+                        /** @description Rows whose recipient id the campaign already had */
+                        rowsDuplicate: number;
+                        /** @description The first problems found, with their lines */
+                        problems: {
+                            /** @description The file's line (1 is the header); for a JSON batch, the recipient's position (1-based) */
+                            line: number | null;
+                            column?: string;
+                            /** @enum {string} */
+                            code: "unknown_column" | "missing_field" | "too_long" | "not_image" | "field_count" | "duplicate_column" | "unusable_id" | "malformed";
+                            message: string;
+                            /** @enum {string} */
+                            severity: "warning" | "error";
+                        }[];
+                        error: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        completedAt: string | null;
                     };
                 };
             };
-            responses: {
-                /** @description The new project */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
+            /** @description The import, completed; refused rows are counted and the first problems listed */
+            201: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        campaignId: string;
+                        /** @enum {string} */
+                        source: "csv" | "json";
+                        sha256: string;
+                        /** @enum {string} */
+                        status: "running" | "completed" | "failed";
+                        bytes: number;
+                        /** @description Rows the file is expected to hold (its lines less the header) */
+                        rowsEstimated: number | null;
+                        /** @description Rows read so far; an interrupted import resumes after them */
+                        rowsDone: number;
+                        /** @description New recipients */
+                        rowsImported: number;
+                        /** @description Rows refused (a required field missing, a value too long…) */
+                        rowsRefused: number;
+                        /** @description Rows whose recipient id the campaign already had */
+                        rowsDuplicate: number;
+                        /** @description The first problems found, with their lines */
+                        problems: {
+                            /** @description The file's line (1 is the header); for a JSON batch, the recipient's position (1-based) */
+                            line: number | null;
+                            column?: string;
+                            /** @enum {string} */
+                            code: "unknown_column" | "missing_field" | "too_long" | "not_image" | "field_count" | "duplicate_column" | "unusable_id" | "malformed";
+                            message: string;
+                            /** @enum {string} */
+                            severity: "warning" | "error";
+                        }[];
+                        error: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        completedAt: string | null;
                     };
                 };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+            };
+            /** @description Malformed JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description Role below OrganizationAdmin, or the token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
                 };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role is below Editor, or the token's scopes do not cover campaigns:write; a read-only token, or a console session's request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project, or no access to it; or no such resource in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The channel serves no template, or the same content is being imported right now */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The JSON body is larger than 1 MB, or the CSV larger than 256 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Neither application/json nor text/csv */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; errors lists each path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
     };
-    "/api/organizations/{orgId}/members": {
+    exportRecipients: {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                projectId: string;
+                campaignId: string;
+            };
             cookie?: never;
         };
-        /**
-         * Memberships on the organization and on each of its projects
-         * @description Minimum role: OrganizationAdmin. A token needs the read scope.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    orgId: string;
+        requestBody?: never;
+        responses: {
+            /** @description recipient_id,email,url: a header row, then one recipient a line */
+            200: {
+                headers: {
+                    /** @description attachment (or inline) with the file's name */
+                    "Content-Disposition": string;
+                    [name: string]: unknown;
                 };
-                cookie?: never;
+                content: {
+                    "text/csv": string;
+                };
             };
-            requestBody?: never;
-            responses: {
-                /** @description The members */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            items: {
-                                /**
-                                 * Format: uuid
-                                 * @description The membership's id
-                                 */
-                                id: string;
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token's scopes do not cover read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project, or no access to it; or no such resource in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listAuditEvents: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                actor?: string;
+                action?: string;
+            };
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of audit events */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description e.g. share.disabled, credential.revoked */
+                            action: string;
+                            targetType: string;
+                            targetId: string;
+                            actor: {
                                 /** Format: uuid */
-                                userId: string;
+                                id: string;
+                                /** @description The actor's email; "a project member" for another member when the caller is below OrganizationAdmin */
                                 email: string;
-                                name: string | null;
-                                /** @enum {string} */
-                                role: "Viewer" | "Editor" | "ProjectManager" | "OrganizationAdmin";
-                                /** @enum {string} */
-                                scope: "organization" | "project";
-                                projectId: string | null;
-                                projectName: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                            }[];
-                        };
+                            } | null;
+                            /** @description What the event is about and what changed: its subject (a credential's name and apiKey, a share's channel and slug, a template's name and version…) and, for updates, `changes`: one `{ field, from, to }` per changed field (never a secret; a webhook URL by its host). A credential's apiKey only for callers who may read credentials (ProjectManager and up); another person's email (member events' `email`) only for OrganizationAdmins, else "a project member" */
+                            data: {
+                                [key: string]: unknown;
+                            } | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                        /** @description Pass as ?cursor= for the next (older) page; null on the last page */
+                        nextCursor: string | null;
                     };
                 };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
                 };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
-                /** @description Role below OrganizationAdmin, or the token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+            };
+            /** @description The token's scopes do not cover read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+            };
+            /** @description No such project, or no access to it; or no such resource in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; errors lists each path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
-        put?: never;
-        /**
-         * Invite by email: a pending invitation (7 days) that grants nothing until the person accepts it at its accept URL, returned only here; the same answer whether the address has an account or not; an open invitation for the same address and scope is replaced; 409 if already a member on that scope
-         * @description Minimum role: OrganizationAdmin. A token needs the members:write scope.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    orgId: string;
-                };
-                cookie?: never;
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
             };
-            requestBody: {
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoints */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
                 content: {
                     "application/json": {
-                        /** Format: email */
+                        items: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            projectId: string;
+                            url: string;
+                            description: string | null;
+                            /** @description Empty: every event type */
+                            eventTypes: ("render.completed" | "render.failed" | "campaign.imported")[];
+                            enabled: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role is below ProjectManager, or the token's scopes do not cover read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project, or no access to it; or no such resource in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    url: string;
+                    description?: string | null;
+                    /** @description The event types sent to this endpoint; empty means all */
+                    eventTypes?: ("render.completed" | "render.failed" | "campaign.imported")[];
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The endpoint, with warnings (its host did not resolve now) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        projectId: string;
+                        url: string;
+                        description: string | null;
+                        /** @description Empty: every event type */
+                        eventTypes: ("render.completed" | "render.failed" | "campaign.imported")[];
+                        enabled: boolean;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        /** @description Empty, or why the URL's host could not be checked now (it did not resolve): each delivery checks it again */
+                        warnings: string[];
+                    };
+                };
+            };
+            /** @description Malformed JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role is below ProjectManager, or the token's scopes do not cover webhooks:write; a read-only token, or a console session's request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project, or no access to it; or no such resource in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; errors lists each path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        projectId: string;
+                        url: string;
+                        description: string | null;
+                        /** @description Empty: every event type */
+                        eventTypes: ("render.completed" | "render.failed" | "campaign.imported")[];
+                        enabled: boolean;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role is below ProjectManager, or the token's scopes do not cover read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project, or no access to it; or no such resource in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role is below ProjectManager, or the token's scopes do not cover webhooks:write; a read-only token, or a console session's request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project, or no access to it; or no such resource in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A console session's request with a body type a form can send */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    url?: string;
+                    description?: string | null;
+                    /** @description The event types sent to this endpoint; empty means all */
+                    eventTypes?: ("render.completed" | "render.failed" | "campaign.imported")[];
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The endpoint, with warnings (its new host did not resolve now) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        projectId: string;
+                        url: string;
+                        description: string | null;
+                        /** @description Empty: every event type */
+                        eventTypes: ("render.completed" | "render.failed" | "campaign.imported")[];
+                        enabled: boolean;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        /** @description Empty, or why the URL's host could not be checked now (it did not resolve): each delivery checks it again */
+                        warnings: string[];
+                    };
+                };
+            };
+            /** @description Malformed JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role is below ProjectManager, or the token's scopes do not cover webhooks:write; a read-only token, or a console session's request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project, or no access to it; or no such resource in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; errors lists each path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    sendWebhookTestEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The queued delivery */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @description Null for a render's own webhookUrl */
+                        endpointId: string | null;
+                        url: string;
+                        /** @description The webhook-id header: the same on every attempt and re-send */
+                        messageId: string;
+                        eventType: string;
+                        /** @enum {string} */
+                        status: "pending" | "delivered" | "failed";
+                        /** @description Attempts since the delivery was queued or last re-sent */
+                        attempts: number;
+                        /** @description When a pending delivery is tried next */
+                        nextAttemptAt: string | null;
+                        /** @description Retries stop after this (24 h after the first attempt) */
+                        retryUntil: string | null;
+                        lastStatusCode: number | null;
+                        lastError: string | null;
+                        /** @description Every attempt (the newest 50) and every re-send */
+                        attemptLog: ({
+                            /** Format: date-time */
+                            at: string;
+                            statusCode: number | null;
+                            error: string | null;
+                            durationMs: number;
+                            /** @description The start of the receiver's answer */
+                            response: string | null;
+                        } | {
+                            /** Format: date-time */
+                            at: string;
+                            /** @constant */
+                            resent: true;
+                        })[];
+                        /** @description The JSON body sent */
+                        payload: {
+                            [key: string]: unknown;
+                        };
+                        /** Format: date-time */
+                        createdAt: string;
+                        deliveredAt: string | null;
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role is below ProjectManager, or the token's scopes do not cover webhooks:write; a read-only token, or a console session's request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project, or no access to it; or no such resource in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A console session's request with a body type a form can send */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                status?: "pending" | "delivered" | "failed";
+                endpointId?: string;
+            };
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description Null for a render's own webhookUrl */
+                            endpointId: string | null;
+                            url: string;
+                            /** @description The webhook-id header: the same on every attempt and re-send */
+                            messageId: string;
+                            eventType: string;
+                            /** @enum {string} */
+                            status: "pending" | "delivered" | "failed";
+                            /** @description Attempts since the delivery was queued or last re-sent */
+                            attempts: number;
+                            /** @description When a pending delivery is tried next */
+                            nextAttemptAt: string | null;
+                            /** @description Retries stop after this (24 h after the first attempt) */
+                            retryUntil: string | null;
+                            lastStatusCode: number | null;
+                            lastError: string | null;
+                            /** @description Every attempt (the newest 50) and every re-send */
+                            attemptLog: ({
+                                /** Format: date-time */
+                                at: string;
+                                statusCode: number | null;
+                                error: string | null;
+                                durationMs: number;
+                                /** @description The start of the receiver's answer */
+                                response: string | null;
+                            } | {
+                                /** Format: date-time */
+                                at: string;
+                                /** @constant */
+                                resent: true;
+                            })[];
+                            /** @description The JSON body sent */
+                            payload: {
+                                [key: string]: unknown;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            deliveredAt: string | null;
+                        }[];
+                        /** @description Pass as ?cursor= for the next (older) page; null on the last page */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role is below ProjectManager, or the token's scopes do not cover read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project, or no access to it; or no such resource in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; errors lists each path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    resendWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, pending again */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @description Null for a render's own webhookUrl */
+                        endpointId: string | null;
+                        url: string;
+                        /** @description The webhook-id header: the same on every attempt and re-send */
+                        messageId: string;
+                        eventType: string;
+                        /** @enum {string} */
+                        status: "pending" | "delivered" | "failed";
+                        /** @description Attempts since the delivery was queued or last re-sent */
+                        attempts: number;
+                        /** @description When a pending delivery is tried next */
+                        nextAttemptAt: string | null;
+                        /** @description Retries stop after this (24 h after the first attempt) */
+                        retryUntil: string | null;
+                        lastStatusCode: number | null;
+                        lastError: string | null;
+                        /** @description Every attempt (the newest 50) and every re-send */
+                        attemptLog: ({
+                            /** Format: date-time */
+                            at: string;
+                            statusCode: number | null;
+                            error: string | null;
+                            durationMs: number;
+                            /** @description The start of the receiver's answer */
+                            response: string | null;
+                        } | {
+                            /** Format: date-time */
+                            at: string;
+                            /** @constant */
+                            resent: true;
+                        })[];
+                        /** @description The JSON body sent */
+                        payload: {
+                            [key: string]: unknown;
+                        };
+                        /** Format: date-time */
+                        createdAt: string;
+                        deliveredAt: string | null;
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role is below ProjectManager, or the token's scopes do not cover webhooks:write; a read-only token, or a console session's request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project, or no access to it; or no such resource in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The delivery is still pending */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A console session's request with a body type a form can send */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getWebhookSigningSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The secret */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Standard Webhooks secret: whsec_ + base64 */
+                        secret: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        rotatedAt: string | null;
+                        /** @description Until then deliveries also carry a signature made with the previous secret */
+                        previousSecretExpiresAt: string | null;
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role is below ProjectManager, or the token's scopes do not cover read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project, or no access to it; or no such resource in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    rotateWebhookSigningSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new secret */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Standard Webhooks secret: whsec_ + base64 */
+                        secret: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        rotatedAt: string | null;
+                        /** @description Until then deliveries also carry a signature made with the previous secret */
+                        previousSecretExpiresAt: string | null;
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role is below ProjectManager, or the token's scopes do not cover webhooks:write; a read-only token, or a console session's request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project, or no access to it; or no such resource in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A console session's request with a body type a form can send */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listCredentials: {
+        parameters: {
+            query: {
+                projectId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The credentials */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            projectId: string;
+                            apiKey: string;
+                            name: string | null;
+                            /** @enum {string} */
+                            status: "active" | "revoked";
+                            /** Format: date-time */
+                            createdAt: string;
+                            lastUsedAt: string | null;
+                            revokedAt: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role is below ProjectManager, or the token's scopes do not cover read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project, or no access to it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; errors lists each path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    projectId: string;
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The new credential with its secret */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        projectId: string;
+                        apiKey: string;
+                        name: string | null;
+                        /** @enum {string} */
+                        status: "active" | "revoked";
+                        /** Format: date-time */
+                        createdAt: string;
+                        lastUsedAt: string | null;
+                        revokedAt: string | null;
+                        /** @description Shown only in this response */
+                        apiSecret: string;
+                    };
+                };
+            };
+            /** @description Malformed JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role is below ProjectManager, or the token's scopes do not cover credentials:write; a read-only token, or a console session's request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project, or no access to it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; errors lists each path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    revokeCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The revoked credential */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        projectId: string;
+                        apiKey: string;
+                        name: string | null;
+                        /** @enum {string} */
+                        status: "active" | "revoked";
+                        /** Format: date-time */
+                        createdAt: string;
+                        lastUsedAt: string | null;
+                        revokedAt: string | null;
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role is below ProjectManager, or the token's scopes do not cover credentials:write; a read-only token, or a console session's request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A console session's request with a body type a form can send */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            /** Format: uuid */
+                            id: string;
+                            email: string;
+                        };
+                        organizations: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            role: ("Viewer" | "Editor" | "ProjectManager" | "OrganizationAdmin") | null;
+                        }[];
+                        projects: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /** Format: uuid */
+                            organizationId: string;
+                            organizationName: string;
+                            /** @enum {string} */
+                            role: "Viewer" | "Editor" | "ProjectManager" | "OrganizationAdmin";
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token's scopes do not cover read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listOwnTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tokens */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string | null;
+                            /** @description What the token may be used for, beside its user's roles (docs/security.md, "Token scopes") */
+                            scopes: ("read" | "templates:write" | "renders:write" | "campaigns:write" | "shares:write" | "credentials:write" | "webhooks:write" | "projects:write" | "members:write" | "tokens:write")[];
+                            /** @description The token it was created with; null: made in the console or with the CLI. Revoking a token revokes every token it created, transitively */
+                            parentTokenId: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            lastUsedAt: string | null;
+                            /** @enum {string} */
+                            status: "Active" | "Revoked";
+                            revokedAt: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token's scopes do not cover read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createOwnToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description Any of read, templates:write, renders:write, campaigns:write, shares:write, credentials:write, webhooks:write, projects:write, members:write, tokens:write; omitted: every scope of the caller (a console session has all, a token its own). A token cannot create one with a scope it lacks (403). */
+                    scopes?: ("read" | "templates:write" | "renders:write" | "campaigns:write" | "shares:write" | "credentials:write" | "webhooks:write" | "projects:write" | "members:write" | "tokens:write")[];
+                };
+            };
+        };
+        responses: {
+            /** @description The new token */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string | null;
+                        /** @description What the token may be used for, beside its user's roles (docs/security.md, "Token scopes") */
+                        scopes: ("read" | "templates:write" | "renders:write" | "campaigns:write" | "shares:write" | "credentials:write" | "webhooks:write" | "projects:write" | "members:write" | "tokens:write")[];
+                        /** @description The token it was created with; null: made in the console or with the CLI. Revoking a token revokes every token it created, transitively */
+                        parentTokenId: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        lastUsedAt: string | null;
+                        /** @enum {string} */
+                        status: "Active" | "Revoked";
+                        revokedAt: string | null;
+                        /** @description rbk_…; in this response only */
+                        token: string;
+                    };
+                };
+            };
+            /** @description Malformed JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token's scopes do not cover tokens:write; a read-only token, or a console session's request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; errors lists each path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    revokeOwnToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The revoked token */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string | null;
+                        /** @description What the token may be used for, beside its user's roles (docs/security.md, "Token scopes") */
+                        scopes: ("read" | "templates:write" | "renders:write" | "campaigns:write" | "shares:write" | "credentials:write" | "webhooks:write" | "projects:write" | "members:write" | "tokens:write")[];
+                        /** @description The token it was created with; null: made in the console or with the CLI. Revoking a token revokes every token it created, transitively */
+                        parentTokenId: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        lastUsedAt: string | null;
+                        /** @enum {string} */
+                        status: "Active" | "Revoked";
+                        revokedAt: string | null;
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token's scopes do not cover tokens:write; a read-only token, or a console session's request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A console session's request with a body type a form can send */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The new project */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        organizationId: string;
+                        name: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description Malformed JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role is below OrganizationAdmin, or the token's scopes do not cover projects:write; a read-only token, or a console session's request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; errors lists each path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The members */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /**
+                             * Format: uuid
+                             * @description The membership's id
+                             */
+                            id: string;
+                            /** Format: uuid */
+                            userId: string;
+                            email: string;
+                            name: string | null;
+                            /** @enum {string} */
+                            role: "Viewer" | "Editor" | "ProjectManager" | "OrganizationAdmin";
+                            /** @enum {string} */
+                            scope: "organization" | "project";
+                            projectId: string | null;
+                            projectName: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role is below OrganizationAdmin, or the token's scopes do not cover read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    inviteMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    /** @enum {string} */
+                    role: "Viewer" | "Editor" | "ProjectManager" | "OrganizationAdmin";
+                    /**
+                     * Format: uuid
+                     * @description A project of the organization; omitted: the whole organization
+                     */
+                    projectId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The invitation, status pending, and its accept URL */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description The invitation's id
+                         */
+                        id: string;
                         email: string;
                         /** @enum {string} */
                         role: "Viewer" | "Editor" | "ProjectManager" | "OrganizationAdmin";
+                        /** @enum {string} */
+                        scope: "organization" | "project";
+                        projectId: string | null;
+                        projectName: string | null;
                         /**
-                         * Format: uuid
-                         * @description A project of the organization; omitted: the whole organization
+                         * @description pending until accepted, revoked or past expiresAt; only an accepted invitation grants anything
+                         * @enum {string}
                          */
-                        projectId?: string;
+                        status: "pending" | "expired" | "accepted" | "revoked";
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        expiresAt: string;
+                        /**
+                         * Format: uri
+                         * @description The one address the invited person accepts at: shown only here, to hand to them
+                         */
+                        acceptUrl: string;
                     };
                 };
             };
-            responses: {
-                /** @description The invitation, status pending, and its accept URL */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
+            /** @description Malformed JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role is below OrganizationAdmin, or the token's scopes do not cover members:write; a read-only token, or a console session's request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Already a member on that scope */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; errors lists each path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invitations */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
                             /**
                              * Format: uuid
                              * @description The invitation's id
@@ -6014,1446 +7228,1837 @@ export interface paths {
                             createdAt: string;
                             /** Format: date-time */
                             expiresAt: string;
-                            /**
-                             * Format: uri
-                             * @description The one address the invited person accepts at: shown only here, to hand to them
-                             */
-                            acceptUrl: string;
-                        };
-                    };
-                };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Role below OrganizationAdmin, or the token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
+                        }[];
                     };
                 };
             };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role is below OrganizationAdmin, or the token's scopes do not cover read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
     };
-    "/api/organizations/{orgId}/invitations": {
+    revokeInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                invitationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role is below OrganizationAdmin, or the token's scopes do not cover members:write; a read-only token, or a console session's request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The invitation was accepted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A console session's request with a body type a form can send */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    acceptInvitation: {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /**
-         * The organization's invitations not yet accepted or revoked (pending, or expired), newest first
-         * @description Minimum role: OrganizationAdmin. A token needs the read scope.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    orgId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The invitations */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            items: {
-                                /**
-                                 * Format: uuid
-                                 * @description The invitation's id
-                                 */
-                                id: string;
-                                email: string;
-                                /** @enum {string} */
-                                role: "Viewer" | "Editor" | "ProjectManager" | "OrganizationAdmin";
-                                /** @enum {string} */
-                                scope: "organization" | "project";
-                                projectId: string | null;
-                                projectName: string | null;
-                                /**
-                                 * @description pending until accepted, revoked or past expiresAt; only an accepted invitation grants anything
-                                 * @enum {string}
-                                 */
-                                status: "pending" | "expired" | "accepted" | "revoked";
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                expiresAt: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Role below OrganizationAdmin, or the token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
                 };
             };
         };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/organizations/{orgId}/invitations/{invitationId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /**
-         * Revoke an invitation: its accept URL stops working (idempotent); 409 once accepted (remove the membership instead)
-         * @description Minimum role: OrganizationAdmin. A token needs the members:write scope.
-         */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    orgId: string;
-                    invitationId: string;
+        responses: {
+            /** @description The membership made */
+            200: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Revoked */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Role below OrganizationAdmin, or the token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/invitations/accept": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Accept an invitation as the signed-in console user, whose email must be the invited address (a bearer token cannot accept); 410 when revoked, expired or accepted already
-         * @description Any authenticated user; about the caller only.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
                 content: {
                     "application/json": {
-                        token: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description The membership made */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** Format: uuid */
-                            membershipId: string;
-                            /** Format: uuid */
-                            userId: string;
-                            email: string;
-                            /** Format: uuid */
-                            organizationId: string;
-                            projectId: string | null;
-                            /** @enum {string} */
-                            role: "Viewer" | "Editor" | "ProjectManager" | "OrganizationAdmin";
-                            /** @enum {string} */
-                            scope: "organization" | "project";
-                        };
-                    };
-                };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/invitations/create-account": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Accept an invitation to an address without an account by choosing its password: the account and the membership are made; 409 when the address has an account (sign in and accept instead); 410 when revoked, expired or accepted already
-         * @description Public: no authentication.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        token: string;
-                        password: string;
-                        name?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description The membership made */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** Format: uuid */
-                            membershipId: string;
-                            /** Format: uuid */
-                            userId: string;
-                            email: string;
-                            /** Format: uuid */
-                            organizationId: string;
-                            projectId: string | null;
-                            /** @enum {string} */
-                            role: "Viewer" | "Editor" | "ProjectManager" | "OrganizationAdmin";
-                            /** @enum {string} */
-                            scope: "organization" | "project";
-                        };
-                    };
-                };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/organizations/{orgId}/members/{membershipId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /**
-         * Remove a membership (the user's console sessions end); 409 for the organization's last OrganizationAdmin
-         * @description Minimum role: OrganizationAdmin. A token needs the members:write scope.
-         */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    orgId: string;
-                    membershipId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Removed */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Role below OrganizationAdmin, or the token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        options?: never;
-        head?: never;
-        /**
-         * Change a membership's role; 409 for the organization's last OrganizationAdmin
-         * @description Minimum role: OrganizationAdmin. A token needs the members:write scope.
-         */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    orgId: string;
-                    membershipId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
+                        /** Format: uuid */
+                        membershipId: string;
+                        /** Format: uuid */
+                        userId: string;
+                        email: string;
+                        /** Format: uuid */
+                        organizationId: string;
+                        projectId: string | null;
                         /** @enum {string} */
                         role: "Viewer" | "Editor" | "ProjectManager" | "OrganizationAdmin";
+                        /** @enum {string} */
+                        scope: "organization" | "project";
                     };
                 };
             };
-            responses: {
-                /** @description The membership */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * Format: uuid
-                             * @description The membership's id
-                             */
-                            id: string;
-                            /** Format: uuid */
-                            userId: string;
-                            email: string;
-                            name: string | null;
-                            /** @enum {string} */
-                            role: "Viewer" | "Editor" | "ProjectManager" | "OrganizationAdmin";
-                            /** @enum {string} */
-                            scope: "organization" | "project";
-                            projectId: string | null;
-                            projectName: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                        };
-                    };
+            /** @description Malformed JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
                 };
-                /** @description Role below OrganizationAdmin, or the token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+            };
+            /** @description A bearer token cannot accept, or the signed-in user is not the invited address; or a request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No invitation has this token */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Revoked, expired or accepted already */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; errors lists each path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
-        trace?: never;
     };
-    "/api/embed-sessions": {
+    createAccountFromInvitation: {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        get?: never;
-        put?: never;
-        /**
-         * Mint an embed-session token for a customer site (pass it to the SDK)
-         * @description Authenticated with an API credential: HTTP Basic apiKey:apiSecret.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                    password: string;
+                    name?: string;
+                };
             };
-            requestBody: {
+        };
+        responses: {
+            /** @description The membership made */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
                 content: {
                     "application/json": {
+                        /** Format: uuid */
+                        membershipId: string;
+                        /** Format: uuid */
+                        userId: string;
+                        email: string;
+                        /** Format: uuid */
+                        organizationId: string;
+                        projectId: string | null;
                         /** @enum {string} */
-                        channel?: "DEV" | "STAGING" | "PROD";
-                        shareSlug?: string;
-                        personalizationData?: {
-                            [key: string]: unknown;
-                        };
-                        allowedOrigins?: string[];
-                        ttlSeconds?: number;
+                        role: "Viewer" | "Editor" | "ProjectManager" | "OrganizationAdmin";
+                        /** @enum {string} */
+                        scope: "organization" | "project";
                     };
                 };
             };
-            responses: {
-                /** @description The token, its expiry and the player URL */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
+            /** @description Malformed JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No invitation has this token */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The address has an account: sign in and accept instead */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Revoked, expired or accepted already */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; errors lists each path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    removeMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                membershipId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role is below OrganizationAdmin, or the token's scopes do not cover members:write; a read-only token, or a console session's request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The organization's last OrganizationAdmin */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A console session's request with a body type a form can send */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    changeMemberRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                membershipId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    role: "Viewer" | "Editor" | "ProjectManager" | "OrganizationAdmin";
+                };
+            };
+        };
+        responses: {
+            /** @description The membership */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description The membership's id
+                         */
+                        id: string;
+                        /** Format: uuid */
+                        userId: string;
+                        email: string;
+                        name: string | null;
+                        /** @enum {string} */
+                        role: "Viewer" | "Editor" | "ProjectManager" | "OrganizationAdmin";
+                        /** @enum {string} */
+                        scope: "organization" | "project";
+                        projectId: string | null;
+                        projectName: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
                     };
-                    content: {
-                        "application/json": {
-                            /** @description Pass it to the SDK: Reelbind.embed(el, { session: token }) */
+                };
+            };
+            /** @description Malformed JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role is below OrganizationAdmin, or the token's scopes do not cover members:write; a read-only token, or a console session's request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The organization's last OrganizationAdmin */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; errors lists each path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createEmbedSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    channel?: "DEV" | "STAGING" | "PROD";
+                    shareSlug?: string;
+                    personalizationData?: {
+                        [key: string]: unknown;
+                    };
+                    allowedOrigins?: string[];
+                    ttlSeconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The token, its expiry and the player URL */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Pass it to the SDK: Reelbind.embed(el, { session: token }) */
+                        token: string;
+                        /** Format: date-time */
+                        expiresAt: string;
+                        /**
+                         * Format: uri
+                         * @description The player iframe for this session
+                         */
+                        embedUrl: string;
+                    };
+                };
+            };
+            /** @description Malformed JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, wrong or revoked API credential */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential's project has no such share */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; errors lists each path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getPageManifest: {
+        parameters: {
+            query?: {
+                share?: string;
+                session?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page manifest */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        version: 1;
+                        /** Format: uuid */
+                        organizationId: string;
+                        /** Format: uuid */
+                        projectId: string;
+                        shareId: string | null;
+                        channel: ("DEV" | "STAGING" | "PROD") | null;
+                        title: string;
+                        locale: string | null;
+                        template: {
+                            /** Format: uuid */
+                            id: string;
+                            version: string;
+                            /** @enum {string} */
+                            kind: "LottieStandalone" | "Raster";
+                            width: number;
+                            height: number;
+                            files: {
+                                templateJson: string | null;
+                                videoFile: string | null;
+                                posterFile: string | null;
+                                assets: {
+                                    [key: string]: string;
+                                };
+                            };
+                            overlay: {
+                                /** @enum {string} */
+                                fit: "contain" | "cover" | "fill";
+                                offsetSeconds: number;
+                            } | null;
+                        } | null;
+                        bindings: {
+                            manifest: {
+                                [key: string]: unknown;
+                            } | null;
+                            data: {
+                                [key: string]: string;
+                            };
+                        };
+                        chapters: {
+                            id: string;
+                            name: string;
+                            startMs: number;
+                            endMs: number;
+                        }[];
+                        ctas: {
+                            id: string;
+                            name: string;
+                            layer: string;
+                        }[];
+                        cta: {
+                            label: string;
+                            url: string;
+                        } | null;
+                        consent: {
+                            mode: string;
+                        };
+                        ingest: {
+                            url: string;
                             token: string;
                             /** Format: date-time */
                             expiresAt: string;
+                        } | null;
+                        allowedOrigins: string[] | null;
+                    };
+                };
+            };
+            /** @description The embed-session token is invalid or expired */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This video is not available */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; errors lists each path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many unknown share slugs from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getSharePoster: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The poster */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/*": Blob;
+                };
+            };
+            /** @description No such share, or it has no poster */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many unknown share slugs from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getTemplateFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                fileId: string;
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, with the type it was uploaded as */
+            200: {
+                headers: {
+                    /** @description The bytes' SHA-256, quoted: send it as If-None-Match for a 304 */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": Blob;
+                };
+            };
+            /** @description The byte range asked for (Range: bytes=…) */
+            206: {
+                headers: {
+                    /** @description The bytes' SHA-256, quoted: send it as If-None-Match for a 304 */
+                    ETag: string;
+                    /** @description bytes start-end/size */
+                    "Content-Range": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": Blob;
+                };
+            };
+            /** @description Not modified (If-None-Match matched the ETag) */
+            304: {
+                headers: {
+                    /** @description The bytes' SHA-256, quoted: send it as If-None-Match for a 304 */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The URL is unknown or has expired */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The range lies outside the file; Content-Range gives its size */
+            416: {
+                headers: {
+                    /** @description bytes *\/size */
+                    "Content-Range": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getPreviewImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PNG */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": Blob;
+                };
+            };
+            /** @description The URL is unknown or has expired */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listCampaignThumbnails: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                projectId: string;
+                campaignId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of recipients */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: uuid */
+                            recipientId: string;
+                            email: string | null;
+                            recipientUrl: string | null;
+                            renderId: string | null;
+                            status: ("queued" | "rendering" | "done" | "failed") | null;
+                            error: string | null;
+                            /** @description Signed; expires after 30 days */
+                            thumbnailUrl: string | null;
+                            expiresAt: string | null;
+                            /** @description <a href=recipientUrl><img src=thumbnailUrl></a>, for an email */
+                            html: string | null;
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token's scopes do not cover read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project, or no access to it; or no such resource in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; errors lists each path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    queueCampaignThumbnails: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                campaignId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        campaignId: string;
+                        /** Format: uuid */
+                        templateId: string;
+                        recipients: number;
+                        /** @description Thumbnails queued by this call: recipients that had none, or whose last one failed */
+                        queued: number;
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role is below Editor, or the token's scopes do not cover renders:write; a read-only token, or a console session's request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project, or no access to it; or no such resource in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The campaign's channel has no share or no template */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A console session's request with a body type a form can send */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    downloadRender: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                renderId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The MP4, GIF or PNG */
+            200: {
+                headers: {
+                    /** @description The bytes' SHA-256, quoted: send it as If-None-Match for a 304 */
+                    ETag: string;
+                    /** @description attachment (or inline) with the file's name */
+                    "Content-Disposition": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "video/mp4": Blob;
+                    "image/gif": Blob;
+                    "image/png": Blob;
+                };
+            };
+            /** @description The byte range asked for (Range: bytes=…) */
+            206: {
+                headers: {
+                    /** @description The bytes' SHA-256, quoted: send it as If-None-Match for a 304 */
+                    ETag: string;
+                    /** @description bytes start-end/size */
+                    "Content-Range": string;
+                    /** @description attachment (or inline) with the file's name */
+                    "Content-Disposition": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "video/mp4": Blob;
+                    "image/gif": Blob;
+                    "image/png": Blob;
+                };
+            };
+            /** @description Not modified (If-None-Match matched the ETag) */
+            304: {
+                headers: {
+                    /** @description The bytes' SHA-256, quoted: send it as If-None-Match for a 304 */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The URL is unknown or has expired, or the render is not done */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The range lies outside the file; Content-Range gives its size */
+            416: {
+                headers: {
+                    /** @description bytes *\/size */
+                    "Content-Range": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "ok";
+                        /** @enum {string} */
+                        database: "pglite" | "postgres";
+                        /** @description This process's analytics rollup job; null before its first round */
+                        analyticsRollups: {
                             /**
-                             * Format: uri
-                             * @description The player iframe for this session
+                             * @description worker: a thread of its own (PostgreSQL); in-process: the server's thread (PGlite)
+                             * @enum {string}
                              */
-                            embedUrl: string;
+                            runner: "worker" | "in-process";
+                            /** @description How long the oldest event not yet rolled up has waited; 0 when caught up */
+                            lagSeconds: number;
+                            pendingProjects: number;
+                            /** Format: date-time */
+                            checkedAt: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description The database does not answer */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getOpenApiDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OpenAPI 3.1 document */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+        };
+    };
+    sendEventBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AnalyticsEvent"]["$defs"]["batch"];
+            };
+        };
+        responses: {
+            /** @description Stored */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Events stored now */
+                        accepted: number;
+                        /** @description Events whose event_id was stored before (a retried batch) */
+                        duplicates: number;
+                        /** @description Events naming a template the project does not have: counted in its quarantine report, not stored */
+                        quarantined: number;
+                    };
+                };
+            };
+            /** @description Malformed JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired ingest token */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This Origin may not send events with this token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 512 KB, or holds more than 500 events */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; errors lists each path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many events for the token, the project or the address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    preflightEventBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The methods and headers a page may send */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    sendConsentBeacon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/plain": {
+                    /** @description The ingest token */
+                    token: string;
+                    event: components["schemas"]["AnalyticsEvent"];
+                };
+                "application/json": {
+                    /** @description The ingest token */
+                    token: string;
+                    event: components["schemas"]["AnalyticsEvent"];
+                };
+            };
+        };
+        responses: {
+            /** @description Stored */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Events stored now */
+                        accepted: number;
+                        /** @description Events whose event_id was stored before (a retried batch) */
+                        duplicates: number;
+                        /** @description Events naming a template the project does not have: counted in its quarantine report, not stored */
+                        quarantined: number;
+                    };
+                };
+            };
+            /** @description Malformed JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The beacon carries no valid ingest token */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This Origin may not send events with this token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 16 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not text/plain or application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; errors lists each path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many events for the token, the project or the address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    preflightConsentBeacon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The methods and headers a page may send */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getEventSchema: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schema */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/schema+json": Record<string, never>;
+                };
+            };
+        };
+    };
+    receiveRenderCompletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id: the same for every attempt of one event */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256> of `{id}.{timestamp}.{body}` with the signing secret; during a rotation also one with the previous secret, space-separated */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "render.completed";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened
+                     */
+                    timestamp: string;
+                    data: {
+                        /** Format: uuid */
+                        renderId: string;
+                        /** Format: uuid */
+                        templateId: string;
+                        /**
+                         * Format: uuid
+                         * @description An email thumbnail's campaign
+                         */
+                        campaignId?: string;
+                        /** @description An email thumbnail's recipient */
+                        recipientId?: string;
+                        /** @constant */
+                        status: "done";
+                        /** @enum {string} */
+                        format: "mp4" | "gif" | "png";
+                        /**
+                         * Format: uri
+                         * @description Signed, valid 24 hours
+                         */
+                        downloadUrl: string;
+                        /** Format: date-time */
+                        expiresAt: string;
+                        /** @description The metadata the render was queued with */
+                        metadata: {
+                            [key: string]: unknown;
                         };
                     };
                 };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing, wrong or revoked API credential */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
             };
         };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+        responses: {
+            /** @description Any 2xx: delivered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
     };
-    "/api/embed/manifest": {
+    receiveRenderFailedEvent: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The message id: the same for every attempt of one event */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256> of `{id}.{timestamp}.{body}` with the signing secret; during a rotation also one with the previous secret, space-separated */
+                "webhook-signature": string;
+            };
             path?: never;
             cookie?: never;
         };
-        /**
-         * The page manifest the player plays: template files, bound data, CTA, consent mode, a fresh ingest token
-         * @description Public: no authentication.
-         */
-        get: {
-            parameters: {
-                query?: {
-                    share?: string;
-                    session?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The page manifest */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/embed/posters/{slug}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The share's poster image (its Open Graph image too)
-         * @description Public: no authentication.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    slug: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The poster */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/embed/files/{fileId}/{name}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * A template file for the player; ?expires=&signature= from the page manifest are its authorization
-         * @description Public: no authentication.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    fileId: string;
-                    name: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The file */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/previews/{file}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * A rendered preview PNG; ?expires=&signature= from the preview call are its authorization
-         * @description Public: no authentication.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    file: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The PNG */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/Projects/{projectId}/campaigns/{campaignId}/thumbnails": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The campaign's recipients with their thumbnail: status, signed URL (30 days), recipient URL and the HTML of a linked image for an email
-         * @description Minimum role: Viewer. A token needs the read scope.
-         */
-        get: {
-            parameters: {
-                query?: {
-                    cursor?: string;
-                    limit?: number;
-                };
-                header?: never;
-                path: {
-                    projectId: string;
-                    campaignId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of recipients */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            items: {
-                                /** Format: uuid */
-                                recipientId: string;
-                                email: string | null;
-                                recipientUrl: string | null;
-                                renderId: string | null;
-                                status: ("queued" | "rendering" | "done" | "failed") | null;
-                                error: string | null;
-                                /** @description Signed; expires after 30 days */
-                                thumbnailUrl: string | null;
-                                expiresAt: string | null;
-                                /** @description <a href=recipientUrl><img src=thumbnailUrl></a>, for an email */
-                                html: string | null;
-                            }[];
-                            nextCursor: string | null;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "render.failed";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened
+                     */
+                    timestamp: string;
+                    data: {
+                        /** Format: uuid */
+                        renderId: string;
+                        /** Format: uuid */
+                        templateId: string;
+                        /**
+                         * Format: uuid
+                         * @description An email thumbnail's campaign
+                         */
+                        campaignId?: string;
+                        /** @description An email thumbnail's recipient */
+                        recipientId?: string;
+                        /** @constant */
+                        status: "failed";
+                        /** @enum {string} */
+                        format: "mp4" | "gif" | "png";
+                        error: string;
+                        /** @description The metadata the render was queued with */
+                        metadata: {
+                            [key: string]: unknown;
                         };
                     };
                 };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Role below Viewer, or the token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
             };
         };
-        put?: never;
-        /**
-         * Queue an email thumbnail per recipient: a 3 s GIF loop with a play button, of the template the campaign's share serves with the recipient's data; only recipients without one (or whose last one failed)
-         * @description Minimum role: Editor. A token needs the renders:write scope.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    projectId: string;
-                    campaignId: string;
+        responses: {
+            /** @description Any 2xx: delivered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Queued */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** Format: uuid */
-                            campaignId: string;
-                            /** Format: uuid */
-                            templateId: string;
-                            recipients: number;
-                            /** @description Thumbnails queued by this call: recipients that had none, or whose last one failed */
-                            queued: number;
-                        };
-                    };
-                };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing or invalid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Role below Editor, or the token's scopes do not cover it */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The campaign's channel has no share or no template */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
+                content?: never;
             };
         };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
     };
-    "/api/renders/{renderId}/download": {
+    receiveCampaignImportedEvent: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The message id: the same for every attempt of one event */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256> of `{id}.{timestamp}.{body}` with the signing secret; during a rotation also one with the previous secret, space-separated */
+                "webhook-signature": string;
+            };
             path?: never;
             cookie?: never;
         };
-        /**
-         * A finished render's file (byte ranges supported); ?expires=&signature= from the render are its authorization
-         * @description Public: no authentication.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    renderId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The MP4, GIF or PNG */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "video/mp4": Blob;
-                        "image/gif": Blob;
-                        "image/png": Blob;
-                    };
-                };
-                /** @description A byte range of it */
-                206: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "video/mp4": Blob;
-                        "image/gif": Blob;
-                        "image/png": Blob;
-                    };
-                };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "campaign.imported";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened
+                     */
+                    timestamp: string;
+                    data: {
+                        /** Format: uuid */
+                        campaignId: string;
+                        /** Format: uuid */
+                        importId: string;
+                        /** Format: uuid */
+                        templateId: string;
+                        /** @enum {string} */
+                        source: "csv" | "json";
+                        /** @description Of the imported content */
+                        sha256: string;
+                        rowsDone: number;
+                        rowsImported: number;
+                        rowsRefused: number;
+                        rowsDuplicate: number;
                     };
                 };
             };
         };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+        responses: {
+            /** @description Any 2xx: delivered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
     };
-    "/api/health": {
+    receiveWebhookTestEvent: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The message id: the same for every attempt of one event */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256> of `{id}.{timestamp}.{body}` with the signing secret; during a rotation also one with the previous secret, space-separated */
+                "webhook-signature": string;
+            };
             path?: never;
             cookie?: never;
         };
-        /**
-         * Readiness: 200 when the database answers, 503 when it does not
-         * @description Public: no authentication.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Ready */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            status: "ok";
-                            /** @enum {string} */
-                            database: "pglite" | "postgres";
-                            /** @description This process's analytics rollup job; null before its first round */
-                            analyticsRollups: {
-                                /**
-                                 * @description worker: a thread of its own (PostgreSQL); in-process: the server's thread (PGlite)
-                                 * @enum {string}
-                                 */
-                                runner: "worker" | "in-process";
-                                /** @description How long the oldest event not yet rolled up has waited; 0 when caught up */
-                                lagSeconds: number;
-                                pendingProjects: number;
-                                /** Format: date-time */
-                                checkedAt: string;
-                            } | null;
-                        };
-                    };
-                };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The database does not answer */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/openapi.json": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * This document
-         * @description Public: no authentication.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The OpenAPI 3.1 document */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Malformed JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found, or no access to the project */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Validation failed; errors lists each path */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "webhook.test";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened
+                     */
+                    timestamp: string;
+                    data: {
+                        /** Format: uuid */
+                        projectId: string;
+                        /** Format: uuid */
+                        endpointId: string;
+                        message: string;
                     };
                 };
             };
         };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+        responses: {
+            /** @description Any 2xx: delivered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
     };
 }
-export type webhooks = Record<string, never>;
-export interface components {
-    schemas: {
-        Problem: {
-            type: string;
-            title: string;
-            status: number;
-            detail: string;
-            code: string;
-            errors?: {
-                path: string;
-                message: string;
-            }[];
-        };
-    };
-    responses: never;
-    parameters: never;
-    requestBodies: never;
-    headers: never;
-    pathItems: never;
-}
-export type $defs = Record<string, never>;
-export type operations = Record<string, never>;

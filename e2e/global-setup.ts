@@ -1,6 +1,7 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { checkContract, describeReport, readContractLog, type OpenApiDocument } from "../testing/contract-check";
 import { logOutputTo, startApp } from "../testing/start-app";
 import { applyTrustedProxies } from "./own-instance";
 
@@ -28,6 +29,7 @@ export default async function globalSetup() {
   }
 
   const dataDir = mkdtempSync(path.join(tmpdir(), "reelbind-e2e-"));
+  const contractLog = startContractLog();
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
   delete env.DATABASE_URL;
   delete env.TOKEN_SECRETS;
@@ -41,6 +43,9 @@ export default async function globalSetup() {
   const appLog = path.join(dataDir, "app.log");
   logOutputTo(app, appLog);
 
+  // The document clients get: what the suite's answers are held to at the end.
+  const document = (await (await fetch(`${app.baseUrl}/api/openapi.json`)).json()) as OpenApiDocument;
+
   process.env.E2E_BASE_URL = app.baseUrl;
   process.env.E2E_DATA_DIR = dataDir;
   process.env.E2E_APP_LOG = appLog;
@@ -53,5 +58,28 @@ export default async function globalSetup() {
   return async () => {
     await app.stop();
     rmSync(dataDir, { recursive: true, force: true });
+    checkContractLog(contractLog, document);
   };
+}
+
+/**
+ * The file every server the suite starts records its /api and /analytics answers in
+ * (scripts/serve.mjs): this app's, and through the environment the workers inherit, those the
+ * specs start of their own. Kept under test-results/, so that `npx tsx testing/contract-check.ts
+ * <file>` can check it again after a change to the document.
+ */
+function startContractLog(): string {
+  const file = path.resolve("test-results", `contract-${process.env.CI_REPORT_NAME ?? (process.env.E2E_DATABASE_URL ? "postgres" : "pglite")}-${Date.now()}.jsonl`);
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, "");
+  process.env.REELBIND_CONTRACT_LOG = file;
+  return file;
+}
+
+/** Fails the run when an answer the suite received is not one the OpenAPI document declares. */
+function checkContractLog(file: string, document: OpenApiDocument) {
+  const report = checkContract(readContractLog(file), document);
+  const description = `${describeReport(report)}\n  (log: ${path.relative(process.cwd(), file)})`;
+  if (report.mismatches.length > 0) throw new Error(description);
+  console.log(description);
 }

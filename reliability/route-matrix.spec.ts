@@ -205,9 +205,11 @@ async function requestFor(op: Operation, caller: Caller, tenant: Tenant, succeed
  * (protocols not ours to define; /api/uploadthing answers 404 without UPLOADTHING_TOKEN and has
  * its own test, lib/uploadthing/uploadthing.test.ts), and accepting an invitation, whose
  * authorization is the invitation's secret and the invited address's console session, not a
- * role (app/api/organizations/[orgId]/invitations/invitations.test.ts, e2e/security-invitations.spec.ts).
+ * role (app/api/organizations/[orgId]/invitations/invitations.test.ts, e2e/security-invitations.spec.ts),
+ * and ingest (/analytics/…), whose authorization is an ingest token (e2e/ingest.spec.ts, e2e/security-limits-ingest.spec.ts).
  */
-const matrixOperations = () => operations.filter((op) => !op.path.startsWith("/api/auth/") && op.path !== "/api/uploadthing" && !op.path.startsWith("/api/invitations/"));
+const matrixOperations = () =>
+  operations.filter((op) => !op.path.startsWith("/api/auth/") && op.path !== "/api/uploadthing" && !op.path.startsWith("/api/invitations/") && !op.path.startsWith("/analytics/"));
 
 /** An open invitation of the project's organization, to a new address. */
 const inviteVictim = (project: Project) =>

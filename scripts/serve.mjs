@@ -12,6 +12,8 @@
 //   (the per-address limits start from it: lib/client-address.ts), in peerAddressHeader,
 //   written over whatever the client sent in it.
 import { AsyncLocalStorage } from "node:async_hooks";
+import { appendFileSync } from "node:fs";
+import zlib from "node:zlib";
 import http from "node:http";
 import net from "node:net";
 import path from "node:path";
@@ -125,6 +127,57 @@ function answerMethodNotAllowed(req, res) {
 }
 
 /**
+ * With REELBIND_CONTRACT_LOG=<file> (set by the test harness, e2e/global-setup.ts, never in
+ * production), each answer to a path under /api or /analytics is appended to the file as one
+ * JSON line, for testing/contract-check.ts to hold against the OpenAPI document
+ * (docs/adr/0144-contract-check.md). Nothing about the answer changes.
+ */
+const contractLog = process.env.REELBIND_CONTRACT_LOG;
+/** JSON bodies up to this size are recorded whole; a larger one only by its size (its schema is not checked). */
+const recordedBodyBytes = 256 * 1024;
+const jsonType = /^application\/(.+\+)?json\b/i;
+const decoders = { gzip: zlib.gunzipSync, deflate: zlib.inflateSync, br: zlib.brotliDecompressSync };
+
+function recordContract(req, res) {
+  const url = new URL(req.url ?? "/", "http://localhost");
+  if (!problemPaths.test(url.pathname)) return;
+  const chunks = [];
+  let size = 0;
+  const keep = (chunk, encoding) => {
+    if (chunk === undefined || chunk === null || typeof chunk === "function") return;
+    const buffer = Buffer.isBuffer(chunk) ? chunk : typeof chunk === "string" ? Buffer.from(chunk, typeof encoding === "string" ? encoding : "utf8") : Buffer.from(chunk);
+    size += buffer.byteLength;
+    if (size <= recordedBodyBytes) chunks.push(buffer);
+  };
+  const { write, end } = res;
+  res.write = function (chunk, ...rest) {
+    keep(chunk, rest[0]);
+    return write.call(this, chunk, ...rest);
+  };
+  res.end = function (chunk, ...rest) {
+    keep(chunk, rest[0]);
+    return end.call(this, chunk, ...rest);
+  };
+  res.once("finish", () => {
+    const headers = res.getHeaders();
+    delete headers["set-cookie"];
+    const contentType = String(headers["content-type"] ?? "");
+    const record = { method: req.method, path: url.pathname, status: res.statusCode, headers, bodyBytes: size };
+    if (jsonType.test(contentType) && size <= recordedBodyBytes && size > 0) {
+      // Next compresses an answer the client accepts compressed; the bytes written here are those sent.
+      const sent = Buffer.concat(chunks);
+      const text = (decoders[String(headers["content-encoding"] ?? "").toLowerCase()] ?? ((bytes) => bytes))(sent).toString("utf8");
+      try {
+        record.body = JSON.parse(text);
+      } catch {
+        record.unparsableBody = text.slice(0, 200);
+      }
+    }
+    appendFileSync(contractLog, `${JSON.stringify(record)}\n`);
+  });
+}
+
+/**
  * True while a request's handler reads its body and has consumed every byte received: it waits
  * for its client. A request whose handler has not started reading, or has bytes waiting, is
  * held up by this busy server instead.
@@ -144,6 +197,8 @@ const server = http.createServer((req, res) => {
   if (stopping) res.setHeader("Connection", "close");
   // Strict-Transport-Security when PUBLIC_BASE_URL is https (lib/security/response-headers.ts).
   for (const [name, value] of Object.entries(globalThis[responseHeadersKey] ?? {})) res.setHeader(name, value);
+  // Innermost, so that it records what the two below make of the answer.
+  if (contractLog) recordContract(req, res);
   answerUnavailableAs503(res, context);
   answerMethodNotAllowed(req, res);
   inFlight.set(res, { req, handled: requestContext.run(context, () => handle(req, res)) });

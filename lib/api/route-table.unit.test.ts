@@ -6,10 +6,11 @@ import { operations } from "./openapi";
 
 // The route table (lib/api/openapi.ts) is what the OpenAPI document and the reliability
 // suite's route × role × tenant matrix are generated from: it must name every method of every
-// route file under app/api, and nothing else.
+// route file under app/api and app/analytics (ingest), and nothing else.
 
-/** app/api/[...path]: the answer (404) for every path the table does not have. */
+/** app/api/[...path] and app/analytics/[...path]: the answer (404) for every path the table does not have. */
 const unknownPathRoute = path.join("app", "api", "[...path]", "route.ts");
+const unknownIngestPathRoute = path.join("app", "analytics", "[...path]", "route.ts");
 
 function routeFiles(directory: string): string[] {
   return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
@@ -31,18 +32,23 @@ function declaredOperations(file: string): string[] {
 }
 
 describe("the route table", () => {
-  const files = routeFiles(path.join("app", "api")).filter((file) => file !== unknownPathRoute);
+  const files = [...routeFiles(path.join("app", "api")), ...routeFiles(path.join("app", "analytics"))].filter(
+    (file) => file !== unknownPathRoute && file !== unknownIngestPathRoute,
+  );
 
-  it("operations – every method of every route file under app/api, and nothing else", () => {
+  it("operations – every method of every route file under app/api and app/analytics, and nothing else", () => {
     const declared = files.flatMap(declaredOperations).sort();
     const listed = operations.map((op) => `${op.method.toUpperCase()} ${op.path}`).sort();
     expect(listed).toEqual(declared);
     expect(declared.length).toBeGreaterThan(30);
   });
 
-  it("operations – no method and path twice", () => {
+  it("operations – no method and path twice, no operationId twice", () => {
     const keys = operations.map((op) => `${op.method} ${op.path}`);
     expect(new Set(keys).size).toBe(keys.length);
+    const ids = operations.map((op) => op.operationId);
+    expect(ids.filter((id, index) => ids.indexOf(id) !== index)).toEqual([]);
+    expect(ids.filter((id) => !/^[a-z]+[A-Za-z]*$/.test(id))).toEqual([]);
   });
 
   it("operations – each one a role may call names the token scope it needs (the route matrix checks it against the app)", () => {

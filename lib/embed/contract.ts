@@ -42,3 +42,32 @@ export const embedSessionSchema = z.object({
   expiresAt: z.iso.datetime(),
   embedUrl: z.url().describe("The player iframe for this session"),
 });
+
+/** GET /api/embed/manifest's answer (shared/embed-protocol.ts, PageManifest), for the OpenAPI document. */
+export const pageManifestSchema = z.object({
+  version: z.literal(1),
+  organizationId: z.uuid(),
+  projectId: z.uuid(),
+  shareId: z.uuid().nullable(),
+  channel: channelSchema.nullable(),
+  title: z.string(),
+  locale: z.string().nullable(),
+  template: z
+    .object({
+      id: z.uuid(),
+      version: z.string(),
+      kind: z.enum(["LottieStandalone", "Raster"]),
+      width: z.number(),
+      height: z.number(),
+      files: z.object({ templateJson: z.string().nullable(), videoFile: z.string().nullable(), posterFile: z.string().nullable(), assets: z.record(z.string(), z.string()) }),
+      overlay: z.object({ fit: z.enum(["contain", "cover", "fill"]), offsetSeconds: z.number() }).nullable(),
+    })
+    .nullable(),
+  bindings: z.object({ manifest: z.record(z.string(), z.unknown()).nullable(), data: z.record(z.string(), z.string()) }),
+  chapters: z.array(z.object({ id: z.string(), name: z.string(), startMs: z.number(), endMs: z.number() })),
+  ctas: z.array(z.object({ id: z.string(), name: z.string(), layer: z.string() })),
+  cta: z.object({ label: z.string(), url: z.string() }).nullable(),
+  consent: z.object({ mode: z.string() }),
+  ingest: z.object({ url: z.string(), token: z.string(), expiresAt: z.iso.datetime() }).nullable(),
+  allowedOrigins: z.array(z.string()).nullable(),
+});

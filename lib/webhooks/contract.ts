@@ -104,3 +104,43 @@ export const signingSecretSchema = z.object({
   rotatedAt: z.iso.datetime().nullable(),
   previousSecretExpiresAt: z.iso.datetime().nullable().describe("Until then deliveries also carry a signature made with the previous secret"),
 });
+
+/** Every webhook's body: Standard Webhooks' envelope around the event's data. */
+const webhookPayload = <T extends string, D extends z.ZodObject>(type: T, data: D) =>
+  z.object({ type: z.literal(type), timestamp: z.iso.datetime().describe("When the event happened"), data });
+
+const renderEventData = (status: "done" | "failed") =>
+  z.object({
+    renderId: z.uuid(),
+    templateId: z.uuid(),
+    campaignId: z.uuid().optional().describe("An email thumbnail's campaign"),
+    recipientId: z.string().optional().describe("An email thumbnail's recipient"),
+    status: z.literal(status),
+    format: z.enum(["mp4", "gif", "png"]),
+    ...(status === "failed" ? { error: z.string() } : { downloadUrl: z.url().describe("Signed, valid 24 hours"), expiresAt: z.iso.datetime() }),
+    metadata: z.record(z.string(), z.unknown()).describe("The metadata the render was queued with"),
+  });
+
+/**
+ * The body each event type is POSTed with (lib/renders/run-render.ts, lib/campaigns/import-recipients.ts,
+ * deliveries.ts' test event): the OpenAPI document's `webhooks`.
+ */
+export const webhookPayloadSchemas = {
+  "render.completed": webhookPayload("render.completed", renderEventData("done")),
+  "render.failed": webhookPayload("render.failed", renderEventData("failed")),
+  "campaign.imported": webhookPayload(
+    "campaign.imported",
+    z.object({
+      campaignId: z.uuid(),
+      importId: z.uuid(),
+      templateId: z.uuid(),
+      source: z.enum(["csv", "json"]),
+      sha256: z.string().describe("Of the imported content"),
+      rowsDone: z.number().int().min(0),
+      rowsImported: z.number().int().min(0),
+      rowsRefused: z.number().int().min(0),
+      rowsDuplicate: z.number().int().min(0),
+    }),
+  ),
+  "webhook.test": webhookPayload("webhook.test", z.object({ projectId: z.uuid(), endpointId: z.uuid(), message: z.string() })),
+} as const satisfies Record<(typeof webhookEventTypes)[number] | "webhook.test", z.ZodObject>;
