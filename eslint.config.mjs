@@ -62,6 +62,18 @@ const verbModules = [
   "lib/accounts/operator.ts",
 ];
 
+/** A room whose code runs in browsers and on servers alike: only its own files, npm packages and no Node.js built-ins. */
+const portableRoom = (room, what) => ({
+  files: [`${room}/**`],
+  ignores: tests,
+  rules: {
+    "no-restricted-imports": restrictImports([
+      { regex: importOf(roomsBut(room)), message: `${room}/ ${what}: import only ${room}/ and npm packages.` },
+      { regex: nodeBuiltin, message: `${room}/ runs in browsers too, which have no Node.js built-in modules.` },
+    ]),
+  },
+});
+
 const instanceofErrors = {
   selector: "BinaryExpression[operator='instanceof'][right.name=/.+Error$|Exception$/]",
   message: "Tell errors apart by code (isAppError, hasErrorCode in lib/error-code.ts): Next bundles a module once per route, so classes are duplicated.",
@@ -98,32 +110,8 @@ export default defineConfig([
       ]),
     },
   },
-  {
-    files: ["shared/**"],
-    ignores: tests,
-    rules: {
-      "no-restricted-imports": restrictImports([
-        {
-          regex: importOf(roomsBut("shared")),
-          message: "shared/ runs both in the browser bundles and on the server: import only shared/ and npm packages (server code stays in lib/, browser code in browser/).",
-        },
-        { regex: nodeBuiltin, message: "shared/ is bundled for browsers too, which have no Node.js built-in modules." },
-      ]),
-    },
-  },
-  {
-    files: ["client/**"],
-    ignores: tests,
-    rules: {
-      "no-restricted-imports": restrictImports([
-        {
-          regex: importOf(roomsBut("client")),
-          message: "client/ is the typed API client users import in Node.js and browsers: import only client/ and npm packages (docs/adr/0145-typed-api-client.md).",
-        },
-        { regex: nodeBuiltin, message: "client/ runs in browsers too, which have no Node.js built-in modules." },
-      ]),
-    },
-  },
+  portableRoom("shared", "runs both in the browser bundles and on the server (server code stays in lib/, browser code in browser/)"),
+  portableRoom("client", "is the typed API client users import in Node.js and browsers (docs/adr/0145-typed-api-client.md)"),
   {
     // One block per set of files: a later block's options for the same rule replace an earlier one's.
     files: ["lib/**", "app/**", "components/**", "scripts/**"],
