@@ -86,7 +86,8 @@ export async function receiveUpload(db: Db, req: Request): Promise<ReceivedUploa
   });
   parser.on("file", (name, stream, info) => {
     if (!fileRoles.has(name)) {
-      errors.push({ path: name, message: `is not a file field of a template (${[...fileRoles].join(", ")})` });
+      // busboy passes no name for a part whose Content-Disposition has none: an error of the whole form.
+      errors.push({ path: name ?? "", message: `is not a file field of a template (${[...fileRoles].join(", ")})` });
       // Skipped, but busboy still ends it with an error when the body is cut short: the parser's own error answers that.
       stream.on("error", () => {});
       stream.resume();
