@@ -79,14 +79,14 @@ export async function receiveUpload(db: Db, req: Request): Promise<ReceivedUploa
     parser.destroy();
   };
 
+  // busboy passes no name for a part whose Content-Disposition has none: its error is the whole form's (path "").
   parser.on("field", (name, value, info) => {
-    if (info.nameTruncated || info.valueTruncated) errors.push({ path: name, message: "is too long" });
-    else if (name in fields) errors.push({ path: name, message: "appears more than once" });
+    if (info.nameTruncated || info.valueTruncated) errors.push({ path: name ?? "", message: "is too long" });
+    else if (name in fields) errors.push({ path: name ?? "", message: "appears more than once" });
     else fields[name] = value;
   });
   parser.on("file", (name, stream, info) => {
     if (!fileRoles.has(name)) {
-      // busboy passes no name for a part whose Content-Disposition has none: an error of the whole form.
       errors.push({ path: name ?? "", message: `is not a file field of a template (${[...fileRoles].join(", ")})` });
       // Skipped, but busboy still ends it with an error when the body is cut short: the parser's own error answers that.
       stream.on("error", () => {});
