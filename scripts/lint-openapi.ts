@@ -19,6 +19,7 @@ try {
     stdio: "inherit",
     env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
   });
+  if (result.error) console.error(`lint:openapi could not run redocly (${result.error.message}): run npm ci.`);
   process.exitCode = result.status ?? 1;
 } finally {
   rmSync(dir, { recursive: true, force: true });
