@@ -8,6 +8,7 @@ import path from "node:path";
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { Webhook } from "standardwebhooks";
 import { env } from "./owned-project";
+import { expectDeliveriesMatchDocument } from "./webhook-contract";
 
 // Issue 17's events end to end on the built app: a render with a webhookUrl pointing at a
 // loopback receiver, and a campaign import, each reach the receiver signed per Standard
@@ -56,6 +57,7 @@ test.afterAll(async ({ request }) => {
   await request.delete(`/api/Projects/${projectId()}/webhooks/${endpointId}`, { headers: auth() });
   await new Promise((resolve) => receiver.close(resolve));
   rmSync(scratch, { recursive: true, force: true });
+  await expectDeliveriesMatchDocument(request, received);
 });
 
 /** The verified events the receiver got at `where` that `match`, polled until there is one. */

@@ -5,6 +5,7 @@ import { expect, test, type APIRequestContext } from "@playwright/test";
 import { Webhook } from "standardwebhooks";
 import { expectAccessible, screenshots, signIn } from "./console-helpers";
 import { cli } from "./sign-in-helpers";
+import { expectDeliveriesMatchDocument } from "./webhook-contract";
 
 // Webhooks against the built app (started with WEBHOOK_ALLOW_PRIVATE=1 by global-setup): a
 // receiver in this test process on loopback gets signed deliveries from the app's delivery
@@ -56,8 +57,9 @@ test.beforeAll(async () => {
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/reelbind`;
 });
 
-test.afterAll(async () => {
+test.afterAll(async ({ request }) => {
   await new Promise((resolve) => receiver.close(resolve));
+  await expectDeliveriesMatchDocument(request, received);
 });
 
 async function deliveriesOf(request: APIRequestContext): Promise<Delivery[]> {

@@ -25,12 +25,12 @@ type MediaType = { schema?: object };
 type Header = { required?: boolean };
 type Response = { content?: Record<string, MediaType>; headers?: Record<string, Header> };
 type OperationObject = { responses: Record<string, Response> };
-/** The OpenAPI document: the one the app serves at /api/openapi.json, or one built from lib/api/openapi.ts. */
+/** The OpenAPI document: the one the app serves at /api/openapi.json, or one built in process (scripts/openapi-document.ts). */
 export type OpenApiDocument = Omit<ReturnType<typeof buildOpenApiDocument>, "paths"> & { paths: Record<string, Record<string, OperationObject>> };
 
 /**
  * Paths the document leaves out on purpose, whose answers are not checked: the CLI's channel,
- * next-auth's and UploadThing's own protocols (lib/api/openapi.ts, `internal`), and the API
+ * next-auth's and UploadThing's own protocols (no contract, or an `internal` one), and the API
  * reference page, an HTML page under /api (app/api/docs/page.tsx).
  */
 const undocumentedPaths: [RegExp, string][] = [
@@ -164,6 +164,38 @@ export function checkContract(records: ContractRecord[], document: OpenApiDocume
   return report;
 }
 
+type WebhookOperation = { post: { parameters: { name: string; required?: boolean }[]; requestBody: { content: Record<string, { schema: object }> } } };
+
+/**
+ * Checks webhook deliveries a test's receiver got against the document's `webhooks`: the event
+ * type is declared, the required headers (webhook-id, -timestamp, -signature) are there, and the
+ * JSON body matches the event's payload schema. Returns one line per mismatch.
+ */
+export function checkWebhookDeliveries(deliveries: { headers: Record<string, unknown>; body: string }[], document: OpenApiDocument): string[] {
+  const webhooks = (document as unknown as { webhooks: Record<string, WebhookOperation> }).webhooks;
+  const ajv = new Ajv2020({ strict: false, allErrors: true, allowUnionTypes: true });
+  addFormats(ajv);
+  ajv.addSchema(document, "openapi");
+  return deliveries.flatMap(({ headers, body }, index) => {
+    let payload: { type?: unknown };
+    try {
+      payload = JSON.parse(body) as { type?: unknown };
+    } catch {
+      return [`delivery ${index}: the body is not JSON`];
+    }
+    const type = String(payload.type);
+    const operation = webhooks[type]?.post;
+    if (!operation) return [`delivery ${index}: the event type ${JSON.stringify(payload.type)} is not among the document's webhooks`];
+    const missing = operation.parameters.filter((parameter) => parameter.required && headers[parameter.name.toLowerCase()] === undefined);
+    const validate = ajv.getSchema(`openapi#/webhooks/${pointer(type)}/post/requestBody/content/application~1json/schema`)!;
+    const errors = validate(payload) ? [] : (validate.errors ?? []).slice(0, 3).map((error) => `${error.instancePath || "/"} ${error.message}`);
+    return [
+      ...missing.map((parameter) => `${type} delivery ${index}: header ${parameter.name} is missing`),
+      ...(errors.length > 0 ? [`${type} delivery ${index}: the body does not match its schema: ${errors.join("; ")}`] : []),
+    ];
+  });
+}
+
 export function readContractLog(file: string): ContractRecord[] {
   return readFileSync(file, "utf8")
     .split("\n")
@@ -181,8 +213,8 @@ export function describeReport({ checked, skipped, mismatches }: ContractReport)
 // sources build now, e.g. after fixing it. (Imported here only: the suites check against the
 // document their app serves.)
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { buildOpenApiDocument } = await import("@/lib/api/openapi");
-  const document = buildOpenApiDocument("http://localhost") as unknown as OpenApiDocument;
+  const { openApiDocument } = await import("@/scripts/openapi-document");
+  const document = openApiDocument("http://localhost") as unknown as OpenApiDocument;
   const report = checkContract(process.argv.slice(2).flatMap(readContractLog), document);
   console.log(describeReport(report));
   process.exitCode = report.mismatches.length > 0 ? 1 : 0;

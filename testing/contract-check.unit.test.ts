@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { buildOpenApiDocument } from "@/lib/api/openapi";
+import { openApiDocument } from "@/scripts/openapi-document";
 import { checkContract as checkAgainst, type ContractRecord, type OpenApiDocument } from "./contract-check";
 
-// The contract check against the real document (lib/api/openapi.ts): each kind of mismatch it
+// The contract check against the real document (built from the route files' contracts): each kind of mismatch it
 // exists to catch, and the answers it must let through.
 
 const uuid = "0b7d1c1e-4a52-4c3e-9d6f-2f1f6b7e8a90";
-const document = buildOpenApiDocument("http://localhost") as unknown as OpenApiDocument;
+const document = openApiDocument("http://localhost") as unknown as OpenApiDocument;
 const checkContract = (records: ContractRecord[]) => checkAgainst(records, document);
 const problem = (status: number) => ({ type: "urn:reelbind:problem:x", title: "X", status, detail: "x", code: "x" });
 const record = (overrides: Partial<ContractRecord>): ContractRecord => ({

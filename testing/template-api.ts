@@ -52,7 +52,7 @@ export const list = (token: string | undefined, projectId: string, query = "") =
   listRoute(apiRequest("GET", `${templatesUrl(projectId)}${query}`, { token }), routeParams({ projectId }));
 
 const onTemplate =
-  (route: typeof getRoute, method: string, suffix = "") =>
+  (route: (req: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>, method: string, suffix = "") =>
   (token: string | undefined, projectId: string, templateId: string, body?: unknown) =>
     route(apiRequest(method, `${templatesUrl(projectId)}/${templateId}${suffix}`, { token, body }), routeParams({ projectId, templateId }));
 

@@ -96,7 +96,8 @@ function resolveWindow(params: { from?: Date; to?: Date }, ctx: z.RefinementCtx)
   return { from, to };
 }
 
-export const analyticsQuery = analyticsQueryParams.transform((params, ctx) => {
+/** The report's window and filters, defaults applied, from parameters analyticsQueryParams parsed. */
+function resolveAnalyticsQuery(params: z.output<typeof analyticsQueryParams>, ctx: z.RefinementCtx) {
   const window = resolveWindow(params, ctx);
   if (!window) return z.NEVER;
   const days = windowDays(window.from, window.to);
@@ -114,7 +115,12 @@ export const analyticsQuery = analyticsQueryParams.transform((params, ctx) => {
     ...resolvedFilters(params),
     granularity: params.granularity ?? (days <= hourlyDefaultMaxDays ? ("hour" as const) : ("day" as const)),
   };
-});
+}
+
+export const analyticsQuery = analyticsQueryParams.transform(resolveAnalyticsQuery);
+
+/** analyticsQuery's second step alone, for the route, whose contract parsed analyticsQueryParams: the window (422 when empty or too long). */
+export const analyticsWindow = z.custom<z.output<typeof analyticsQueryParams>>().transform(resolveAnalyticsQuery);
 
 /** GET …/analytics/heatmap: the report's filters without the series, and one template (one timeline). */
 export const heatmapQueryParams = analyticsQueryParams.omit({ granularity: true }).extend({
@@ -124,11 +130,16 @@ export const heatmapQueryParams = analyticsQueryParams.omit({ granularity: true 
     .describe("The template whose timeline the heatmap covers"),
 });
 
-export const heatmapQuery = heatmapQueryParams.transform((params, ctx) => {
+function resolveHeatmapQuery(params: z.output<typeof heatmapQueryParams>, ctx: z.RefinementCtx) {
   const window = resolveWindow(params, ctx);
   if (!window) return z.NEVER;
   return { ...window, ...resolvedFilters(params), templateId: params.templateId };
-});
+}
+
+export const heatmapQuery = heatmapQueryParams.transform(resolveHeatmapQuery);
+
+/** heatmapQuery's second step alone, for the route, whose contract parsed heatmapQueryParams. */
+export const heatmapWindow = z.custom<z.output<typeof heatmapQueryParams>>().transform(resolveHeatmapQuery);
 
 export type HeatmapQuery = z.output<typeof heatmapQuery>;
 
@@ -138,7 +149,12 @@ export const quarantineQueryParams = z.strictObject({
   to: instant.optional().describe("End of the window, exclusive; default: the next UTC midnight"),
 });
 
-export const quarantineQuery = quarantineQueryParams.transform((params, ctx) => resolveWindow(params, ctx) ?? z.NEVER);
+const resolveQuarantineQuery = (params: z.output<typeof quarantineQueryParams>, ctx: z.RefinementCtx) => resolveWindow(params, ctx) ?? z.NEVER;
+
+export const quarantineQuery = quarantineQueryParams.transform(resolveQuarantineQuery);
+
+/** quarantineQuery's second step alone, for the route, whose contract parsed quarantineQueryParams. */
+export const quarantineWindow = z.custom<z.output<typeof quarantineQueryParams>>().transform(resolveQuarantineQuery);
 
 export type QuarantineQuery = z.output<typeof quarantineQuery>;
 

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { clientSchemaFile, renderClientSchema } from "@/scripts/generate-client";
-import { buildOpenApiDocument } from "./openapi";
+import { openApiDocument } from "@/scripts/openapi-document";
 
 // client/schema.ts types the typed client (client/index.ts) from the OpenAPI document. It is
 // committed, so users get it with the package; it must be what the document says now.
@@ -12,7 +12,7 @@ describe("client/schema.ts, the typed client's generated types", () => {
 
   it("types every path of the document", async () => {
     const schema = await renderClientSchema();
-    const documentPaths = Object.keys(buildOpenApiDocument("http://localhost:3000").paths);
+    const documentPaths = Object.keys(openApiDocument("http://localhost:3000").paths);
     expect(documentPaths.length).toBeGreaterThan(0);
     expect(documentPaths.filter((documentPath) => !schema.includes(`    "${documentPath}": {`))).toEqual([]);
   });

@@ -1,6 +1,4 @@
 import { authenticate, type Actor } from "@/lib/auth/authenticate";
-import type { Action } from "@/lib/auth/permissions";
-import { authorizeProject, type ProjectAccess } from "@/lib/auth/project-access";
 import { allowsWrites } from "@/lib/auth/token-scopes";
 import { getDb, type Db } from "@/lib/db";
 import { authenticateCredential } from "@/lib/embed/embed-sessions";
@@ -8,9 +6,10 @@ import { errorResponse } from "./errors";
 import { ForbiddenError, NotFoundError } from "@/lib/errors";
 import { requireSameOrigin } from "./same-origin";
 
-// Every route handler has one of these shapes; none catches its own errors. Each wrapper
-// does its kind of authentication (none, a credential, an actor, an actor with a role on the
-// project), parses the params and maps whatever is thrown to problem+json.
+// The wrappers under defineRoute (./define-route.ts), which API routes declare themselves with;
+// the player's pages under app/embed use withPublic directly. None of the handlers catches its
+// own errors. Each wrapper does its kind of authentication (none, a credential, an actor),
+// resolves the params and maps whatever is thrown to problem+json.
 
 type RouteContext<P> = { params: Promise<P> };
 type Route<P> = (req: Request, context?: RouteContext<P>) => Promise<Response>;
@@ -19,8 +18,6 @@ type Credential = Awaited<ReturnType<typeof authenticateCredential>>;
 export type PublicContext<P> = { req: Request; params: P };
 export type CredentialContext<P> = PublicContext<P> & { db: Db; credential: Credential };
 export type ActorContext<P> = PublicContext<P> & { actor: Actor; db: Db };
-/** `access` is the tenant scope the project's verbs take; project and role are read from it. */
-export type ProjectContext<P> = ActorContext<P> & { access: ProjectAccess };
 
 /** No authentication (public documents, signed URLs, health): parses the params and maps errors. */
 export function withPublic<P = Record<string, never>>(handler: (ctx: PublicContext<P>) => Promise<Response> | Response): Route<P> {
@@ -68,16 +65,5 @@ export function withActor<P = Record<string, never>>(handler: (ctx: ActorContext
       throw new ForbiddenError(`This token is read-only (scopes: ${actor.scopes.join(", ")}): a ${ctx.req.method} needs a write scope.`);
     }
     return handler({ ...ctx, actor, db });
-  });
-}
-
-/** For routes under /api/Projects/{projectId}: authenticates, then requires the action's role on that project. */
-export function withProjectRole<P extends { projectId: string }>(
-  action: Action,
-  handler: (ctx: ProjectContext<P>) => Promise<Response>,
-): Route<P> {
-  return withActor<P>(async (ctx) => {
-    const access = await authorizeProject(ctx.db, ctx.actor, ctx.params.projectId, action);
-    return handler({ ...ctx, access });
   });
 }

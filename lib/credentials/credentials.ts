@@ -64,7 +64,7 @@ export const createCredential = projectVerb("credential.write", async ({ actor, 
 /**
  * The caller's access to a credential's project, for an action on the credential. A missing
  * credential and one in a project the caller cannot see are the same 404; too low a role is a 403.
- * The routes under /api/credentials/{id} start here, as withProjectRole does for /api/Projects/{id}.
+ * The routes under /api/credentials/{id} start here, as defineRoute's `{ project }` access does for /api/Projects/{id}.
  */
 export async function authorizeCredential(db: Db, actor: Actor, credentialId: string, action: Action): Promise<ProjectAccess> {
   const notFound = new NotFoundError(`Credential ${credentialId} was not found.`);

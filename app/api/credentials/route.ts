@@ -1,21 +1,33 @@
-import { withActor } from "@/lib/api/handler";
-import { readJsonBody, searchParamsObject } from "@/lib/api/request";
-import { parseInput } from "@/lib/validation/parse-input";
+import { listOf } from "@/lib/api/contract";
+import { defineRoute } from "@/lib/api/define-route";
 import { json } from "@/lib/api/responses";
-import { authorizeProject } from "@/lib/auth/project-access";
 import { createCredential, listCredentials } from "@/lib/credentials/credentials";
-import { createCredentialBody, listCredentialsQuery } from "@/lib/credentials/contract";
+import { createCredentialBody, createdCredentialSchema, credentialSchema, listCredentialsQuery } from "@/lib/credentials/contract";
 
-// GET /api/credentials?projectId= – the project's credentials, without secrets
-export const GET = withActor(async ({ req, actor, db }) => {
-  const { projectId } = parseInput(listCredentialsQuery, searchParamsObject(req));
-  const access = await authorizeProject(db, actor, projectId, "credential.read");
-  return json({ items: await listCredentials({ db, actor, access }) });
-});
+export const GET = defineRoute(
+  {
+    path: "/api/credentials",
+    operationId: "listCredentials",
+    tag: "Credentials",
+    summary: "List a project's API credentials (never the secret)",
+    access: { project: "credential.read" },
+    query: listCredentialsQuery,
+    responses: { 200: { description: "The credentials", schema: listOf(credentialSchema) } },
+    errors: { 404: "No such project, or no access to it" },
+  },
+  async ({ actor, db, access }) => json({ items: await listCredentials({ db, actor, access }) }),
+);
 
-// POST /api/credentials – create a key/secret pair; the secret is in this response only
-export const POST = withActor(async ({ req, actor, db }) => {
-  const input = await readJsonBody(req, createCredentialBody);
-  const access = await authorizeProject(db, actor, input.projectId, "credential.write");
-  return json(await createCredential({ db, actor, access }, input), 201);
-});
+export const POST = defineRoute(
+  {
+    path: "/api/credentials",
+    operationId: "createCredential",
+    tag: "Credentials",
+    summary: "Create an API credential; the secret is returned only here",
+    access: { project: "credential.write" },
+    body: createCredentialBody,
+    responses: { 201: { description: "The new credential with its secret", schema: createdCredentialSchema } },
+    errors: { 404: "No such project, or no access to it" },
+  },
+  async ({ actor, db, access, body }) => json(await createCredential({ db, actor, access }, body), 201),
+);

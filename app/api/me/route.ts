@@ -1,6 +1,16 @@
+import { meSchema } from "@/lib/accounts/contract";
 import { describeMe } from "@/lib/accounts/organizations";
-import { withActor } from "@/lib/api/handler";
+import { defineRoute } from "@/lib/api/define-route";
 import { json } from "@/lib/api/responses";
 
-// GET /api/me – the caller, their organizations and their projects with the role on each
-export const GET = withActor(async (ctx) => json(await describeMe(ctx)));
+export const GET = defineRoute(
+  {
+    path: "/api/me",
+    operationId: "getMe",
+    tag: "Account",
+    summary: "The caller: their organizations (role null when they belong only through a project) and their projects with the effective role",
+    access: { account: "account.read" },
+    responses: { 200: { description: "The caller", schema: meSchema } },
+  },
+  async (ctx) => json(await describeMe(ctx)),
+);

@@ -4,11 +4,13 @@ import eventSchema from "@/lib/ingest/event-schema-v1.json";
 import { newTenant, wireEvent } from "@/testing/ingest";
 import { GET } from "./route";
 
+const get = () => GET(new Request("http://localhost/analytics/v1/event-schema-v1.json"));
+
 const consentEvent = wireEvent(newTenant(), "consent.accepted");
 
 describe("GET /analytics/v1/event-schema-v1.json", () => {
   it("serves the schema file as a public, cacheable application/schema+json document", async () => {
-    const response = GET();
+    const response = await get();
     expect(response.status).toBe(200);
     expect(response.headers.get("Content-Type")).toBe("application/schema+json");
     expect(response.headers.get("Access-Control-Allow-Origin")).toBe("*");
@@ -17,7 +19,7 @@ describe("GET /analytics/v1/event-schema-v1.json", () => {
   });
 
   it("is a valid JSON Schema 2020-12 that a strict ajv compiles", async () => {
-    const served = (await GET().json()) as Record<string, unknown>;
+    const served = (await (await get()).json()) as Record<string, unknown>;
     expect(served.$schema).toBe("https://json-schema.org/draft/2020-12/schema");
     // A third party's ajv: it knows the date-time format only as a name, and still compiles strictly.
     const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, formats: { "date-time": true } });

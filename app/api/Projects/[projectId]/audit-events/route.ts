@@ -1,9 +1,17 @@
-import { withProjectRole } from "@/lib/api/handler";
-import { searchParamsObject } from "@/lib/api/request";
-import { parseInput } from "@/lib/validation/parse-input";
+import { defineRoute } from "@/lib/api/define-route";
 import { json } from "@/lib/api/responses";
 import { listAuditEvents } from "@/lib/audit/list-audit-events";
-import { listAuditEventsQuery } from "@/lib/audit/contract";
+import { auditEventPageSchema, listAuditEventsQuery } from "@/lib/audit/contract";
 
-// GET /api/Projects/{projectId}/audit-events?limit=&cursor=&actor=&action= – who did what, newest first
-export const GET = withProjectRole("audit.read", async (ctx) => json(await listAuditEvents(ctx, parseInput(listAuditEventsQuery, searchParamsObject(ctx.req)))));
+export const GET = defineRoute(
+  {
+    path: "/api/Projects/{projectId}/audit-events",
+    operationId: "listAuditEvents",
+    tag: "Audit",
+    summary: "The project's audit trail, newest first, paginated by cursor",
+    access: { project: "audit.read" },
+    query: listAuditEventsQuery,
+    responses: { 200: { description: "A page of audit events", schema: auditEventPageSchema } },
+  },
+  async (ctx) => json(await listAuditEvents(ctx, ctx.query)),
+);

@@ -1,16 +1,30 @@
-import { withProjectRole } from "@/lib/api/handler";
-import { readJsonBody } from "@/lib/api/request";
+import { listOf } from "@/lib/api/contract";
+import { defineRoute } from "@/lib/api/define-route";
 import { json } from "@/lib/api/responses";
 import { createCampaign, listCampaigns } from "@/lib/campaigns/campaigns";
-import { createCampaignBody } from "@/lib/campaigns/contract";
+import { campaignSchema, createCampaignBody } from "@/lib/campaigns/contract";
 
-// GET /api/Projects/{projectId}/campaigns – the project's campaigns, newest first, with their recipient counts
-export const GET = withProjectRole("campaign.read", async (ctx) => {
-  return json({ items: await listCampaigns(ctx) });
-});
+export const GET = defineRoute(
+  {
+    path: "/api/Projects/{projectId}/campaigns",
+    operationId: "listCampaigns",
+    tag: "Campaigns",
+    summary: "List the project's campaigns, newest first, with their recipient counts",
+    access: { project: "campaign.read" },
+    responses: { 200: { description: "The campaigns", schema: listOf(campaignSchema) } },
+  },
+  async (ctx) => json({ items: await listCampaigns(ctx) }),
+);
 
-// POST /api/Projects/{projectId}/campaigns – a campaign on one channel's share
-export const POST = withProjectRole("campaign.write", async (ctx) => {
-  const input = await readJsonBody(ctx.req, createCampaignBody);
-  return json(await createCampaign(ctx, input), 201);
-});
+export const POST = defineRoute(
+  {
+    path: "/api/Projects/{projectId}/campaigns",
+    operationId: "createCampaign",
+    tag: "Campaigns",
+    summary: "Create a campaign: personalized links to one channel's share, one per recipient",
+    access: { project: "campaign.write" },
+    body: createCampaignBody,
+    responses: { 201: { description: "The campaign", schema: campaignSchema } },
+  },
+  async (ctx) => json(await createCampaign(ctx, ctx.body), 201),
+);

@@ -1,12 +1,18 @@
-import { withProjectRole } from "@/lib/api/handler";
-import { searchParamsObject } from "@/lib/api/request";
-import { parseInput } from "@/lib/validation/parse-input";
+import { listOf } from "@/lib/api/contract";
+import { defineRoute } from "@/lib/api/define-route";
 import { json } from "@/lib/api/responses";
-import { listTemplatesQuery } from "@/lib/templates/contract";
+import { listTemplatesQuery, templateSchema } from "@/lib/templates/contract";
 import { listTemplates } from "@/lib/templates/templates";
 
-// GET /api/Projects/{projectId}/templates?status= – the project's templates, newest first
-export const GET = withProjectRole("template.read", async (ctx) => {
-  const { status } = parseInput(listTemplatesQuery, searchParamsObject(ctx.req));
-  return json({ items: await listTemplates(ctx, { status }) });
-});
+export const GET = defineRoute(
+  {
+    path: "/api/Projects/{projectId}/templates",
+    operationId: "listTemplates",
+    tag: "Templates",
+    summary: "List the project's templates, newest first",
+    access: { project: "template.read" },
+    query: listTemplatesQuery,
+    responses: { 200: { description: "The templates", schema: listOf(templateSchema) } },
+  },
+  async (ctx) => json({ items: await listTemplates(ctx, { status: ctx.query.status }) }),
+);

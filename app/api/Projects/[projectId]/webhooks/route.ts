@@ -1,14 +1,31 @@
-import { withProjectRole } from "@/lib/api/handler";
-import { readJsonBody } from "@/lib/api/request";
+import { listOf } from "@/lib/api/contract";
+import { defineRoute } from "@/lib/api/define-route";
 import { json } from "@/lib/api/responses";
 import { createEndpoint, listEndpoints } from "@/lib/webhooks/endpoints";
-import { createEndpointBody } from "@/lib/webhooks/contract";
+import { createEndpointBody, endpointSchema, savedEndpointSchema } from "@/lib/webhooks/contract";
 
-// GET /api/Projects/{projectId}/webhooks – the project's webhook endpoints
-export const GET = withProjectRole("webhook.read", async (ctx) => json({ items: await listEndpoints(ctx) }));
+export const GET = defineRoute(
+  {
+    path: "/api/Projects/{projectId}/webhooks",
+    operationId: "listWebhookEndpoints",
+    tag: "Webhooks",
+    summary: "List the project's webhook endpoints",
+    access: { project: "webhook.read" },
+    responses: { 200: { description: "The endpoints", schema: listOf(endpointSchema) } },
+  },
+  async (ctx) => json({ items: await listEndpoints(ctx) }),
+);
 
-// POST /api/Projects/{projectId}/webhooks – register an endpoint (its URL must reach a public address)
-export const POST = withProjectRole("webhook.write", async (ctx) => {
-  const input = await readJsonBody(ctx.req, createEndpointBody);
-  return json(await createEndpoint(ctx, input), 201);
-});
+export const POST = defineRoute(
+  {
+    path: "/api/Projects/{projectId}/webhooks",
+    operationId: "createWebhookEndpoint",
+    tag: "Webhooks",
+    summary:
+      "Register a webhook endpoint for render.completed, render.failed and campaign.imported (eventTypes: a subset, empty = all); its URL must be http(s) and reach only public addresses (a host that does not resolve now is saved with a warning and checked at each delivery)",
+    access: { project: "webhook.write" },
+    body: createEndpointBody,
+    responses: { 201: { description: "The endpoint, with warnings (its host did not resolve now)", schema: savedEndpointSchema } },
+  },
+  async (ctx) => json(await createEndpoint(ctx, ctx.body), 201),
+);

@@ -1,18 +1,33 @@
 import { inviteMember } from "@/lib/accounts/invitations";
-import { authorizeOrganization, listOrganizationMembers } from "@/lib/accounts/organizations";
-import { inviteMemberBody } from "@/lib/accounts/contract";
-import { withActor } from "@/lib/api/handler";
-import { readJsonBody } from "@/lib/api/request";
+import { listOrganizationMembers } from "@/lib/accounts/organizations";
+import { createdInvitationSchema, inviteMemberBody, memberSchema } from "@/lib/accounts/contract";
+import { listOf } from "@/lib/api/contract";
+import { defineRoute } from "@/lib/api/define-route";
 import { json } from "@/lib/api/responses";
 
-// GET /api/organizations/{orgId}/members – memberships on the organization and its projects (OrganizationAdmin)
-export const GET = withActor<{ orgId: string }>(async ({ params, actor, db }) => {
-  const access = await authorizeOrganization(db, actor, params.orgId, "member.list");
-  return json({ items: await listOrganizationMembers({ db, actor, access }) });
-});
+export const GET = defineRoute(
+  {
+    path: "/api/organizations/{orgId}/members",
+    operationId: "listMembers",
+    tag: "Organizations",
+    summary: "Memberships on the organization and on each of its projects",
+    access: { organization: "member.list" },
+    responses: { 200: { description: "The members", schema: listOf(memberSchema) } },
+  },
+  async ({ actor, db, access }) => json({ items: await listOrganizationMembers({ db, actor, access }) }),
+);
 
-// POST /api/organizations/{orgId}/members – invite by email: a pending invitation and its accept URL, in this response only
-export const POST = withActor<{ orgId: string }>(async ({ req, params, actor, db }) => {
-  const access = await authorizeOrganization(db, actor, params.orgId, "member.manage");
-  return json(await inviteMember({ db, actor, access }, await readJsonBody(req, inviteMemberBody)), 201);
-});
+export const POST = defineRoute(
+  {
+    path: "/api/organizations/{orgId}/members",
+    operationId: "inviteMember",
+    tag: "Organizations",
+    summary:
+      "Invite by email: a pending invitation (7 days) that grants nothing until the person accepts it at its accept URL, returned only here; the same answer whether the address has an account or not; an open invitation for the same address and scope is replaced; 409 if already a member on that scope",
+    access: { organization: "member.manage" },
+    body: inviteMemberBody,
+    responses: { 201: { description: "The invitation, status pending, and its accept URL", schema: createdInvitationSchema } },
+    errors: { 409: "Already a member on that scope" },
+  },
+  async ({ actor, db, access, body }) => json(await inviteMember({ db, actor, access }, body), 201),
+);

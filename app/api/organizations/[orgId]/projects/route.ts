@@ -1,11 +1,20 @@
-import { authorizeOrganization, createOrganizationProject } from "@/lib/accounts/organizations";
+import { z } from "zod";
+import { createOrganizationProject } from "@/lib/accounts/organizations";
 import { createProjectBody } from "@/lib/accounts/contract";
-import { withActor } from "@/lib/api/handler";
-import { readJsonBody } from "@/lib/api/request";
+import { defineRoute } from "@/lib/api/define-route";
 import { json } from "@/lib/api/responses";
 
-// POST /api/organizations/{orgId}/projects – a new project (OrganizationAdmin)
-export const POST = withActor<{ orgId: string }>(async ({ req, params, actor, db }) => {
-  const access = await authorizeOrganization(db, actor, params.orgId, "project.manage");
-  return json(await createOrganizationProject({ db, actor, access }, await readJsonBody(req, createProjectBody)), 201);
-});
+const createdProjectSchema = z.object({ id: z.uuid(), organizationId: z.uuid(), name: z.string(), createdAt: z.iso.datetime() });
+
+export const POST = defineRoute(
+  {
+    path: "/api/organizations/{orgId}/projects",
+    operationId: "createProject",
+    tag: "Organizations",
+    summary: "Create a project in the organization",
+    access: { organization: "project.manage" },
+    body: createProjectBody,
+    responses: { 201: { description: "The new project", schema: createdProjectSchema } },
+  },
+  async ({ actor, db, access, body }) => json(await createOrganizationProject({ db, actor, access }, body), 201),
+);

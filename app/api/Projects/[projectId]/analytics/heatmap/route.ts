@@ -1,9 +1,21 @@
-import { withProjectRole } from "@/lib/api/handler";
-import { searchParamsObject } from "@/lib/api/request";
-import { parseInput } from "@/lib/validation/parse-input";
+import { defineRoute } from "@/lib/api/define-route";
 import { json } from "@/lib/api/responses";
 import { getEngagementHeatmap } from "@/lib/analytics/get-engagement-heatmap";
-import { heatmapQuery } from "@/lib/analytics/contract";
+import { engagementHeatmapSchema, heatmapQueryParams, heatmapWindow } from "@/lib/analytics/contract";
+import { parseInput } from "@/lib/validation/parse-input";
 
-// GET /api/Projects/{projectId}/analytics/heatmap?templateId=&from=&to=&… – second-by-second engagement with one template
-export const GET = withProjectRole("analytics.read", async (ctx) => json(await getEngagementHeatmap(ctx, parseInput(heatmapQuery, searchParamsObject(ctx.req)))));
+export const GET = defineRoute(
+  {
+    path: "/api/Projects/{projectId}/analytics/heatmap",
+    operationId: "getEngagementHeatmap",
+    tag: "Analytics",
+    summary: "Second by second, how many plays of one template watched, rewatched and left it (from the player's watched spans)",
+    access: { project: "analytics.read" },
+    query: heatmapQueryParams,
+    responses: {
+      200: { description: "The template's engagement heatmap for the window", schema: engagementHeatmapSchema },
+    },
+    errors: { 404: "No such project or no access to it, or no such template in it" },
+  },
+  async (ctx) => json(await getEngagementHeatmap(ctx, parseInput(heatmapWindow, ctx.query))),
+);

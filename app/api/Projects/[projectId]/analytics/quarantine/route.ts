@@ -1,9 +1,18 @@
-import { withProjectRole } from "@/lib/api/handler";
-import { searchParamsObject } from "@/lib/api/request";
-import { parseInput } from "@/lib/validation/parse-input";
+import { defineRoute } from "@/lib/api/define-route";
 import { json } from "@/lib/api/responses";
 import { getQuarantineReport } from "@/lib/analytics/get-quarantine-report";
-import { quarantineQuery } from "@/lib/analytics/contract";
+import { quarantineQueryParams, quarantineReportSchema, quarantineWindow } from "@/lib/analytics/contract";
+import { parseInput } from "@/lib/validation/parse-input";
 
-// GET /api/Projects/{projectId}/analytics/quarantine?from=&to= – events ingest refused (v1 schema, unknown template), by reason, with samples
-export const GET = withProjectRole("analytics.read", async (ctx) => json(await getQuarantineReport(ctx, parseInput(quarantineQuery, searchParamsObject(ctx.req)))));
+export const GET = defineRoute(
+  {
+    path: "/api/Projects/{projectId}/analytics/quarantine",
+    operationId: "getQuarantineReport",
+    tag: "Analytics",
+    summary: "Events of the project's batches that the v1 event schema refused (422), by reason, with the newest samples",
+    access: { project: "analytics.read" },
+    query: quarantineQueryParams,
+    responses: { 200: { description: "Refused events in the window", schema: quarantineReportSchema } },
+  },
+  async (ctx) => json(await getQuarantineReport(ctx, parseInput(quarantineWindow, ctx.query))),
+);

@@ -1,8 +1,16 @@
-import { withProjectRole } from "@/lib/api/handler";
+import { defineRoute } from "@/lib/api/define-route";
 import { json } from "@/lib/api/responses";
 import { getCampaignDetail } from "@/lib/campaigns/campaigns";
+import { campaignDetailSchema } from "@/lib/campaigns/contract";
 
-// GET /api/Projects/{projectId}/campaigns/{campaignId} – the campaign, its fields, imports (progress, problems) and funnel
-export const GET = withProjectRole<{ projectId: string; campaignId: string }>("campaign.read", async (ctx) => {
-  return json(await getCampaignDetail(ctx, ctx.params.campaignId));
-});
+export const GET = defineRoute(
+  {
+    path: "/api/Projects/{projectId}/campaigns/{campaignId}",
+    operationId: "getCampaign",
+    tag: "Campaigns",
+    summary: "One campaign: the fields its rows fill, its imports (progress, problems with line numbers) and its funnel",
+    access: { project: "campaign.read" },
+    responses: { 200: { description: "The campaign", schema: campaignDetailSchema } },
+  },
+  async (ctx) => json(await getCampaignDetail(ctx, ctx.params.campaignId)),
+);

@@ -1,15 +1,24 @@
-import { withProjectRole } from "@/lib/api/handler";
-import { readJsonBody } from "@/lib/api/request";
+import { defineRoute } from "@/lib/api/define-route";
 import { json } from "@/lib/api/responses";
-import { parseChannel, putShareBody } from "@/lib/shares/contract";
+import { channelSchema, putShareBody, savedShareSchema } from "@/lib/shares/contract";
 import { putShare } from "@/lib/shares/shares";
 
-type Params = { projectId: string; channel: string };
-
-// PUT /api/Projects/{projectId}/public-video-shares/{channel} – create (201) or replace (200) the channel's share, with its data's warnings
-export const PUT = withProjectRole<Params>("share.write", async (ctx) => {
-  const channel = parseChannel(ctx.params.channel);
-  const input = await readJsonBody(ctx.req, putShareBody);
-  const { share, created, warnings } = await putShare(ctx, { channel, ...input });
-  return json({ ...share, warnings }, created ? 201 : 200);
-});
+export const PUT = defineRoute(
+  {
+    path: "/api/Projects/{projectId}/public-video-shares/{channel}",
+    operationId: "putShare",
+    tag: "Shares",
+    summary: "Create or replace the channel's share (idempotent; omitted optional fields become null)",
+    access: { project: "share.write" },
+    params: { channel: channelSchema },
+    body: putShareBody,
+    responses: {
+      200: { description: "The share was replaced (or already had this configuration), with its data's warnings", schema: savedShareSchema },
+      201: { description: "The share was created, Enabled, with a new slug, with its data's warnings", schema: savedShareSchema },
+    },
+  },
+  async (ctx) => {
+    const { share, created, warnings } = await putShare(ctx, { channel: ctx.params.channel, ...ctx.body });
+    return json({ ...share, warnings }, created ? 201 : 200);
+  },
+);

@@ -1,11 +1,17 @@
-import { withProjectRole } from "@/lib/api/handler";
-import { searchParamsObject } from "@/lib/api/request";
-import { parseInput } from "@/lib/validation/parse-input";
+import { defineRoute } from "@/lib/api/define-route";
 import { json } from "@/lib/api/responses";
 import { listDeliveries } from "@/lib/webhooks/deliveries";
-import { listDeliveriesQuery } from "@/lib/webhooks/contract";
+import { deliveryPageSchema, listDeliveriesQuery } from "@/lib/webhooks/contract";
 
-// GET /api/Projects/{projectId}/webhooks/deliveries?limit=&cursor=&status=&endpointId= – the delivery log, newest first
-export const GET = withProjectRole("webhook.read", async (ctx) =>
-  json(await listDeliveries(ctx, parseInput(listDeliveriesQuery, searchParamsObject(ctx.req)))),
+export const GET = defineRoute(
+  {
+    path: "/api/Projects/{projectId}/webhooks/deliveries",
+    operationId: "listWebhookDeliveries",
+    tag: "Webhooks",
+    summary: "The delivery log, newest first, paginated by cursor: event, URL, status, attempts, last status code or error, the attempt log and the payload",
+    access: { project: "webhook.read" },
+    query: listDeliveriesQuery,
+    responses: { 200: { description: "A page of deliveries", schema: deliveryPageSchema } },
+  },
+  async (ctx) => json(await listDeliveries(ctx, ctx.query)),
 );

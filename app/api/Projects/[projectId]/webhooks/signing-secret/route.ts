@@ -1,6 +1,16 @@
-import { withProjectRole } from "@/lib/api/handler";
+import { defineRoute } from "@/lib/api/define-route";
 import { json } from "@/lib/api/responses";
+import { signingSecretSchema } from "@/lib/webhooks/contract";
 import { revealSigningSecret } from "@/lib/webhooks/signing-secret";
 
-// GET /api/Projects/{projectId}/webhooks/signing-secret – the whsec_ secret receivers verify with (made on first need)
-export const GET = withProjectRole("webhook.read", async (ctx) => json(await revealSigningSecret(ctx)));
+export const GET = defineRoute(
+  {
+    path: "/api/Projects/{projectId}/webhooks/signing-secret",
+    operationId: "getWebhookSigningSecret",
+    tag: "Webhooks",
+    summary: "The project's Standard Webhooks signing secret (whsec_…), made on first need",
+    access: { project: "webhook.read" },
+    responses: { 200: { description: "The secret", schema: signingSecretSchema } },
+  },
+  async (ctx) => json(await revealSigningSecret(ctx)),
+);

@@ -1,10 +1,18 @@
 import { revokeInvitation } from "@/lib/accounts/invitations";
-import { authorizeOrganization } from "@/lib/accounts/organizations";
-import { withActor } from "@/lib/api/handler";
+import { defineRoute } from "@/lib/api/define-route";
 
-// DELETE /api/organizations/{orgId}/invitations/{invitationId} – revoke: its accept URL stops working (idempotent)
-export const DELETE = withActor<{ orgId: string; invitationId: string }>(async ({ params, actor, db }) => {
-  const access = await authorizeOrganization(db, actor, params.orgId, "member.manage");
-  await revokeInvitation({ db, actor, access }, params.invitationId);
-  return new Response(null, { status: 204 });
-});
+export const DELETE = defineRoute(
+  {
+    path: "/api/organizations/{orgId}/invitations/{invitationId}",
+    operationId: "revokeInvitation",
+    tag: "Organizations",
+    summary: "Revoke an invitation: its accept URL stops working (idempotent); 409 once accepted (remove the membership instead)",
+    access: { organization: "member.manage" },
+    responses: { 204: { description: "Revoked" } },
+    errors: { 409: "The invitation was accepted" },
+  },
+  async ({ params, actor, db, access }) => {
+    await revokeInvitation({ db, actor, access }, params.invitationId);
+    return new Response(null, { status: 204 });
+  },
+);

@@ -1,21 +1,47 @@
-import { withProjectRole } from "@/lib/api/handler";
-import { searchParamsObject } from "@/lib/api/request";
-import { parseInput } from "@/lib/validation/parse-input";
+import { replayedHeader } from "@/lib/api/contract";
+import { defineRoute } from "@/lib/api/define-route";
 import { json } from "@/lib/api/responses";
 import { listRecipients } from "@/lib/campaigns/recipients";
-import { listRecipientsQuery } from "@/lib/campaigns/contract";
+import { campaignImportSchema, listRecipientsQuery, recipientBatchBody, recipientPageSchema } from "@/lib/campaigns/contract";
 import { uploadRecipients } from "@/lib/campaigns/upload-recipients";
 
-type Params = { projectId: string; campaignId: string };
+export const GET = defineRoute(
+  {
+    path: "/api/Projects/{projectId}/campaigns/{campaignId}/recipients",
+    operationId: "listRecipients",
+    tag: "Campaigns",
+    summary: "The campaign's recipients by recipient id, each with its URL and reach (opened, furthest percent, completed, clicked); paginated by cursor",
+    access: { project: "campaign.read" },
+    query: listRecipientsQuery,
+    responses: { 200: { description: "A page of recipients", schema: recipientPageSchema } },
+  },
+  async (ctx) => json(await listRecipients(ctx, { campaignId: ctx.params.campaignId, ...ctx.query })),
+);
 
-// GET /api/Projects/{projectId}/campaigns/{campaignId}/recipients?cursor=&limit= – recipients with their URL and reach
-export const GET = withProjectRole<Params>("campaign.read", async (ctx) => {
-  const query = parseInput(listRecipientsQuery, searchParamsObject(ctx.req));
-  return json(await listRecipients(ctx, { campaignId: ctx.params.campaignId, ...query }));
-});
-
-// POST /api/Projects/{projectId}/campaigns/{campaignId}/recipients – import a CSV (text/csv) or a JSON batch
-export const POST = withProjectRole<Params>("campaign.write", async (ctx) => {
-  const outcome = await uploadRecipients(ctx, { campaignId: ctx.params.campaignId, req: ctx.req });
-  return json(outcome.import, outcome.created ? 201 : 200, outcome.replayed ? { "Idempotent-Replayed": "true" } : undefined);
-});
+export const POST = defineRoute(
+  {
+    path: "/api/Projects/{projectId}/campaigns/{campaignId}/recipients",
+    operationId: "importRecipients",
+    tag: "Campaigns",
+    summary:
+      "Import recipients: a CSV body (text/csv, UTF-8, `,` or `;`, a header row, up to 1,000,000 rows and 256 MB) or a JSON batch (application/json, up to 10,000). The same content again adds nothing; an interrupted import resumes",
+    access: { project: "campaign.write" },
+    ownBody: { json: recipientBatchBody, csv: true },
+    responses: {
+      200: {
+        description: "The same content was imported before (Idempotent-Replayed: true), or its interrupted import was resumed",
+        schema: campaignImportSchema,
+        headers: { "Idempotent-Replayed": replayedHeader },
+      },
+      201: { description: "The import, completed; refused rows are counted and the first problems listed", schema: campaignImportSchema },
+    },
+    errors: {
+      409: "The channel serves no template, or the same content is being imported right now",
+      413: "The JSON body is larger than 1 MB, or the CSV larger than 256 MB",
+    },
+  },
+  async (ctx) => {
+    const outcome = await uploadRecipients(ctx, { campaignId: ctx.params.campaignId, req: ctx.req });
+    return json(outcome.import, outcome.created ? 201 : 200, outcome.replayed ? { "Idempotent-Replayed": "true" } : undefined);
+  },
+);

@@ -1,19 +1,31 @@
-import { withProjectRole } from "@/lib/api/handler";
-import { searchParamsObject } from "@/lib/api/request";
-import { parseInput } from "@/lib/validation/parse-input";
+import { defineRoute } from "@/lib/api/define-route";
 import { json } from "@/lib/api/responses";
 import { listCampaignThumbnails, queueCampaignThumbnails } from "@/lib/renders/campaign-thumbnails";
-import { listThumbnailsQuery } from "@/lib/renders/contract";
+import { listThumbnailsQuery, queuedThumbnailsSchema, thumbnailPageSchema } from "@/lib/renders/contract";
 
-type Params = { projectId: string; campaignId: string };
+export const POST = defineRoute(
+  {
+    path: "/api/Projects/{projectId}/campaigns/{campaignId}/thumbnails",
+    operationId: "queueCampaignThumbnails",
+    tag: "Campaigns",
+    summary:
+      "Queue an email thumbnail per recipient: a 3 s GIF loop with a play button, of the template the campaign's share serves with the recipient's data; only recipients without one (or whose last one failed)",
+    access: { project: "render.create" },
+    responses: { 202: { description: "Queued", schema: queuedThumbnailsSchema } },
+    errors: { 409: "The campaign's channel has no share or no template" },
+  },
+  async (ctx) => json(await queueCampaignThumbnails(ctx, ctx.params.campaignId), 202),
+);
 
-// POST …/campaigns/{campaignId}/thumbnails – queue an email thumbnail GIF (play button, linking to the recipient's URL) per recipient
-export const POST = withProjectRole<Params>("render.create", async (ctx) => {
-  return json(await queueCampaignThumbnails(ctx, ctx.params.campaignId), 202);
-});
-
-// GET …/campaigns/{campaignId}/thumbnails?cursor=&limit= – each recipient's thumbnail, its signed URL and the email HTML
-export const GET = withProjectRole<Params>("render.read", async (ctx) => {
-  const page = parseInput(listThumbnailsQuery, searchParamsObject(ctx.req));
-  return json(await listCampaignThumbnails(ctx, { campaignId: ctx.params.campaignId, ...page }));
-});
+export const GET = defineRoute(
+  {
+    path: "/api/Projects/{projectId}/campaigns/{campaignId}/thumbnails",
+    operationId: "listCampaignThumbnails",
+    tag: "Campaigns",
+    summary: "The campaign's recipients with their thumbnail: status, signed URL (30 days), recipient URL and the HTML of a linked image for an email",
+    access: { project: "render.read" },
+    query: listThumbnailsQuery,
+    responses: { 200: { description: "A page of recipients", schema: thumbnailPageSchema } },
+  },
+  async (ctx) => json(await listCampaignThumbnails(ctx, { campaignId: ctx.params.campaignId, ...ctx.query })),
+);

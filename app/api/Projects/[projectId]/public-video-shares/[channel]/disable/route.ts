@@ -1,9 +1,17 @@
-import { withProjectRole } from "@/lib/api/handler";
+import { defineRoute } from "@/lib/api/define-route";
 import { json } from "@/lib/api/responses";
-import { parseChannel } from "@/lib/shares/contract";
+import { channelSchema, shareSchema } from "@/lib/shares/contract";
 import { disableShare } from "@/lib/shares/shares";
 
-// POST …/public-video-shares/{channel}/disable – viewers get the 404 page; a no-op when already disabled
-export const POST = withProjectRole<{ projectId: string; channel: string }>("share.write", async (ctx) => {
-  return json(await disableShare(ctx, parseChannel(ctx.params.channel)));
-});
+export const POST = defineRoute(
+  {
+    path: "/api/Projects/{projectId}/public-video-shares/{channel}/disable",
+    operationId: "disableShare",
+    tag: "Shares",
+    summary: "Disable the share: its URL answers 404 (no-op when already disabled)",
+    access: { project: "share.write" },
+    params: { channel: channelSchema },
+    responses: { 200: { description: "The share", schema: shareSchema } },
+  },
+  async (ctx) => json(await disableShare(ctx, ctx.params.channel)),
+);

@@ -1,9 +1,17 @@
-import { withProjectRole } from "@/lib/api/handler";
+import { defineRoute } from "@/lib/api/define-route";
 import { json } from "@/lib/api/responses";
-import { parseChannel } from "@/lib/shares/contract";
+import { channelSchema, shareSchema } from "@/lib/shares/contract";
 import { restoreShare } from "@/lib/shares/shares";
 
-// POST …/public-video-shares/{channel}/restore – serve the share again; a no-op when already enabled
-export const POST = withProjectRole<{ projectId: string; channel: string }>("share.write", async (ctx) => {
-  return json(await restoreShare(ctx, parseChannel(ctx.params.channel)));
-});
+export const POST = defineRoute(
+  {
+    path: "/api/Projects/{projectId}/public-video-shares/{channel}/restore",
+    operationId: "restoreShare",
+    tag: "Shares",
+    summary: "Restore a disabled share (no-op when already enabled)",
+    access: { project: "share.write" },
+    params: { channel: channelSchema },
+    responses: { 200: { description: "The share", schema: shareSchema } },
+  },
+  async (ctx) => json(await restoreShare(ctx, ctx.params.channel)),
+);

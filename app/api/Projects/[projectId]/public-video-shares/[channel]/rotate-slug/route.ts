@@ -1,9 +1,17 @@
-import { withProjectRole } from "@/lib/api/handler";
+import { defineRoute } from "@/lib/api/define-route";
 import { json } from "@/lib/api/responses";
-import { parseChannel } from "@/lib/shares/contract";
+import { channelSchema, rotatedSlugSchema } from "@/lib/shares/contract";
 import { rotateShareSlug } from "@/lib/shares/shares";
 
-// POST …/public-video-shares/{channel}/rotate-slug – new public URL; the old one is dead forever
-export const POST = withProjectRole<{ projectId: string; channel: string }>("share.write", async (ctx) => {
-  return json(await rotateShareSlug(ctx, parseChannel(ctx.params.channel)));
-});
+export const POST = defineRoute(
+  {
+    path: "/api/Projects/{projectId}/public-video-shares/{channel}/rotate-slug",
+    operationId: "rotateShareSlug",
+    tag: "Shares",
+    summary: "Give the share a new slug; the previous URL answers 404 forever",
+    access: { project: "share.write" },
+    params: { channel: channelSchema },
+    responses: { 200: { description: "The previous slug, the new one and the share", schema: rotatedSlugSchema } },
+  },
+  async (ctx) => json(await rotateShareSlug(ctx, ctx.params.channel)),
+);

@@ -1,11 +1,19 @@
-import { withProjectRole } from "@/lib/api/handler";
-import { readJsonBody } from "@/lib/api/request";
+import { defineRoute } from "@/lib/api/define-route";
 import { json } from "@/lib/api/responses";
+import { previewResultSchema } from "@/lib/templates/contract";
 import { previewTemplate } from "@/lib/templates/preview";
 import { previewBodySchema } from "@/lib/templates/preview-contract";
 
-// POST …/templates/{templateId}/preview – a PNG with the data applied, behind a signed URL valid 15 minutes
-export const POST = withProjectRole<{ projectId: string; templateId: string }>("template.preview", async (ctx) => {
-  const { data } = await readJsonBody(ctx.req, previewBodySchema);
-  return json(await previewTemplate(ctx, { templateId: ctx.params.templateId, data }));
-});
+export const POST = defineRoute(
+  {
+    path: "/api/Projects/{projectId}/templates/{templateId}/preview",
+    operationId: "previewTemplate",
+    tag: "Templates",
+    summary: "Render a PNG with the personalization data applied; returns a signed URL valid 15 minutes",
+    access: { project: "template.preview" },
+    body: previewBodySchema,
+    responses: { 200: { description: "The preview", schema: previewResultSchema } },
+    errors: { 409: "The template has neither a Lottie file nor a poster" },
+  },
+  async (ctx) => json(await previewTemplate(ctx, { templateId: ctx.params.templateId, data: ctx.body.data })),
+);

@@ -1,6 +1,16 @@
-import { withProjectRole } from "@/lib/api/handler";
+import { defineRoute } from "@/lib/api/define-route";
 import { json } from "@/lib/api/responses";
+import { signingSecretSchema } from "@/lib/webhooks/contract";
 import { rotateProjectSigningSecret } from "@/lib/webhooks/signing-secret";
 
-// POST /api/Projects/{projectId}/webhooks/signing-secret/rotate – a new secret; the previous one still signs for 24 h
-export const POST = withProjectRole("webhook.write", async (ctx) => json(await rotateProjectSigningSecret(ctx)));
+export const POST = defineRoute(
+  {
+    path: "/api/Projects/{projectId}/webhooks/signing-secret/rotate",
+    operationId: "rotateWebhookSigningSecret",
+    tag: "Webhooks",
+    summary: "Replace the signing secret; for 24 h deliveries carry a signature made with the previous one too",
+    access: { project: "webhook.write" },
+    responses: { 200: { description: "The new secret", schema: signingSecretSchema } },
+  },
+  async (ctx) => json(await rotateProjectSigningSecret(ctx)),
+);

@@ -1,8 +1,16 @@
-import { withProjectRole } from "@/lib/api/handler";
+import { defineRoute } from "@/lib/api/define-route";
 import { json } from "@/lib/api/responses";
+import { renderSchema } from "@/lib/renders/contract";
 import { getRender } from "@/lib/renders/renders";
 
-// GET …/templates/{templateId}/renders/{renderId} – status, and a signed download URL once done
-export const GET = withProjectRole<{ projectId: string; templateId: string; renderId: string }>("render.read", async (ctx) => {
-  return json(await getRender(ctx, { templateId: ctx.params.templateId, renderId: ctx.params.renderId }));
-});
+export const GET = defineRoute(
+  {
+    path: "/api/Projects/{projectId}/templates/{templateId}/renders/{renderId}",
+    operationId: "getRender",
+    tag: "Renders",
+    summary: "A render: queued, rendering, done (with a signed download URL valid 24 hours) or failed (with its error)",
+    access: { project: "render.read" },
+    responses: { 200: { description: "The render", schema: renderSchema } },
+  },
+  async (ctx) => json(await getRender(ctx, { templateId: ctx.params.templateId, renderId: ctx.params.renderId })),
+);

@@ -1,8 +1,19 @@
-import { withProjectRole } from "@/lib/api/handler";
+import { defineRoute } from "@/lib/api/define-route";
 import { json } from "@/lib/api/responses";
+import { deliverySchema } from "@/lib/webhooks/contract";
 import { resendDelivery } from "@/lib/webhooks/deliveries";
 
-// POST /api/Projects/{projectId}/webhooks/deliveries/{deliveryId}/resend – queue it again, same webhook-id, fresh attempts
-export const POST = withProjectRole<{ projectId: string; deliveryId: string }>("webhook.write", async (ctx) =>
-  json(await resendDelivery(ctx, ctx.params.deliveryId), 202),
+export const POST = defineRoute(
+  {
+    path: "/api/Projects/{projectId}/webhooks/deliveries/{deliveryId}/resend",
+    operationId: "resendWebhookDelivery",
+    tag: "Webhooks",
+    summary: "Queue a delivered or failed delivery again: the same webhook-id, a fresh 24 h of attempts",
+    access: { project: "webhook.write" },
+    responses: {
+      202: { description: "The delivery, pending again", schema: deliverySchema },
+    },
+    errors: { 409: "The delivery is still pending" },
+  },
+  async (ctx) => json(await resendDelivery(ctx, ctx.params.deliveryId), 202),
 );
