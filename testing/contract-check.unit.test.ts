@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { openApiDocument } from "@/scripts/openapi-document";
-import { checkContract as checkAgainst, type ContractRecord, type OpenApiDocument } from "./contract-check";
+import { checkContract as checkAgainst, checkWebhookDeliveries, type ContractRecord, type OpenApiDocument } from "./contract-check";
 
 // The contract check against the real document (built from the route files' contracts): each kind of mismatch it
 // exists to catch, and the answers it must let through.
@@ -60,5 +60,39 @@ describe("checkContract", () => {
       mismatches: [],
       skipped: { "internal route": 1, "404 for a path no route has": 1, "405 for a method the route does not take": 1, "204 to OPTIONS with Allow": 1 },
     });
+  });
+
+  it("skips Next's 308 for a doubled or trailing slash, even on a path that does not percent-decode; a 308 elsewhere is a mismatch", () => {
+    const redirect = (path: string) => record({ path, status: 308, headers: { location: "/x" }, bodyBytes: 0, body: undefined });
+    const report = checkContract([redirect("/api/Projects/%C0%AF/templates//deploy"), redirect("/api/Projects/x/templates/"), redirect("/api/health")]);
+    expect(report.skipped).toEqual({ "308 from Next to the path without its trailing or doubled slash": 2 });
+    expect(report.mismatches).toEqual(["GET /api/health → 308: status 308 is not declared for GET /api/health"]);
+  });
+});
+
+describe("checkWebhookDeliveries", () => {
+  const signed = { "webhook-id": "msg_1", "webhook-timestamp": "1700000000", "webhook-signature": "v1,x" };
+  const testEvent = { type: "webhook.test", timestamp: "2026-11-29T07:00:00.000Z", data: { projectId: uuid, endpointId: uuid, message: "hello" } };
+
+  it("passes a delivery the document's webhooks declare, with its Standard Webhooks headers", () => {
+    expect(checkWebhookDeliveries([{ headers: signed, body: JSON.stringify(testEvent) }], document)).toEqual([]);
+  });
+
+  it("reports an undeclared event type, a missing header, a payload off its schema and a body that is not JSON", () => {
+    const { "webhook-signature": _signature, ...unsigned } = signed;
+    const mismatches = checkWebhookDeliveries(
+      [
+        { headers: signed, body: JSON.stringify({ ...testEvent, type: "render.started" }) },
+        { headers: unsigned, body: JSON.stringify(testEvent) },
+        { headers: signed, body: JSON.stringify({ ...testEvent, data: { ...testEvent.data, endpointId: "not a uuid" } }) },
+        { headers: signed, body: "{" },
+      ],
+      document,
+    );
+    expect(mismatches).toHaveLength(4);
+    expect(mismatches[0]).toBe('delivery 0: the event type "render.started" is not among the document\'s webhooks');
+    expect(mismatches[1]).toBe("webhook.test delivery 1: header webhook-signature is missing");
+    expect(mismatches[2]).toMatch(/^webhook\.test delivery 2: the body does not match its schema: .*\/data\/endpointId must match format "uuid"/);
+    expect(mismatches[3]).toBe("delivery 3: the body is not JSON");
   });
 });
