@@ -80,7 +80,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: "node_modules" },
-    exclude: { path: "^(\\.next|node_modules|public)/" },
+    exclude: { path: "^(\\.next|node_modules|public|client/dist)/" },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
     enhancedResolveOptions: { extensions: [".ts", ".tsx", ".mjs", ".js", ".json"] },

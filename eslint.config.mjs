@@ -85,7 +85,7 @@ const writeOutsideCtxWrite =
 export default defineConfig([
   ...nextVitals,
   ...nextTypescript,
-  globalIgnores([".next/**", "node_modules/**", "public/sdk/**", "public/player/**", "public/api-reference/**", "next-env.d.ts", ".reelbind/**", "test-results/**", "playwright-report/**"]),
+  globalIgnores([".next/**", "node_modules/**", "public/sdk/**", "public/player/**", "public/api-reference/**", "next-env.d.ts", ".reelbind/**", "test-results/**", "playwright-report/**", "client/dist/**"]),
   {
     // Playwright's fixtures call `use`, and benchmark helpers may start with "use": not React hooks.
     files: ["e2e/**", "bench/**", "scripts/**", "**/*.test.ts"],

@@ -3,7 +3,7 @@
 // It imports nothing of the server (dependency-cruiser's client-reaches-server rule).
 // docs/api-client.md shows it in use; docs/adr/0145-typed-api-client.md says why it looks so.
 import createClient, { type Client, type ClientOptions } from "openapi-fetch";
-import type { components, operations, paths } from "./schema";
+import type { components, operations, paths } from "./schema.js";
 
 export type { components, operations, paths };
 

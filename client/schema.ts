@@ -7207,7 +7207,18 @@ export interface operations {
                         /** Format: date-time */
                         createdAt: string;
                         templateId: string | null;
-                        problem: unknown | null;
+                        /** @description Why the session failed: the problem its completion answered */
+                        problem: {
+                            type: string;
+                            title: string;
+                            status: number;
+                            detail: string;
+                            code: string;
+                            errors?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        } | null;
                         files: {
                             index: number;
                             role: string;
@@ -7357,7 +7368,18 @@ export interface operations {
                         /** Format: date-time */
                         createdAt: string;
                         templateId: string | null;
-                        problem: unknown | null;
+                        /** @description Why the session failed: the problem its completion answered */
+                        problem: {
+                            type: string;
+                            title: string;
+                            status: number;
+                            detail: string;
+                            code: string;
+                            errors?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        } | null;
                         files: {
                             index: number;
                             role: string;

@@ -1,4 +1,8 @@
+import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
 import { expect, test } from "@playwright/test";
 import { createReelbindClient, csvBody, formData } from "../client";
 import { fixture } from "./embed-helpers";
@@ -12,6 +16,8 @@ import { createOwnedProject, env } from "./owned-project";
 // session; import a campaign's recipients as CSV and export them; render; add a webhook endpoint.
 
 test.describe.configure({ timeout: 240_000 });
+
+const execFileAsync = promisify(execFile);
 
 test("the typed client: upload, deploy, share, credential, embed session, CSV import and export, render, webhook endpoint", async () => {
   const baseUrl = env("E2E_BASE_URL");
@@ -103,3 +109,31 @@ test("the typed client: upload, deploy, share, credential, embed session, CSV im
   const listed = await reelbind.GET("/api/Projects/{projectId}/webhooks", { params: project });
   expect(listed.data?.items.map((item) => item.id)).toEqual([endpoint.data!.id]);
 });
+
+test("the compiled client (npm run client:build) in plain Node.js, no TypeScript loader: a token's calls and a credential's", async () => {
+  const baseUrl = env("E2E_BASE_URL");
+  const { projectId, token } = await createOwnedProject("Compiled client");
+  // Built afresh into this test's output folder, so the check is of the sources as they are now.
+  const outDir = test.info().outputPath("client-dist");
+  await run("npx", ["tsc", "-p", "client/tsconfig.build.json", "--outDir", outDir]);
+  const script = path.join(outDir, "calls.mjs");
+  writeFileSync(
+    script,
+    `import { createReelbindClient } from "./index.js";
+const [baseUrl, token, projectId] = process.argv.slice(2);
+const reelbind = createReelbindClient({ baseUrl, token });
+const me = await reelbind.GET("/api/me");
+const credential = await reelbind.POST("/api/credentials", { body: { projectId, name: "Compiled client" } });
+const wrong = await createReelbindClient({ baseUrl, credential: { apiKey: credential.data.apiKey, apiSecret: "sk_wrong" } }).POST("/api/embed-sessions", { body: { channel: "DEV" } });
+console.log(JSON.stringify({ me: me.response.status, email: me.data?.user.email, credential: credential.response.status, wrong: wrong.response.status, problem: wrong.error?.code }));
+`,
+  );
+  const output = await run(process.execPath, [script, baseUrl, token, projectId]);
+  expect(JSON.parse(output)).toEqual({ me: 200, email: expect.stringContaining("@"), credential: 201, wrong: 401, problem: expect.any(String) });
+});
+
+/** Runs a command to its end (bounded), answering its standard output. */
+async function run(command: string, args: string[]): Promise<string> {
+  const { stdout } = await execFileAsync(command, args, { timeout: 120_000, encoding: "utf8" });
+  return stdout;
+}

@@ -1,4 +1,4 @@
-import { ZodError } from "zod";
+import { z, ZodError } from "zod";
 
 // The typed errors every layer throws (docs/adr/0139-transport-free-errors.md). They say what
 // went wrong — a `kind`, a stable `code`, a sentence — and nothing about how it is answered:
@@ -201,3 +201,13 @@ export function toAppError(error: unknown): AppError {
   }
   return new AppError("internal", "internal_error", "Internal server error", "An unexpected error occurred.");
 }
+
+/** The RFC 9457 problem document every error answers with (lib/api/errors.ts writes it; the OpenAPI document's `Problem`). */
+export const problemSchema = z.object({
+  type: z.string(),
+  title: z.string(),
+  status: z.number().int(),
+  detail: z.string(),
+  code: z.string(),
+  errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+});

@@ -11,6 +11,24 @@ import type { Action } from "@/lib/auth/permissions";
 export const tags = ["Templates", "Uploads", "Renders", "Shares", "Analytics", "Campaigns", "Audit", "Webhooks", "Credentials", "Account", "Organizations", "Invitations", "Embed", "System", "Ingest"] as const;
 export type Tag = (typeof tags)[number];
 
+export const tagDescriptions: Record<Tag, string> = {
+  Templates: "Lottie animations, or MP4s with a Lottie overlay: upload, deploy (Testing → Production → Previous), archive, preview",
+  Uploads: "Direct uploads of a template's files, part by part, for files too large for one request",
+  Renders: "MP4, GIF and PNG renders of a template with one viewer's data",
+  Shares: "The public video share of each channel (DEV, STAGING, PROD): its landing page and player",
+  Analytics: "Sessions, plays, completion and clicks of the project's shares, and the engagement heatmap",
+  Campaigns: "A CSV of recipients → one personalized URL each, with its reach",
+  Audit: "Who changed what in the project",
+  Webhooks: "Endpoints the project's events are POSTed to, signed per Standard Webhooks",
+  Credentials: "API credentials (pk_/sk_) a customer's server mints embed sessions with",
+  Account: "The caller's own account and personal access tokens",
+  Organizations: "Projects and members of an organization",
+  Invitations: "Joining an organization by an invitation",
+  Embed: "What the player and the host-page SDK load: the page manifest, files, posters, embed sessions",
+  System: "Health and this document",
+  Ingest: "Player events and consent beacons from the tracking SDK",
+};
+
 /** The error statuses an operation may answer, always as application/problem+json. */
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429 | 503;
 

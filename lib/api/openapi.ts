@@ -1,24 +1,16 @@
 import { z } from "zod";
 import { minimumRole } from "@/lib/auth/permissions";
+import { problemSchema } from "@/lib/errors";
 import { scopeOfAction, tokenScopes, type TokenScope } from "@/lib/auth/token-scopes";
 import type { Role } from "@/lib/db/schema";
 import { webhookPayloadSchemas } from "@/lib/webhooks/contract";
 // With its attribute: Node's own ESM loader (scripts run by tsx, Playwright) requires it.
 import eventSchema from "@/lib/ingest/event-schema-v1.json" with { type: "json" };
-import { retryAfterHeader, replayedHeader, tags, type ErrorStatus, type HttpMethod, type Operation, type RouteContract, type SuccessResponse } from "./contract";
+import { retryAfterHeader, replayedHeader, tagDescriptions, tags, type ErrorStatus, type HttpMethod, type Operation, type RouteContract, type SuccessResponse } from "./contract";
 
 // The OpenAPI 3.1 document, built from the contracts the route files declare (defineRoute,
 // ./define-route.ts): the same zod schemas the wrapper validates with. app/api/route-modules.ts
 // lists the route modules; GET /api/openapi.json serves the document.
-
-const problemSchema = z.object({
-  type: z.string(),
-  title: z.string(),
-  status: z.number().int(),
-  detail: z.string(),
-  code: z.string(),
-  errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
-});
 
 const httpMethods = ["get", "post", "put", "patch", "delete", "options"] as const satisfies HttpMethod[];
 
@@ -244,7 +236,7 @@ export function buildOpenApiDocument(serverUrl: string, routeModules: readonly o
     info: { title: "Reelbind management API", version: "1" },
     servers: [{ url: serverUrl }],
     security: [{ bearer: [] }],
-    tags: tags.filter((tag) => operations.some((op) => !op.internal && op.tag === tag)).map((name) => ({ name })),
+    tags: tags.filter((tag) => operations.some((op) => !op.internal && op.tag === tag)).map((name) => ({ name, description: tagDescriptions[name] })),
     components: {
       securitySchemes: {
         bearer: {

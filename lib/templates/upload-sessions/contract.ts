@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { maxUploadBytes, singleFileRoles, uploadFieldsSchema } from "../contract";
+import { problemSchema } from "@/lib/errors";
 
 // Request bodies of the upload-session routes (docs/direct-uploads.md).
 
@@ -59,7 +60,7 @@ export const uploadSessionSchema = z.object({
   expiresAt: z.iso.datetime(),
   createdAt: z.iso.datetime(),
   templateId: z.uuid().nullable(),
-  problem: z.unknown().nullable(),
+  problem: problemSchema.nullable().describe("Why the session failed: the problem its completion answered"),
   files: z.array(
     z.object({
       index: z.number().int(),
