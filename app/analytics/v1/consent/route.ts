@@ -1,6 +1,7 @@
 import { defineRoute } from "@/lib/api/define-route";
+import { ingestPreflight } from "@/lib/api/ingest-preflight";
 import { ingestResultSchema } from "@/lib/ingest/contract";
-import { answerPreflight, handleConsentBeacon } from "@/lib/ingest/handle-ingest";
+import { handleConsentBeacon } from "@/lib/ingest/handle-ingest";
 
 // The ingest handler (lib/ingest/handle-ingest.ts) checks the token, the Origin, the limits and the event
 // itself, and answers its own errors (with CORS headers, so the SDK can read them).
@@ -34,15 +35,4 @@ export const POST = defineRoute(
 );
 
 // For clients that send the beacon as application/json.
-export const OPTIONS = defineRoute(
-  {
-    path: "/analytics/v1/consent",
-    operationId: "preflightConsentBeacon",
-    tag: "Ingest",
-    summary: "CORS preflight: the Origin is checked on the POST itself, against the token's allowed origins",
-    access: "public",
-    offline: true,
-    responses: { 204: { description: "The methods and headers a page may send" } },
-  },
-  ({ req }) => answerPreflight(req),
-);
+export const OPTIONS = ingestPreflight("/analytics/v1/consent", "preflightConsentBeacon");

@@ -1,6 +1,7 @@
 import { defineRoute } from "@/lib/api/define-route";
+import { ingestPreflight } from "@/lib/api/ingest-preflight";
 import { ingestResultSchema } from "@/lib/ingest/contract";
-import { answerPreflight, handleEventBatch } from "@/lib/ingest/handle-ingest";
+import { handleEventBatch } from "@/lib/ingest/handle-ingest";
 
 // The ingest handler (lib/ingest/handle-ingest.ts) checks the token, the Origin, the limits and the events
 // itself, and answers its own errors (with CORS headers, so the SDK can read them).
@@ -29,15 +30,4 @@ export const POST = defineRoute(
 );
 
 // The SDK's fetch.
-export const OPTIONS = defineRoute(
-  {
-    path: "/analytics/v1/events",
-    operationId: "preflightEventBatch",
-    tag: "Ingest",
-    summary: "CORS preflight: the Origin is checked on the POST itself, against the token's allowed origins",
-    access: "public",
-    offline: true,
-    responses: { 204: { description: "The methods and headers a page may send" } },
-  },
-  ({ req }) => answerPreflight(req),
-);
+export const OPTIONS = ingestPreflight("/analytics/v1/events", "preflightEventBatch");
