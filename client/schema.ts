@@ -5057,6 +5057,16 @@ export interface operations {
                             html: string | null;
                         }[];
                         nextCursor: string | null;
+                        /** @description The whole campaign, for a progress bar: each recipient counted by its latest thumbnail */
+                        summary: {
+                            recipients: number;
+                            /** @description Recipients whose latest thumbnail is done */
+                            done: number;
+                            /** @description Recipients whose latest thumbnail is queued or rendering */
+                            pending: number;
+                            /** @description Recipients whose latest thumbnail failed */
+                            failed: number;
+                        };
                     };
                 };
             };

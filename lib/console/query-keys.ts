@@ -16,6 +16,7 @@ export const queryKeys = {
   campaigns: (projectId: string) => ["projects", projectId, "campaigns"] as const,
   campaign: (projectId: string, campaignId: string) => ["projects", projectId, "campaigns", campaignId] as const,
   campaignRecipients: (projectId: string, campaignId: string) => ["projects", projectId, "campaigns", campaignId, "recipients"] as const,
+  campaignThumbnails: (projectId: string, campaignId: string) => ["projects", projectId, "campaigns", campaignId, "thumbnails"] as const,
   organizationMembers: (organizationId: string) => ["organizations", organizationId, "members"] as const,
   organizationInvitations: (organizationId: string) => ["organizations", organizationId, "invitations"] as const,
   personalAccessTokens: () => ["me", "tokens"] as const,

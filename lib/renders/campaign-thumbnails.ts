@@ -3,6 +3,7 @@ import { ConflictError, NotFoundError } from "@/lib/errors";
 import { isUuid } from "@/lib/auth/project-access";
 import { getConfig } from "@/lib/config";
 import { schema } from "@/lib/db";
+import { selectRows } from "@/lib/analytics/select-rows";
 import { audited, projectVerb, type Permitted } from "@/lib/services/verbs";
 import { findServedTemplate } from "@/lib/templates/served-template";
 import { signRenderDownload } from "./download-url";
@@ -128,5 +129,25 @@ export const listCampaignThumbnails = projectVerb("render.read", async (ctx, { c
           : null,
     };
   });
-  return { items, nextCursor: recipients.length === page.limit ? recipients.at(-1)!.id : null };
+  return { items, nextCursor: recipients.length === page.limit ? recipients.at(-1)!.id : null, summary: await thumbnailSummary(ctx, campaign.id) };
 });
+
+/** Each recipient of the campaign counted once, by the status of its latest thumbnail (renders_campaign_idx). */
+async function thumbnailSummary({ db }: Permitted<"render.read">, campaignId: string) {
+  const [counts] = await selectRows<{ recipients: number; done: number; pending: number; failed: number }>(
+    db,
+    sql`
+      with latest as (
+        select distinct on (recipient_id) status from renders
+        where campaign_id = ${campaignId} and purpose = 'thumbnail'
+        order by recipient_id, created_at desc
+      )
+      select
+        (select count(*)::int from campaign_recipients where campaign_id = ${campaignId}) as recipients,
+        count(*) filter (where status = 'done')::int as done,
+        count(*) filter (where status in ('queued', 'rendering'))::int as pending,
+        count(*) filter (where status = 'failed')::int as failed
+      from latest`,
+  );
+  return { recipients: counts?.recipients ?? 0, done: counts?.done ?? 0, pending: counts?.pending ?? 0, failed: counts?.failed ?? 0 };
+}

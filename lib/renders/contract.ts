@@ -89,4 +89,12 @@ export const thumbnailPageSchema = z.object({
     }),
   ),
   nextCursor: z.uuid().nullable(),
+  summary: z
+    .object({
+      recipients: z.number().int(),
+      done: z.number().int().describe("Recipients whose latest thumbnail is done"),
+      pending: z.number().int().describe("Recipients whose latest thumbnail is queued or rendering"),
+      failed: z.number().int().describe("Recipients whose latest thumbnail failed"),
+    })
+    .describe("The whole campaign, for a progress bar: each recipient counted by its latest thumbnail"),
 });

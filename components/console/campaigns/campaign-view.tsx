@@ -11,6 +11,8 @@ import { formatDateTime } from "@/lib/console/format";
 import { campaignPath, useCampaign, useRecipients, useUploadRecipients, type CampaignDetailJson, type CampaignImportJson } from "@/lib/console/hooks/campaigns";
 import type { UploadProgress } from "@/lib/console/upload-request";
 import { TableHead } from "@/components/console/table-head";
+import { EmailThumbnails } from "./email-thumbnails";
+import { Progress } from "./progress";
 
 /** A campaign's page: upload with progress, imports and their problems, the funnel and the recipients. */
 export function CampaignView({ projectId, initialCampaign, canImport }: { projectId: string; initialCampaign: CampaignDetailJson; canImport: boolean }) {
@@ -45,6 +47,7 @@ export function CampaignView({ projectId, initialCampaign, canImport }: { projec
       <Imports imports={campaign.imports} />
       <Funnel funnel={campaign.funnel} />
       <Recipients projectId={projectId} campaignId={campaign.id} fieldKeys={campaign.fields.map((field) => field.key)} />
+      <EmailThumbnails projectId={projectId} campaignId={campaign.id} canRender={canImport} hasRecipients={campaign.recipientCount > 0} />
     </div>
   );
 }
@@ -124,24 +127,6 @@ function UploadForm({ projectId, campaignId, running, onImporting }: { projectId
         </p>
       ) : null}
     </section>
-  );
-}
-
-function Progress({ label, done, total, unit }: { label: string; done: number; total: number | null; unit: string }) {
-  const percent = total ? Math.min(100, Math.round((done / total) * 100)) : null;
-  return (
-    <div className="space-y-1">
-      <div className="flex justify-between text-sm text-slate-700">
-        <span>{label}…</span>
-        <span className="tabular-nums">
-          {done.toLocaleString("en-US")}
-          {total ? ` / ${total.toLocaleString("en-US")}` : ""} {unit}
-        </span>
-      </div>
-      <div role="progressbar" aria-label={label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent ?? undefined} className="h-2 overflow-hidden rounded-full bg-slate-100">
-        <div className="h-full bg-indigo-600 transition-[width]" style={{ width: `${percent ?? 5}%` }} />
-      </div>
-    </div>
   );
 }
 

@@ -1,6 +1,7 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
 import type { campaignDetailSchema, campaignImportSchema, campaignSchema, CreateCampaignInput, recipientPageSchema } from "@/lib/campaigns/contract";
+import type { queuedThumbnailsSchema, thumbnailPageSchema } from "@/lib/renders/contract";
 import { apiRequest } from "@/lib/console/api-client";
 import { queryKeys } from "@/lib/console/query-keys";
 import { uploadWithProgress, type UploadProgress } from "@/lib/console/upload-request";
@@ -12,6 +13,7 @@ export type CampaignJson = z.infer<typeof campaignSchema>;
 export type CampaignDetailJson = z.infer<typeof campaignDetailSchema>;
 export type CampaignImportJson = z.infer<typeof campaignImportSchema>;
 export type RecipientPageJson = z.infer<typeof recipientPageSchema>;
+export type ThumbnailPageJson = z.infer<typeof thumbnailPageSchema>;
 
 const campaignsPath = (projectId: string) => `/api/Projects/${encodeURIComponent(projectId)}/campaigns`;
 export const campaignPath = (projectId: string, campaignId: string) => `${campaignsPath(projectId)}/${encodeURIComponent(campaignId)}`;
@@ -68,5 +70,30 @@ export function useUploadRecipients(projectId: string, campaignId: string) {
         client.invalidateQueries({ queryKey: queryKeys.campaigns(projectId) }),
         client.invalidateQueries({ queryKey: queryKeys.audit(projectId) }),
       ]),
+  });
+}
+
+/** How often the thumbnails are asked for while some are still rendering. */
+const thumbnailPollMs = 2000;
+
+/** The campaign's e-mail thumbnails page by page, with the whole campaign's progress; polled while any is queued or rendering. */
+export function useThumbnails(projectId: string, campaignId: string, pageSize = 20) {
+  return useInfiniteQuery({
+    queryKey: queryKeys.campaignThumbnails(projectId, campaignId),
+    queryFn: ({ signal, pageParam }) =>
+      apiRequest<ThumbnailPageJson>(`${campaignPath(projectId, campaignId)}/thumbnails?limit=${pageSize}${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ""}`, { signal }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (page) => page.nextCursor,
+    refetchInterval: (query) => ((query.state.data?.pages[0]?.summary.pending ?? 0) > 0 ? thumbnailPollMs : false),
+  });
+}
+
+/** Queues a thumbnail for every recipient without one (or whose last one failed). */
+export function useQueueThumbnails(projectId: string, campaignId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiRequest<z.infer<typeof queuedThumbnailsSchema>>(`${campaignPath(projectId, campaignId)}/thumbnails`, { method: "POST" }),
+    onSettled: () =>
+      Promise.all([client.invalidateQueries({ queryKey: queryKeys.campaignThumbnails(projectId, campaignId) }), client.invalidateQueries({ queryKey: queryKeys.audit(projectId) })]),
   });
 }

@@ -60,6 +60,7 @@ const list = (query = "") => GET(apiRequest("GET", `${url()}${query}`, { token: 
 
 describe("campaign thumbnails", () => {
   it("one GIF per recipient, linking to the recipient's URL; a second call queues nothing more", async () => {
+    expect(thumbnailPageSchema.parse(await okJson(await list())).summary).toEqual({ recipients: 2, done: 0, pending: 0, failed: 0 });
     expect(await okJson(await post(), 202)).toMatchObject({ campaignId, recipients: 2, queued: 2 });
     expect(await okJson(await post(), 202)).toMatchObject({ queued: 0 });
     // One audit row for the queueing, none for the call that queued nothing.
@@ -78,6 +79,7 @@ describe("campaign thumbnails", () => {
       { timeout: 100_000, interval: 100 },
     );
     expect(page.items).toHaveLength(2);
+    expect(page.summary).toEqual({ recipients: 2, done: 2, pending: 0, failed: 0 });
     for (const item of page.items) {
       expect(item.status).toBe("done");
       expect(item.recipientUrl).toMatch(new RegExp(`/v/${slug}/[A-Za-z0-9_-]+$`));
