@@ -1,17 +1,17 @@
 "use client";
 
 import Link from "next/link";
-import { useId, useRef, useState } from "react";
+import { useState } from "react";
 import { Badge, type BadgeTone } from "@/components/console/badge";
 import { Button, buttonClass } from "@/components/console/button";
 import { CopyButton } from "@/components/console/copy-button";
 import { EmptyState, ErrorState, LoadingState, RoleNote } from "@/components/console/states";
 import { problemMessage } from "@/lib/console/api-client";
 import { formatDateTime } from "@/lib/console/format";
-import { campaignPath, useCampaign, useRecipients, useUploadRecipients, type CampaignDetailJson, type CampaignImportJson } from "@/lib/console/hooks/campaigns";
-import type { UploadProgress } from "@/lib/console/upload-request";
+import { campaignPath, useCampaign, useRecipients, type CampaignDetailJson, type CampaignImportJson } from "@/lib/console/hooks/campaigns";
 import { TableHead } from "@/components/console/table-head";
 import { EmailThumbnails } from "./email-thumbnails";
+import { ImportRecipients } from "./import-recipients";
 import { Progress } from "./progress";
 
 /** A campaign's page: upload with progress, imports and their problems, the funnel and the recipients. */
@@ -40,7 +40,7 @@ export function CampaignView({ projectId, initialCampaign, canImport }: { projec
       </div>
       {query.error ? <ErrorState message={problemMessage(query.error)} retry={() => void query.refetch()} /> : null}
       {canImport ? (
-        <UploadForm projectId={projectId} campaignId={campaign.id} running={campaign.imports.find((item) => item.status === "running") ?? null} onImporting={setImporting} />
+        <ImportRecipients projectId={projectId} campaignId={campaign.id} running={campaign.imports.find((item) => item.status === "running") ?? null} onImporting={setImporting} />
       ) : (
         <RoleNote>Importing recipients needs the Editor role or higher.</RoleNote>
       )}
@@ -49,84 +49,6 @@ export function CampaignView({ projectId, initialCampaign, canImport }: { projec
       <Recipients projectId={projectId} campaignId={campaign.id} fieldKeys={campaign.fields.map((field) => field.key)} />
       <EmailThumbnails projectId={projectId} campaignId={campaign.id} canRender={canImport} hasRecipients={campaign.recipientCount > 0} />
     </div>
-  );
-}
-
-function UploadForm({ projectId, campaignId, running, onImporting }: { projectId: string; campaignId: string; running: CampaignImportJson | null; onImporting: (busy: boolean) => void }) {
-  const upload = useUploadRecipients(projectId, campaignId);
-  const input = useRef<HTMLInputElement>(null);
-  const inputId = useId();
-  const [file, setFile] = useState<File | null>(null);
-  const [sent, setSent] = useState<UploadProgress | null>(null);
-  const [result, setResult] = useState<{ replayed: boolean; body: CampaignImportJson } | null>(null);
-  const sending = upload.isPending && sent !== null && sent.loaded < sent.total;
-  return (
-    <section aria-labelledby={`${inputId}-title`} className="space-y-3 rounded-lg bg-white p-4 ring-1 ring-slate-200">
-      <h2 id={`${inputId}-title`} className="text-lg font-semibold">
-        Import recipients
-      </h2>
-      <p className="text-sm text-slate-600">
-        A CSV in UTF-8 (commas or semicolons) whose first line names the columns: the template&apos;s fields, and optionally <code>id</code> and <code>email</code>. The same file twice adds nobody.
-      </p>
-      <form
-        className="flex flex-wrap items-end gap-3"
-        onSubmit={(event) => {
-          event.preventDefault();
-          if (!file) return;
-          setResult(null);
-          setSent(null);
-          onImporting(true);
-          upload.mutate(
-            { file, onProgress: setSent },
-            {
-              onSuccess: (response) => {
-                setResult({ replayed: response.replayed, body: response.body });
-                setFile(null);
-                if (input.current) input.current.value = "";
-              },
-              onSettled: () => onImporting(false),
-            },
-          );
-        }}
-      >
-        <div className="space-y-1">
-          <label htmlFor={inputId} className="block text-sm font-medium text-slate-800">
-            CSV file
-          </label>
-          <input
-            ref={input}
-            id={inputId}
-            type="file"
-            accept=".csv,text/csv"
-            onChange={(event) => setFile(event.target.files?.[0] ?? null)}
-            className="block text-sm text-slate-700 file:mr-3 file:rounded-md file:border-0 file:bg-slate-100 file:px-3 file:py-1.5 file:text-sm file:font-medium hover:file:bg-slate-200"
-          />
-        </div>
-        <Button type="submit" intent="primary" busy={upload.isPending} disabledReason={file ? null : "Choose a CSV file first"}>
-          Upload
-        </Button>
-      </form>
-      {upload.isPending ? (
-        <Progress
-          label={sending ? "Uploading" : "Importing"}
-          done={sending ? sent!.loaded : (running?.rowsDone ?? 0)}
-          total={sending ? sent!.total : (running?.rowsEstimated ?? null)}
-          unit={sending ? "bytes" : "rows"}
-        />
-      ) : null}
-      {upload.error ? (
-        <div role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800 ring-1 ring-red-200">
-          <p className="font-medium">{problemMessage(upload.error)}</p>
-        </div>
-      ) : null}
-      {result ? (
-        <p role="status" className="text-sm text-slate-700">
-          {result.replayed
-            ? "This file was imported before: nothing was added."
-            : `Imported ${result.body.rowsImported.toLocaleString("en-US")} recipient${result.body.rowsImported === 1 ? "" : "s"}; ${result.body.rowsRefused} row${result.body.rowsRefused === 1 ? "" : "s"} refused, ${result.body.rowsDuplicate} already there.`}
-        </p>
-      ) : null}
-    </section>
   );
 }
 

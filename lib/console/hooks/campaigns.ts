@@ -57,12 +57,57 @@ export function useRecipients(projectId: string, campaignId: string, pageSize = 
   });
 }
 
-/** Sends a CSV file as it is (text/csv), reporting how much of it went up. */
+/** What a column of the file fills: a template field, the recipient's id or e-mail, or nothing. */
+export type ColumnTarget = { kind: "field"; key: string } | { kind: "id" } | { kind: "email" } | { kind: "ignored" };
+
+/** A dry run's answer: each column's target (and how it was found), a sample, and what the import would do. */
+export type DryRunJson = {
+  dryRun: true;
+  columns: { name: string; target: ColumnTarget; matched: "mapping" | "auto" | "none" }[];
+  fields: { key: string; required: boolean; maxLength: number | null }[];
+  sample: { line: number | null; externalId: string; email: string | null; data: Record<string, unknown> }[];
+  rows: number;
+  wouldAdd: number;
+  wouldUpdate: number;
+  wouldRefuse: number;
+  problems: CampaignImportJson["problems"];
+};
+
+/** Add new recipients and update those already there (by id, else e-mail), or also remove everyone the file does not have. */
+export type ImportMode = "upsert" | "replace";
+
+/** The API's fieldMap value for a target. */
+export const fieldMapValue = (target: ColumnTarget) => (target.kind === "field" ? target.key : target.kind === "id" ? "$id" : target.kind === "email" ? "$email" : "$ignore");
+
+const recipientsUrl = (projectId: string, campaignId: string, query: { dryRun?: boolean; mode?: ImportMode; fieldMap?: Record<string, string> }) => {
+  const params = new URLSearchParams();
+  if (query.dryRun) params.set("dryRun", "true");
+  if (query.mode) params.set("mode", query.mode);
+  if (query.fieldMap) params.set("fieldMap", JSON.stringify(query.fieldMap));
+  const search = params.toString();
+  return `${campaignPath(projectId, campaignId)}/recipients${search ? `?${search}` : ""}`;
+};
+
+/** Checks a CSV (or its first part) with a mapping: nothing is written. */
+export function useDryRunRecipients(projectId: string, campaignId: string) {
+  return useMutation({
+    mutationFn: ({ file, fieldMap }: { file: Blob; fieldMap?: Record<string, string> }) =>
+      uploadWithProgress<DryRunJson>(recipientsUrl(projectId, campaignId, { dryRun: true, ...(fieldMap ? { fieldMap } : {}) }), { form: file, headers: { "Content-Type": "text/csv" } }).then(
+        (response) => response.body,
+      ),
+  });
+}
+
+/** Sends a CSV file as it is (text/csv) with its mapping and mode, reporting how much of it went up. */
 export function useUploadRecipients(projectId: string, campaignId: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ file, onProgress }: { file: File; onProgress: (progress: UploadProgress) => void }) =>
-      uploadWithProgress<CampaignImportJson>(`${campaignPath(projectId, campaignId)}/recipients`, { form: file, headers: { "Content-Type": "text/csv" }, onProgress }),
+    mutationFn: ({ file, fieldMap, mode, onProgress }: { file: File; fieldMap?: Record<string, string>; mode?: ImportMode; onProgress: (progress: UploadProgress) => void }) =>
+      uploadWithProgress<CampaignImportJson>(recipientsUrl(projectId, campaignId, { ...(mode ? { mode } : {}), ...(fieldMap ? { fieldMap } : {}) }), {
+        form: file,
+        headers: { "Content-Type": "text/csv" },
+        onProgress,
+      }),
     onSettled: () =>
       Promise.all([
         client.invalidateQueries({ queryKey: queryKeys.campaign(projectId, campaignId) }),
