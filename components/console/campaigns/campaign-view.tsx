@@ -12,6 +12,7 @@ import { campaignPath, useCampaign, useRecipients, type CampaignDetailJson, type
 import { TableHead } from "@/components/console/table-head";
 import { EmailThumbnails } from "./email-thumbnails";
 import { ImportRecipients } from "./import-recipients";
+import { RecipientActions } from "./recipient-actions";
 import { Progress } from "./progress";
 
 /** A campaign's page: upload with progress, imports and their problems, the funnel and the recipients. */
@@ -46,7 +47,7 @@ export function CampaignView({ projectId, initialCampaign, canImport }: { projec
       )}
       <Imports imports={campaign.imports} />
       <Funnel funnel={campaign.funnel} />
-      <Recipients projectId={projectId} campaignId={campaign.id} fieldKeys={campaign.fields.map((field) => field.key)} />
+      <Recipients projectId={projectId} campaignId={campaign.id} fields={campaign.fields} canEdit={canImport} />
       <EmailThumbnails projectId={projectId} campaignId={campaign.id} canRender={canImport} hasRecipients={campaign.recipientCount > 0} />
     </div>
   );
@@ -148,7 +149,10 @@ const yesNo = (value: boolean) => (value ? "Yes" : "No");
 /** A cell of a stacked (phone) row: its column's name above it, from data-label. */
 const stackedCell = "max-sm:block max-sm:p-0 max-sm:before:block max-sm:before:text-xs max-sm:before:font-medium max-sm:before:text-slate-500 max-sm:before:content-[attr(data-label)]";
 
-function Recipients({ projectId, campaignId, fieldKeys }: { projectId: string; campaignId: string; fieldKeys: string[] }) {
+/** A recipient's own id, or nothing when the import knew them by their data alone (a digest is no name). */
+const ownId = (externalId: string) => (externalId.startsWith("sha256:") ? null : externalId);
+
+function Recipients({ projectId, campaignId, fields, canEdit }: { projectId: string; campaignId: string; fields: CampaignDetailJson["fields"]; canEdit: boolean }) {
   const recipients = useRecipients(projectId, campaignId);
   const items = recipients.data?.pages.flatMap((page) => page.items) ?? [];
   return (
@@ -168,20 +172,34 @@ function Recipients({ projectId, campaignId, fieldKeys }: { projectId: string; c
             <TableHead
               className="bg-slate-50 text-left text-slate-600 max-sm:sr-only"
               cellClassName="px-3 py-2 font-medium"
-              columns={[{ label: "Recipient" }, { label: "Data" }, { label: "Opened" }, { label: "Watched", numeric: true }, { label: "Completed" }, { label: "Clicked" }, { label: "Link" }]}
+              columns={[
+                { label: "Recipient" },
+                ...fields.map((field) => ({ label: field.key })),
+                { label: "Opened" },
+                { label: "Watched", numeric: true },
+                { label: "Completed" },
+                { label: "Clicked" },
+                { label: "Link" },
+                ...(canEdit ? [{ label: "Actions" }] : []),
+              ]}
             />
             <tbody className="divide-y divide-slate-100 max-sm:block">
               {items.map((recipient) => (
                 <tr key={recipient.id} data-testid="recipient-row" className="max-sm:grid max-sm:grid-cols-2 max-sm:gap-x-3 max-sm:gap-y-2 max-sm:p-3">
                   <th scope="row" className="max-w-48 px-3 py-2 text-left font-normal max-sm:col-span-2 max-sm:max-w-none max-sm:p-0">
-                    <span className="block truncate font-mono text-xs" title={recipient.externalId}>
-                      {recipient.externalId}
-                    </span>
-                    {recipient.email ? <span className="block truncate text-xs text-slate-500">{recipient.email}</span> : null}
+                    {recipient.email ? <span className="block truncate">{recipient.email}</span> : null}
+                    {ownId(recipient.externalId) ? (
+                      <span className="block truncate font-mono text-xs text-slate-500" title={recipient.externalId}>
+                        {recipient.externalId}
+                      </span>
+                    ) : null}
+                    {!recipient.email && !ownId(recipient.externalId) ? <span className="text-slate-500">Line {recipient.line ?? "—"}</span> : null}
                   </th>
-                  <td data-label="Data" className={`max-w-64 truncate px-3 py-2 max-sm:col-span-2 max-sm:max-w-none ${stackedCell}`}>
-                    {fieldKeys.map((key) => recipient.data[key]).filter((value) => typeof value === "string").join(" · ") || "—"}
-                  </td>
+                  {fields.map((field) => (
+                    <td key={field.key} data-label={field.key} className={`max-w-48 truncate px-3 py-2 ${stackedCell}`}>
+                      {typeof recipient.data[field.key] === "string" && recipient.data[field.key] !== "" ? String(recipient.data[field.key]) : "—"}
+                    </td>
+                  ))}
                   <td data-label="Opened" className={`px-3 py-2 ${stackedCell}`}>
                     {yesNo(recipient.reach.opened)}
                   </td>
@@ -206,6 +224,11 @@ function Recipients({ projectId, campaignId, fieldKeys }: { projectId: string; c
                       "—"
                     )}
                   </td>
+                  {canEdit ? (
+                    <td data-label="Actions" className={`px-3 py-2 max-sm:col-span-2 ${stackedCell}`}>
+                      <RecipientActions projectId={projectId} campaignId={campaignId} recipient={recipient} fields={fields} />
+                    </td>
+                  ) : null}
                 </tr>
               ))}
             </tbody>

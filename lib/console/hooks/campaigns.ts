@@ -142,3 +142,46 @@ export function useQueueThumbnails(projectId: string, campaignId: string) {
       Promise.all([client.invalidateQueries({ queryKey: queryKeys.campaignThumbnails(projectId, campaignId) }), client.invalidateQueries({ queryKey: queryKeys.audit(projectId) })]),
   });
 }
+
+export type RecipientJson = RecipientPageJson["items"][number];
+
+/** After a recipient changed: the list, the campaign's counts, the thumbnails and the audit log. */
+function useRecipientChanged(projectId: string, campaignId: string) {
+  const client = useQueryClient();
+  return () =>
+    Promise.all(
+      [queryKeys.campaignRecipients(projectId, campaignId), queryKeys.campaign(projectId, campaignId), queryKeys.campaignThumbnails(projectId, campaignId), queryKeys.audit(projectId)].map((queryKey) =>
+        client.invalidateQueries({ queryKey }),
+      ),
+    );
+}
+
+const recipientPath = (projectId: string, campaignId: string, recipientId: string) => `${campaignPath(projectId, campaignId)}/recipients/${encodeURIComponent(recipientId)}`;
+
+/** Changes a recipient's e-mail and data (checked as an imported row is); their link stays. */
+export function useUpdateRecipient(projectId: string, campaignId: string) {
+  const changed = useRecipientChanged(projectId, campaignId);
+  return useMutation({
+    mutationFn: ({ recipientId, email, data }: { recipientId: string; email: string | null; data: Record<string, string> }) =>
+      apiRequest<RecipientJson>(recipientPath(projectId, campaignId, recipientId), { method: "PATCH", json: { email, data } }),
+    onSettled: changed,
+  });
+}
+
+/** Removes a recipient: their link stops working. */
+export function useRemoveRecipient(projectId: string, campaignId: string) {
+  const changed = useRecipientChanged(projectId, campaignId);
+  return useMutation({
+    mutationFn: (recipientId: string) => apiRequest<void>(recipientPath(projectId, campaignId, recipientId), { method: "DELETE" }),
+    onSettled: changed,
+  });
+}
+
+/** Gives a recipient a new link; the old one stops working. */
+export function useRegenerateRecipientUrl(projectId: string, campaignId: string) {
+  const changed = useRecipientChanged(projectId, campaignId);
+  return useMutation({
+    mutationFn: (recipientId: string) => apiRequest<RecipientJson>(`${recipientPath(projectId, campaignId, recipientId)}/regenerate-url`, { method: "POST" }),
+    onSettled: changed,
+  });
+}
