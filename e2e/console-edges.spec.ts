@@ -176,7 +176,7 @@ test.describe("phone layout (390 px) on the demo project", () => {
     await shots(page, "project-tabs");
   });
 
-  test("campaign recipients – each row's link and its Copy button are on screen at 390 px", async ({ page }) => {
+  test("campaign recipients – each row's link, its Copy button and its actions are on screen at 390 px", async ({ page }) => {
     const bearer = { Authorization: `Bearer ${env("E2E_API_TOKEN")}` };
     const created = await page.request.post(`/api/Projects/${demoProject()}/campaigns`, { data: { name: `Phone ${run}`, channel: "PROD" }, headers: bearer });
     expect(created.status(), await created.text()).toBe(201);
@@ -186,6 +186,8 @@ test.describe("phone layout (390 px) on the demo project", () => {
       data: `id,firstName,email\nphone-${run}-1,Dana,dana@example.com\nphone-${run}-2,Eve,eve@example.com\n`,
     });
     expect(imported.ok(), await imported.text()).toBe(true);
+    const detail = await page.request.get(`/api/Projects/${demoProject()}/campaigns/${campaignId}`, { headers: bearer });
+    const fieldKeys = ((await detail.json()) as { fields: { key: string }[] }).fields.map((field) => field.key);
     await page.goto(`/projects/${demoProject()}/campaigns/${campaignId}`);
     const rows = page.getByTestId("recipient-row");
     await expect(rows).toHaveCount(2);
@@ -193,9 +195,10 @@ test.describe("phone layout (390 px) on the demo project", () => {
       await row.scrollIntoViewIfNeeded();
       await expect(row.getByTestId("recipient-url")).toBeInViewport();
       await expect(row.getByRole("button", { name: "Copy link" })).toBeInViewport({ ratio: 1 });
+      await expect(row.getByRole("button", { name: /^Edit / })).toBeInViewport({ ratio: 1 });
       // Each stacked cell names its column (a ::before label, which text content does not include).
       expect(await row.locator("td").evaluateAll((cells) => cells.map((cell) => getComputedStyle(cell, "::before").content))).toEqual(
-        ["Data", "Opened", "Watched", "Completed", "Clicked", "Link"].map((label) => `"${label}"`),
+        [...fieldKeys, "Opened", "Watched", "Completed", "Clicked", "Link", "Actions"].map((label) => `"${label}"`),
       );
     }
     await shots(page, "campaign-recipients");
