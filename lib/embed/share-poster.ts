@@ -52,7 +52,7 @@ export async function findRecipientPoster(db: Db, slug: string, token: string, a
     if (!posterFile) return null;
     return { sha256: posterFile.sha256, contentType: posterFile.contentType, read: () => getBlobStore().read(posterFile.storageKey) };
   }
-  const sha256 = await recipientPosterDigest(db, share, recipient);
+  const sha256 = await recipientPosterDigest(db, { ...share, template: share.template }, recipient);
   return { sha256, contentType: "image/png", read: () => getBlobStore().read(`sha256/${sha256}`) };
 }
 

@@ -78,7 +78,7 @@ beforeAll(async () => {
     await putShareRoute(apiRequest("PUT", `/api/Projects/${projectId}/public-video-shares/DEV`, { token: admin, body }), routeParams({ projectId, channel: "DEV" })),
     201,
   );
-  [zoe, bruno] = await addRecipients("DEV", [{ firstName: "Zoe", city: "Porto" }, { firstName: "Bruno" }]);
+  [zoe, bruno] = (await addRecipients("DEV", [{ firstName: "Zoe", city: "Porto" }, { firstName: "Bruno" }])) as [Recipient, Recipient];
 });
 
 describe("GET /api/embed/posters/{slug}/{token}", () => {
