@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
-import { makeLottie, textLayer } from "../testing/fixtures/lottie-builders";
+import { makeLottie, solidLayer, textLayer } from "../testing/fixtures/lottie-builders";
 import { screenshots } from "./console-helpers";
 import { setUpShare } from "./embed-helpers";
 
@@ -17,7 +17,7 @@ const greetingUpload = {
   templateJson: {
     name: "greeting.json",
     mimeType: "application/json",
-    buffer: Buffer.from(JSON.stringify(makeLottie({ w: 640, h: 360, op: 60, layers: [textLayer("Name", "Name", { size: 48, y: 180 })] }))),
+    buffer: Buffer.from(JSON.stringify(makeLottie({ w: 640, h: 360, op: 60, layers: [textLayer("Name", "Name", { x: 40, size: 48, y: 180 }), solidLayer("Card", "#e0e7ff", 640, 360)] }))),
   },
   manifestJson: {
     name: "manifest.json",
@@ -60,6 +60,9 @@ test("a campaign's two recipients: each page's <title>, Open Graph and Twitter t
     [scripted!, scriptName],
   ] as const) {
     const token = recipient.url.split("/").at(-1)!;
+    const expectedImage = `${new URL(recipient.url).origin}/api/embed/posters/${setup.share.slug}/${token}`;
+    // The poster the page's box loads is the Open Graph image's URL: its bytes, as a crawler gets them.
+    const posterLoaded = page.waitForResponse((response) => response.url() === expectedImage);
     expect((await page.goto(recipient.url))?.status()).toBe(200);
     await expect(page).toHaveTitle(`Hi ${name}`);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Hi ${name}`);
@@ -71,7 +74,7 @@ test("a campaign's two recipients: each page's <title>, Open Graph and Twitter t
     expect(await meta(page, "name", "twitter:title")).toBe(`Hi ${name}`);
     expect(await meta(page, "name", "twitter:description")).toBe(`A video made for ${name}`);
     const image = (await meta(page, "property", "og:image"))!;
-    expect(image).toBe(`${new URL(recipient.url).origin}/api/embed/posters/${setup.share.slug}/${token}`);
+    expect(image).toBe(expectedImage);
     expect(await meta(page, "name", "twitter:image")).toBe(image);
     // The box shows the same poster until the player's first frame; the player is named by the same title.
     await expect(page.getByTestId("player-slot").locator("img")).toHaveAttribute("src", image);
@@ -79,7 +82,7 @@ test("a campaign's two recipients: each page's <title>, Open Graph and Twitter t
     await expect(player.locator("#reelbind-player")).toHaveAttribute("aria-label", `Hi ${name}`);
     await expect(player.locator("#reelbind-player")).toHaveAttribute("data-state", /playing|ended/);
 
-    const poster = await request.get(image);
+    const poster = await posterLoaded;
     expect([poster.status(), poster.headers()["content-type"]]).toEqual([200, "image/png"]);
     posters.push(await poster.body());
     if (name === "Bruno") await screenshots(page, "recipient-page", { phoneWidth: 390 });
@@ -89,9 +92,10 @@ test("a campaign's two recipients: each page's <title>, Open Graph and Twitter t
   expect(dialogs).toEqual([]);
 
   // The share's own page: its own data in the title, the share's poster as its image.
+  const sharePoster = `${new URL(setup.share.url).origin}/api/embed/posters/${setup.share.slug}`;
+  const sharePosterLoaded = page.waitForResponse((response) => response.url() === sharePoster);
   await page.goto(setup.share.url);
   await expect(page).toHaveTitle("Hi Ana");
-  const sharePoster = (await meta(page, "property", "og:image"))!;
-  expect(sharePoster).toBe(`${new URL(setup.share.url).origin}/api/embed/posters/${setup.share.slug}`);
-  expect((await (await request.get(sharePoster)).body()).equals(posters[0]!)).toBe(false);
+  expect(await meta(page, "property", "og:image")).toBe(sharePoster);
+  expect((await (await sharePosterLoaded).body()).equals(posters[0]!)).toBe(false);
 });
