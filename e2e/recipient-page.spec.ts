@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { makeLottie, solidLayer, textLayer } from "../testing/fixtures/lottie-builders";
-import { screenshots } from "./console-helpers";
+import { expectAccessible, screenshots, signIn } from "./console-helpers";
 import { setUpShare } from "./embed-helpers";
+import { cli } from "./owned-project";
 
 // A campaign recipient's page is personal outside the video too: the share's title
 // "Hi {{firstName|there}}" reads each recipient's name in the page's <title>, its Open Graph and
@@ -98,4 +99,37 @@ test("a campaign's two recipients: each page's <title>, Open Graph and Twitter t
   await expect(page).toHaveTitle("Hi Ana");
   expect(await meta(page, "property", "og:image")).toBe(sharePoster);
   expect((await (await sharePosterLoaded).body()).equals(posters[0]!)).toBe(false);
+});
+
+test("the share editor previews a title with placeholders: filled with the share's data, or with a chosen campaign recipient's", async ({ page, request }) => {
+  const setup = await setUpShare(request, "Title preview", greetingUpload, { personalizationData: { firstName: "Ana" } });
+  const run = randomUUID().slice(0, 6);
+  const manager = { email: `title-preview-${run}@example.com`, password: `pw-${randomUUID()}` };
+  await cli("user", "create", "--email", manager.email, "--password", manager.password);
+  await cli("member", "add", "--user", manager.email, "--project", setup.projectId, "--role", "ProjectManager");
+  const auth = { Authorization: `Bearer ${setup.token}` };
+  const created = await request.post(`/api/Projects/${setup.projectId}/campaigns`, { headers: auth, data: { name: `Preview ${run}`, channel: "DEV" } });
+  expect(created.status(), await created.text()).toBe(201);
+  const campaignId = ((await created.json()) as { id: string }).id;
+  const imported = await request.post(`/api/Projects/${setup.projectId}/campaigns/${campaignId}/recipients`, {
+    headers: auth,
+    data: { recipients: [{ id: "p-1", firstName: "Dora", email: "dora@example.com" }] },
+  });
+  expect(imported.status(), await imported.text()).toBe(201);
+
+  await signIn(page, manager);
+  await page.goto(`/projects/${setup.projectId}/shares/DEV`);
+  const preview = page.getByTestId("title-preview");
+  await expect(page.getByRole("heading", { level: 2, name: "Landing page" })).toBeVisible();
+  // No placeholder, no preview.
+  await expect(preview).toHaveCount(0);
+  await page.getByLabel("Title", { exact: true }).fill("Hi {{firstName|there}}");
+  await expect(preview).toHaveAttribute("aria-live", "polite");
+  await expect(preview.locator("p").first()).toHaveText("Preview: Hi Ana");
+  await page.getByLabel("Preview with").selectOption({ label: `Preview ${run}: dora@example.com` });
+  await expect(preview.locator("p").first()).toHaveText("Preview: Hi Dora");
+  await page.getByLabel("Title", { exact: true }).fill("Hi {{ nickname | there }}");
+  await expect(preview.locator("p").first()).toHaveText("Preview: Hi there");
+  await screenshots(page, "share-title-preview", { phoneWidth: 390 });
+  await expectAccessible(page);
 });
