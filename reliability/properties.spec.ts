@@ -8,7 +8,7 @@ import { badValue, bodyCases, mutationOf, queryCases, type BodyCase, type JsonSc
 import { useOwnSuiteApp } from "./own-app";
 import { bodyValidator, servedOperations, type Operation } from "./served-operations";
 import { appLogReader, blobFiles, isRejected, rowCounter, RowLedger, send, wrongAnswer, type SentRequest } from "./server-watch";
-import { addMember, basic, bearer, callOk, createCredential, createUploadVictim, createWebhookVictim, lightsSessionBody, setUpTenants, uploadTemplate, type Project } from "./tenants";
+import { addMember, basic, bearer, callOk, createCredential, createRecipientVictim, createUploadVictim, createWebhookVictim, lightsSessionBody, setUpTenants, uploadTemplate, type Project } from "./tenants";
 import { uploadCases } from "./upload-cases";
 
 // Issue 15, "Bad inputs tried": fast-check over every management endpoint of the route table
@@ -294,6 +294,9 @@ test.beforeAll(async () => {
   )!;
   await callOk("PUT", `/api/Projects/${own.projectId}/public-video-shares/STAGING`, bearer(token), { publicTitle: "Staging", apiCredentialId: own.credential.id }, 201);
   const campaign = await callOk<{ id: string }>("POST", `/api/Projects/${own.projectId}/campaigns`, bearer(token), { name: "Bad inputs", channel: "STAGING" }, 201);
+  // The recipient poster's {token}: of a campaign on the DEV share, its poster stored before its GET is fuzzed.
+  const posterCampaign = await callOk<{ id: string }>("POST", `/api/Projects/${own.projectId}/campaigns`, bearer(token), { name: "Posters", channel: "DEV" }, 201);
+  const recipientToken = await createRecipientVictim(own, posterCampaign.id);
   manifest = await callOk<Manifest>("GET", `/api/embed/manifest?share=${own.share.slug}`, {});
   const fileUrl = new URL((manifest as unknown as { template: { files: { templateJson: string } } }).template.files.templateJson);
   const [, , , , fileId, fileName] = fileUrl.pathname.split("/");
@@ -316,6 +319,7 @@ test.beforeAll(async () => {
     name: fileName!,
     file: previewFile,
     campaignId: campaign.id,
+    token: recipientToken,
     uploadId: op.method === "delete" ? cancelVictim.uploadId : uploadVictim.uploadId,
     sessionId: sessionId!,
     fileIndex: fileIndex!,

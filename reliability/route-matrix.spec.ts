@@ -14,6 +14,7 @@ import {
   bearer,
   callOk,
   createCredential,
+  createRecipientVictim,
   createUploadVictim,
   createWebhookVictim,
   inParallel,
@@ -64,6 +65,7 @@ let victims: Map<
     endpointId: string;
     deliveryId: string;
     campaignId: string;
+    recipientToken: string;
     renderId: string;
     uploadId: string;
     partUrl: string;
@@ -146,6 +148,7 @@ async function requestFor(op: Operation, caller: Caller, tenant: Tenant, succeed
     name: signed.fileName,
     file: signed.previewFile,
     campaignId: victim.campaignId,
+    token: victim.recipientToken,
     renderId: victim.renderId,
     sessionId: sessionId!,
     fileIndex: fileIndex!,
@@ -280,6 +283,7 @@ test.beforeAll(async () => {
       inviteVictim(project),
     ]);
     const { items } = await callOk<{ items: { id: string; userId: string }[] }>("GET", `/api/organizations/${project.orgId}/members`, admin);
+    const recipientToken = await createRecipientVictim(project, campaign.id);
     return {
       tenant,
       signed: { fileId: fileId!, fileName: fileName!, fileQuery: file.search.slice(1), previewFile: preview.pathname.split("/").pop()!, previewQuery: preview.search.slice(1), renderQuery: new URL(rendered.downloadUrl!).search.slice(1) },
@@ -290,6 +294,7 @@ test.beforeAll(async () => {
         tokenId: token.id,
         ...webhook,
         campaignId: campaign.id,
+        recipientToken,
         renderId: render.id,
         ...upload,
       },

@@ -125,6 +125,19 @@ async function createProject(org: { orgId: string; adminToken: string }, name: s
   return { ...org, projectId, credential, templateId, share: { slug: share.slug } };
 }
 
+/**
+ * The token of a recipient of a campaign on the project's DEV share (the poster route's
+ * `{token}`), with their poster rendered once: later reads of it store nothing.
+ */
+export async function createRecipientVictim(project: Project, campaignId: string): Promise<string> {
+  const campaign = `/api/Projects/${project.projectId}/campaigns/${campaignId}`;
+  await callOk("POST", `${campaign}/recipients`, bearer(project.adminToken), { recipients: [{ id: "poster-victim", text: "Victim" }] }, 201);
+  const { items } = await callOk<{ items: { url: string }[] }>("GET", `${campaign}/recipients`, bearer(project.adminToken));
+  const token = new URL(items[0]!.url).pathname.split("/").pop()!;
+  await send({ method: "GET", url: `/api/embed/posters/${project.share.slug}/${token}`, headers: {} });
+  return token;
+}
+
 /** Invites a new user to the organization (or one of its projects), who accepts by choosing a password; gives them a token (CLI). */
 export async function addMember(project: Project, role: Role, scope: Member["scope"]): Promise<Member> {
   const email = `${scope}-${role.toLowerCase()}-${randomUUID()}@example.com`;

@@ -3,7 +3,7 @@ import { getConfig } from "@/lib/config";
 import { isCredentialActive } from "@/lib/credentials/active-credentials";
 import type { Db } from "@/lib/db";
 import { findShareRecipient } from "@/lib/campaigns/recipient-share";
-import { findProjectPublicShare, findPublicShareFor, type PublicShare } from "@/lib/shares/public-share";
+import { findProjectPublicShare, findPublicShareFor, viewerShareText, type PublicShare } from "@/lib/shares/public-share";
 import { chargeShareMiss } from "@/lib/shares/share-lookup-limit";
 import { playedData } from "@/shared/templates/data-rules";
 import { loadLottie } from "@/lib/templates/load-lottie";
@@ -82,22 +82,25 @@ async function manifestFor(db: Db, share: PublicShare, session: EmbedSessionClai
     templateVersion: share.template?.version,
   });
   const served = share.template && (await describeTemplate(db, share.template));
+  const data = bindingData(share.personalizationData, session?.personalizationData, recipientData);
+  // Filled here, so that the player never shows a raw {{placeholder}} (docs/adr/0148-share-text-placeholders.md).
+  const text = viewerShareText(share, data);
   return {
     version: 1,
     organizationId: share.organizationId,
     projectId: share.projectId,
     shareId: share.id,
     channel: share.channel,
-    title: share.publicTitle,
+    title: text.title,
     locale: share.locale,
     template: served?.template ?? null,
     bindings: {
       manifest: served?.bindingManifest ?? null,
-      data: bindingData(share.personalizationData, session?.personalizationData, recipientData),
+      data,
     },
     chapters: served?.chapters ?? [],
     ctas: served?.bindingManifest?.ctas ?? [],
-    cta: share.ctaLabel && share.ctaUrl ? { label: share.ctaLabel, url: share.ctaUrl } : null,
+    cta: text.ctaLabel && share.ctaUrl ? { label: text.ctaLabel, url: share.ctaUrl } : null,
     consent: { mode: share.consentMode },
     ingest: { url: getConfig().ingestBaseUrl, token: ingest.token, expiresAt: ingest.expiresAt.toISOString() },
     allowedOrigins,

@@ -1,5 +1,10 @@
+import { createHash } from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import { findShareRecipient } from "@/lib/campaigns/recipient-share";
 import type { Db } from "@/lib/db";
-import { findPublicShareFor } from "@/lib/shares/public-share";
+import { recipientPosters } from "@/lib/db/schema";
+import { findPublicShareFor, type PublicShare } from "@/lib/shares/public-share";
+import { chargeShareMiss } from "@/lib/shares/share-lookup-limit";
 import { getBlobStore } from "@/lib/storage";
 import { readPreviewPng, renderPreview } from "@/lib/templates/preview";
 import { getTemplateFiles } from "@/lib/templates/templates";
@@ -21,4 +26,48 @@ export async function findSharePoster(db: Db, slug: string, address: string): Pr
   const { sha256 } = await renderPreview(db, share.projectId, share.template.id, bindingData(share.personalizationData));
   const png = await readPreviewPng(sha256);
   return png ? { body: png, contentType: "image/png" } : null;
+}
+
+/** A poster found without reading its bytes yet: its digest is enough to answer If-None-Match. */
+export type StoredPoster = { sha256: string; contentType: string; read: () => Promise<Buffer> };
+
+/**
+ * A campaign recipient's poster (their page's placeholder and Open Graph image): the template's
+ * poster frame rendered with the recipient's data over the share's. Rendered once per recipient,
+ * template and data: the recipient_posters row finds the PNG in the blob store again. A template
+ * without a Lottie file (a Raster video alone) has nothing to personalize: its poster file, as
+ * the share's. Null for an unavailable share or an unknown token (a miss charged to `address`).
+ */
+export async function findRecipientPoster(db: Db, slug: string, token: string, address: string): Promise<StoredPoster | null> {
+  const share = await findPublicShareFor(db, slug, address);
+  if (!share?.template) return null;
+  const recipient = await findShareRecipient(db, share, token);
+  if (!recipient) {
+    chargeShareMiss(slug, address);
+    return null;
+  }
+  const files = await getTemplateFiles(db, share.template.id);
+  const posterFile = files.find((file) => file.role === "posterFile");
+  if (!files.some((file) => file.role === "templateJson")) {
+    if (!posterFile) return null;
+    return { sha256: posterFile.sha256, contentType: posterFile.contentType, read: () => getBlobStore().read(posterFile.storageKey) };
+  }
+  const sha256 = await recipientPosterDigest(db, { ...share, template: share.template }, recipient);
+  return { sha256, contentType: "image/png", read: () => getBlobStore().read(`sha256/${sha256}`) };
+}
+
+/** The digest of the recipient's PNG in the blob store: the stored one while its data is the same, else a fresh render. */
+async function recipientPosterDigest(db: Db, share: PublicShare & { template: NonNullable<PublicShare["template"]> }, recipient: { id: string; data: Record<string, unknown> }): Promise<string> {
+  const data = bindingData(share.personalizationData, recipient.data);
+  const dataHash = createHash("sha256").update(JSON.stringify(Object.entries(data).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))).digest("hex");
+  const key = and(eq(recipientPosters.recipientId, recipient.id), eq(recipientPosters.templateId, share.template.id));
+  const [stored] = await db.select({ dataHash: recipientPosters.dataHash, sha256: recipientPosters.sha256 }).from(recipientPosters).where(key);
+  // A blob can go with a deleted template file of the same bytes: then it is rendered again.
+  if (stored?.dataHash === dataHash && (await getBlobStore().stat(`sha256/${stored.sha256}`))) return stored.sha256;
+  const { sha256 } = await renderPreview(db, share.projectId, share.template.id, data);
+  await db
+    .insert(recipientPosters)
+    .values({ recipientId: recipient.id, templateId: share.template.id, dataHash, sha256 })
+    .onConflictDoUpdate({ target: [recipientPosters.recipientId, recipientPosters.templateId], set: { dataHash, sha256, createdAt: new Date() } });
+  return sha256;
 }

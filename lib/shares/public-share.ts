@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { apiCredentials, projects, publicVideoShares, type Channel } from "@/lib/db/schema";
 import { findServedTemplate } from "@/lib/templates/served-template";
+import { fillPlaceholders } from "@/shared/templates/placeholders";
 import { chargeShareMiss, shareLookupRefusal } from "./share-lookup-limit";
 import { isWellFormedSlug } from "./share-rules";
 
@@ -41,6 +42,20 @@ export async function findPublicShare(db: Db, slug: string) {
 }
 
 export type PublicShare = NonNullable<Awaited<ReturnType<typeof findPublicShare>>>;
+
+/**
+ * The share's title, subtitle and call-to-action label as one viewer sees them: their
+ * `{{field|default}}` placeholders filled with that viewer's data (docs/adr/0148-share-text-placeholders.md).
+ */
+export function viewerShareText(share: Pick<PublicShare, "publicTitle" | "publicSubtitle" | "ctaLabel">, data: Readonly<Record<string, string>>) {
+  // Trimmed as the saved texts are: "Hi {{firstName}}" without a name reads "Hi".
+  const fill = (text: string) => fillPlaceholders(text, data).trim();
+  return {
+    title: fill(share.publicTitle),
+    subtitle: share.publicSubtitle === null ? null : fill(share.publicSubtitle) || null,
+    ctaLabel: share.ctaLabel === null ? null : fill(share.ctaLabel) || null,
+  };
+}
 
 /** findPublicShare for a viewer at `address`: refused (429) once the address's misses are used up; a miss is charged. */
 export async function findPublicShareFor(db: Db, slug: string, address: string): Promise<PublicShare | null> {

@@ -1,31 +1,44 @@
 import type { Metadata } from "next";
 import { SharePlayer } from "@/components/share-player";
+import type { ShareRecipient } from "@/lib/campaigns/recipient-share";
 import { getConfig } from "@/lib/config";
-import type { PublicShare } from "@/lib/shares/public-share";
+import { bindingData } from "@/lib/embed/page-manifest";
+import { viewerShareText, type PublicShare } from "@/lib/shares/public-share";
 import { shareUrl } from "@/lib/shares/shares";
 
 // The landing page of a share (/v/{slug}) and of a campaign recipient's personal URL
-// (/v/{slug}/{token}): the same page, the latter playing the recipient's data.
+// (/v/{slug}/{token}): the same page, the latter playing the recipient's data and showing
+// their title, subtitle and poster (docs/adr/0148-share-text-placeholders.md).
 
-const posterUrl = (slug: string) => `${getConfig().publicBaseUrl}/api/embed/posters/${slug}`;
+/** A campaign recipient of a personal URL: their token, id and data (findShareRecipient). */
+export type LandingRecipient = ShareRecipient & { token: string };
+
+/** The share's poster, or the recipient's: rendered with their data. */
+function posterUrl(slug: string, recipient?: LandingRecipient): string {
+  const base = `${getConfig().publicBaseUrl}/api/embed/posters/${slug}`;
+  return recipient ? `${base}/${recipient.token}` : base;
+}
+
+/** What this viewer reads: the share's texts filled with the recipient's data over the share's. */
+const textFor = (share: PublicShare, recipient?: LandingRecipient) => viewerShareText(share, bindingData(share.personalizationData, recipient?.data));
 
 // Personalized pages are for their viewer, not for search engines.
 const robots = { index: false, follow: false };
 
-export function landingMetadata(share: PublicShare | null, url?: string): Metadata {
+export function landingMetadata(share: PublicShare | null, recipient?: LandingRecipient): Metadata {
   if (!share) return { title: "Video unavailable", robots };
-  const description = share.publicSubtitle ?? undefined;
+  const { title, subtitle } = textFor(share, recipient);
+  const description = subtitle ?? undefined;
+  const url = recipient ? `${shareUrl(share.slug)}/${recipient.token}` : shareUrl(share.slug);
+  const image = share.template
+    ? { url: posterUrl(share.slug, recipient), width: share.template.width ?? undefined, height: share.template.height ?? undefined, alt: title }
+    : null;
   return {
-    title: share.publicTitle,
+    title,
     description,
     robots,
-    openGraph: {
-      type: "video.other",
-      title: share.publicTitle,
-      description,
-      url: url ?? shareUrl(share.slug),
-      ...(share.template ? { images: [{ url: posterUrl(share.slug), width: share.template.width ?? undefined, height: share.template.height ?? undefined }] } : {}),
-    },
+    openGraph: { type: "video.other", title, description, url, ...(image ? { images: [image] } : {}) },
+    twitter: { card: image ? "summary_large_image" : "summary", title, description, ...(image ? { images: [image] } : {}) },
   };
 }
 
@@ -38,27 +51,28 @@ function playerBox(template: { width: number | null; height: number | null } | n
   return { aspectRatio: `${w} / ${h}`, width: `min(100%, calc(80vh * ${w} / ${h}))` };
 }
 
-export function ShareLanding({ share, recipient }: { share: PublicShare; recipient?: { token: string; id: string } }) {
+export function ShareLanding({ share, recipient }: { share: PublicShare; recipient?: LandingRecipient }) {
+  const text = textFor(share, recipient);
   return (
     <main className="mx-auto flex max-w-4xl flex-col gap-6 px-6 py-10">
       <header className="flex flex-col gap-2">
-        <h1 className="text-3xl font-semibold tracking-tight">{share.publicTitle}</h1>
-        {share.publicSubtitle && <p className="text-lg text-slate-300">{share.publicSubtitle}</p>}
+        <h1 className="break-words text-3xl font-semibold tracking-tight">{text.title}</h1>
+        {text.subtitle && <p className="break-words text-lg text-slate-300">{text.subtitle}</p>}
       </header>
       <SharePlayer
         slug={share.slug}
         shareId={share.id}
         consentRequired={share.consentMode === "required"}
-        posterUrl={share.template ? posterUrl(share.slug) : null}
+        posterUrl={share.template ? posterUrl(share.slug, recipient) : null}
         box={playerBox(share.template)}
-        title={share.publicTitle}
-        recipient={recipient}
+        title={text.title}
+        recipient={recipient && { token: recipient.token, id: recipient.id }}
       />
-      {share.ctaLabel && share.ctaUrl && (
+      {text.ctaLabel && share.ctaUrl && (
         // The player shows the call to action (a click there is recorded as cta.clicked); without JavaScript, this link does.
         <noscript>
           <a href={share.ctaUrl} target="_blank" rel="noopener noreferrer" className="self-start rounded-lg bg-indigo-500 px-5 py-3 font-medium text-white">
-            {share.ctaLabel}
+            {text.ctaLabel}
           </a>
         </noscript>
       )}

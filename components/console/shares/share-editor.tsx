@@ -12,13 +12,15 @@ import { useToast } from "@/components/console/toast";
 import { ApiProblem, problemMessage } from "@/lib/console/api-client";
 import { usePutShare, useRotateSlug, useShares, useShareStatus, type Channel, type ShareJson } from "@/lib/console/hooks/shares";
 import type { SharesPageData } from "@/lib/console/shares/load-shares";
+import type { PreviewRecipient } from "@/lib/console/shares/preview-recipients";
 import { refusalMessage, shareBody, shareDataProblems, trimmedCharacters, validateShareDraft, withDataKey, type ShareDraft } from "@/lib/console/shares/share-form";
 import { shareTextLimits } from "@/lib/shares/share-rules";
 import { EmbedSnippet } from "./embed-snippet";
 import { ShareQr } from "./share-qr";
 import { ShareStatusBadge, ShareTransition } from "./share-status";
+import { TitlePreview } from "./title-preview";
 
-type Props = SharesPageData & { projectId: string; channel: Channel; currentUserId: string; baseUrl: string };
+type Props = SharesPageData & { projectId: string; channel: Channel; currentUserId: string; baseUrl: string; previewRecipients: PreviewRecipient[] };
 
 const draftOf = (share: ShareJson | null, credentialId: string): ShareDraft => ({
   publicTitle: share?.publicTitle ?? "",
@@ -32,7 +34,7 @@ const draftOf = (share: ShareJson | null, credentialId: string): ShareDraft => (
 });
 
 /** One channel's share: the form (ProjectManager and up), its link, QR code, status changes and embed code. */
-export function ShareEditor({ projectId, channel, currentUserId, baseUrl, shares: initialShares, servedTemplates, credentials, people }: Props) {
+export function ShareEditor({ projectId, channel, currentUserId, baseUrl, shares: initialShares, servedTemplates, credentials, people, previewRecipients }: Props) {
   const shares = useShares(projectId, initialShares);
   const share = (shares.data ?? initialShares).find((candidate) => candidate.channel === channel) ?? null;
   const template = servedTemplates[channel];
@@ -54,7 +56,15 @@ export function ShareEditor({ projectId, channel, currentUserId, baseUrl, shares
         <h2 id="share-form-heading" className="text-lg font-semibold">
           Landing page
         </h2>
-        <ShareForm key={share?.updatedAt ?? "new"} projectId={projectId} channel={channel} share={share} template={template} credentials={credentials} />
+        <ShareForm
+          key={share?.updatedAt ?? "new"}
+          projectId={projectId}
+          channel={channel}
+          share={share}
+          template={template}
+          credentials={credentials}
+          previewRecipients={previewRecipients}
+        />
       </section>
       {share ? (
         <section aria-labelledby="embed-heading" className="rounded-lg bg-white p-4 ring-1 ring-slate-200 sm:p-6">
@@ -135,9 +145,16 @@ function ShareLink({ projectId, channel, share, currentUserId }: { projectId: st
   );
 }
 
-type FormProps = { projectId: string; channel: Channel; share: ShareJson | null; template: SharesPageData["servedTemplates"][Channel]; credentials: SharesPageData["credentials"] };
+type FormProps = {
+  projectId: string;
+  channel: Channel;
+  share: ShareJson | null;
+  template: SharesPageData["servedTemplates"][Channel];
+  credentials: SharesPageData["credentials"];
+  previewRecipients: PreviewRecipient[];
+};
 
-function ShareForm({ projectId, channel, share, template, credentials }: FormProps) {
+function ShareForm({ projectId, channel, share, template, credentials, previewRecipients }: FormProps) {
   const { roleReason } = useProject();
   const reason = roleReason("share.write");
   const active = credentials.filter((credential) => credential.status === "active");
@@ -202,12 +219,23 @@ function ShareForm({ projectId, channel, share, template, credentials }: FormPro
       }}
     >
       <div className="space-y-4">
-        <Field label="Title" error={errorOf("publicTitle")} counter={`${trimmedCharacters(draft.publicTitle)} / ${shareTextLimits.publicTitle}`}>
+        <Field
+          label="Title"
+          hint="Greet each viewer with their data: {{firstName|there}} shows their firstName, or “there” when they have none."
+          error={errorOf("publicTitle")}
+          counter={`${trimmedCharacters(draft.publicTitle)} / ${shareTextLimits.publicTitle}`}>
           {(control) => <input {...control} className={inputClass} value={draft.publicTitle} onChange={set("publicTitle")} required />}
         </Field>
         <Field label="Subtitle" error={errorOf("publicSubtitle")} counter={`${trimmedCharacters(draft.publicSubtitle)} / ${shareTextLimits.publicSubtitle}`}>
           {(control) => <textarea {...control} rows={3} className={inputClass} value={draft.publicSubtitle} onChange={set("publicSubtitle")} />}
         </Field>
+        <TitlePreview
+          title={draft.publicTitle}
+          subtitle={draft.publicSubtitle}
+          ctaLabel={draft.ctaLabel}
+          shareData={draft.personalizationData}
+          recipients={previewRecipients}
+        />
         <Field label="Locale" hint="Language of the page, e.g. en-US or pt-BR." error={errorOf("locale")}>
           {(control) => <input {...control} className={inputClass} value={draft.locale} onChange={set("locale")} placeholder="en-US" />}
         </Field>

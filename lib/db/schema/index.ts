@@ -20,3 +20,4 @@ export * from "./campaigns";
 export * from "./renders";
 export * from "./webhooks";
 export * from "./upload-sessions";
+export * from "./recipient-posters";

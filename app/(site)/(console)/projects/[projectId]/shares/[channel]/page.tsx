@@ -3,6 +3,7 @@ import { notFound } from "next/navigation";
 import { ShareEditor } from "@/components/console/shares/share-editor";
 import { requireProjectPage } from "@/lib/console/page-access";
 import { loadSharesPage } from "@/lib/console/shares/load-shares";
+import { loadPreviewRecipients } from "@/lib/console/shares/preview-recipients";
 import { getConfig } from "@/lib/config";
 import { channelSchema } from "@/lib/shares/contract";
 import { loadPageData } from "@/lib/server/request-context";
@@ -14,13 +15,14 @@ export default async function SharePage({ params }: { params: Promise<{ projectI
   const channel = channelSchema.safeParse(channelParam);
   if (!channel.success) notFound();
   const page = await requireProjectPage(projectId);
-  const data = await loadPageData(() => loadSharesPage(page));
+  const [data, previewRecipients] = await loadPageData(() => Promise.all([loadSharesPage(page), loadPreviewRecipients(page, channel.data)]));
   return (
     <ShareEditor
       projectId={projectId}
       channel={channel.data}
       currentUserId={page.actor.userId}
       baseUrl={getConfig().publicBaseUrl}
+      previewRecipients={previewRecipients}
       {...data}
     />
   );
