@@ -62,7 +62,7 @@ const demoLocale = "en-US";
 
 /** The demo PROD share's configuration, used only when the project has no PROD share yet. */
 const demoShare = {
-  publicTitle: "Ana, here is your plan at a glance",
+  publicTitle: "{{firstName|Hello}}, here is your plan at a glance",
   publicSubtitle: "A ten-second message from Northwind, made just for you.",
   locale: demoLocale,
   ctaLabel: "Manage my plan",
