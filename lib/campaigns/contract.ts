@@ -5,11 +5,14 @@ import { channelSchema } from "@/lib/shares/contract";
 
 /** A column name of an uploaded file, and a template field key it may be renamed to. */
 const columnName = z.string().trim().min(1, { error: "must not be empty" }).max(200, { error: "must be at most 200 characters" });
-const fieldKey = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, { error: "must be a template field key (letters, digits, underscores)" });
+const fieldKeyPattern = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 /** Where a column goes: a template field key, or the recipient's id, its email, or nowhere. */
-const columnTarget = z.union([z.enum(["$id", "$email", "$ignore"]), fieldKey], {
-  error: "must be a template field key (letters, digits, underscores), $id, $email or $ignore",
-});
+const columnTarget = z
+  .string()
+  .refine((target) => ["$id", "$email", "$ignore"].includes(target) || fieldKeyPattern.test(target), {
+    error: "must be a template field key (letters, digits, underscores), $id, $email or $ignore",
+  })
+  .describe("A template field key, $id, $email or $ignore");
 
 /** CSV column → target. */
 export const fieldMapSchema = z

@@ -94,7 +94,7 @@ export const updateRecipient = projectVerb("campaign.write", async (ctx, { edit,
     warnings = result.warnings;
     const before = row.data;
     const after = result.data;
-    for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) if (before[key] !== after[key]) changed.push(`data.${key}`);
+    for (const key of [...new Set([...Object.keys(before), ...Object.keys(after)])].sort()) if (before[key] !== after[key]) changed.push(`data.${key}`);
     if (changed.some((name) => name.startsWith("data."))) changes.data = after;
   }
   if (changes.externalId !== undefined && changes.externalId !== row.externalId) {

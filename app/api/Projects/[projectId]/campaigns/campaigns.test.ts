@@ -698,12 +698,12 @@ describe("PATCH, DELETE …/recipients/{recipientId} and POST …/regenerate-url
   });
 
   it.each([
-    ["a strict field's value too long", { data: { planName: "An-extremely-long-plan-name" } }, 422, "data.planName"],
-    ["a required field emptied", { data: { firstName: "" } }, 422, "data.firstName"],
-    ["a key that is no field", { data: { shoeSize: "40" } }, 422, "data.shoeSize"],
-    ["nothing to change", {}, 422, ""],
-    ["another recipient's email", { email: "BO@example.com" }, 409, undefined],
-  ])("PATCH with %s → %i", async (_, body, status, path) => {
+    ["a strict field's value too long", 422, { data: { planName: "An-extremely-long-plan-name" } }, "data.planName"],
+    ["a required field emptied", 422, { data: { firstName: "" } }, "data.firstName"],
+    ["a key that is no field", 422, { data: { shoeSize: "40" } }, "data.shoeSize"],
+    ["nothing to change", 422, {}, ""],
+    ["another recipient's email", 409, { email: "BO@example.com" }, undefined],
+  ])("PATCH with %s → %i; the recipient stays as it was", async (_, status, body, path) => {
     const { campaign, ana } = await campaignWithRecipients();
     const problem = await expectJson<Problem>(await patch(campaign.id, ana.id, body), status);
     if (path !== undefined) expect(problem.errors?.map((e) => e.path)).toEqual([path]);
