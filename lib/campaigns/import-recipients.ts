@@ -117,9 +117,10 @@ export async function importRecipients(
   const writer = new BatchWriter(db, actor, access, campaign, claimed.row, plan, concurrentBatches[await getDbDriver()]);
   try {
     // Updates cannot be taken back: a file that may update recipients is read through once first,
-    // so that one unreadable at its end changes nobody (docs/adr/0146).
-    if (source.kind === "csv" && campaign.recipientCount > 0) await readThrough(opened.rows);
-    const { rows } = source.kind === "csv" && campaign.recipientCount > 0 ? await source.open() : opened;
+    // so that one unreadable at its end changes nobody (docs/adr/0146). A JSON batch is parsed whole already.
+    const mayUpdate = source.kind === "csv" && campaign.recipientCount > 0;
+    if (mayUpdate) await readThrough(opened.rows);
+    const { rows } = mayUpdate ? await source.open() : opened;
     let index = 0;
     for await (const row of rows) {
       index++;
