@@ -49,6 +49,8 @@ const verbModules = [
   "lib/campaigns/recipients.ts",
   "lib/campaigns/get-campaign-funnel.ts",
   "lib/campaigns/upload-recipients.ts",
+  "lib/campaigns/recipient-edits.ts",
+  "lib/campaigns/preview-import.ts",
   // audit and analytics (reads; the reports' snapshot is analytics/snapshot.ts, read-only; the rollup job in analytics/rollups/ is background work, not a verb)
   "lib/audit/list-audit-events.ts",
   "lib/analytics/get-project-analytics.ts",

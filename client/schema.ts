@@ -637,16 +637,60 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The campaign's recipients by recipient id, each with its URL and reach (opened, furthest percent, completed, clicked); paginated by cursor
+         * The campaign's recipients in the order they were first imported (file order, later imports after), each with its URL and reach (opened, furthest percent, completed, clicked); paginated by cursor
          * @description Minimum role: Viewer. A token needs the read scope.
          */
         get: operations["listRecipients"];
         put?: never;
         /**
-         * Import recipients: a CSV body (text/csv, UTF-8, `,` or `;`, a header row, up to 1,000,000 rows and 256 MB) or a JSON batch (application/json, up to 10,000). The same content again adds nothing; an interrupted import resumes
+         * Import recipients: a CSV body (text/csv, UTF-8, `,` or `;`, a header row, up to 1,000,000 rows and 256 MB) or a JSON batch (application/json, up to 10,000). Columns fill fields by the fieldMap, else by name; a recipient the campaign has (same id, else same email) is updated, its URL kept; mode=replace also removes those the file does not name; dryRun=true answers what would happen and writes nothing. The same content, mode and mapping again changes nothing; an interrupted import resumes
          * @description Minimum role: Editor. A token needs the campaigns:write scope.
          */
         post: operations["importRecipients"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Projects/{projectId}/campaigns/{campaignId}/recipients/{recipientId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove one recipient, with its thumbnails; its personal URL answers 404 from then on (an import naming it again adds it anew, with a new URL)
+         * @description Minimum role: Editor. A token needs the campaigns:write scope.
+         */
+        delete: operations["removeRecipient"];
+        options?: never;
+        head?: never;
+        /**
+         * Change one recipient's email or data (the fields named; null or empty removes a value), checked as an import row is; its id, token and URL stay. A recipient known by its email is known by the new one
+         * @description Minimum role: Editor. A token needs the campaigns:write scope.
+         */
+        patch: operations["updateRecipient"];
+        trace?: never;
+    };
+    "/api/Projects/{projectId}/campaigns/{campaignId}/recipients/{recipientId}/regenerate-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give one recipient a new personal URL (a new token): the old URL answers 404 from then on; data, reach and thumbnails stay
+         * @description Minimum role: Editor. A token needs the campaigns:write scope.
+         */
+        post: operations["regenerateRecipientUrl"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4492,7 +4536,7 @@ export interface operations {
                     name: string;
                     /** @enum {string} */
                     channel: "DEV" | "STAGING" | "PROD";
-                    /** @description CSV column → template field key; a column not named here maps to the field of the same key */
+                    /** @description CSV column → template field key, $id (the recipient's id), $email or $ignore; a column not named here fills the field whose key matches its name, letters and digits compared without case ("First Name" fills firstName) */
                     fieldMap?: {
                         [key: string]: string;
                     };
@@ -4635,7 +4679,7 @@ export interface operations {
                         /** Format: date-time */
                         createdAt: string;
                         createdBy: string | null;
-                        /** @description The fields of the template the channel serves now */
+                        /** @description The fields of the template the channel serves now, in template order */
                         fields: {
                             key: string;
                             required: boolean;
@@ -4656,11 +4700,23 @@ export interface operations {
                             rowsEstimated: number | null;
                             /** @description Rows read so far; an interrupted import resumes after them */
                             rowsDone: number;
+                            /** @enum {string} */
+                            mode: "upsert" | "replace";
+                            /** @description The explicit column mapping it ran with (the request's over the campaign's) */
+                            fieldMap: {
+                                [key: string]: string;
+                            };
                             /** @description New recipients */
                             rowsImported: number;
+                            /** @description Recipients the campaign had whose data or email the file changed (their URLs stay) */
+                            rowsUpdated: number;
+                            /** @description Recipients the campaign had, named again with the same data and email */
+                            rowsUnchanged: number;
+                            /** @description Recipients a replacing import removed because the file did not name them */
+                            rowsRemoved: number;
                             /** @description Rows refused (a required field missing, a value too long…) */
                             rowsRefused: number;
-                            /** @description Rows whose recipient id the campaign already had */
+                            /** @description Rows naming a recipient an earlier row of the same file named (the first row counts) */
                             rowsDuplicate: number;
                             /** @description The first problems found, with their lines */
                             problems: {
@@ -4847,6 +4903,7 @@ export interface operations {
                                 clicked: boolean;
                             };
                         }[];
+                        /** @description Pass as ?cursor= for the next page; null on the last page */
                         nextCursor: string | null;
                     };
                 };
@@ -4904,7 +4961,11 @@ export interface operations {
     };
     importRecipients: {
         parameters: {
-            query?: never;
+            query?: {
+                dryRun?: "true" | "false";
+                mode?: "upsert" | "replace";
+                fieldMap?: string;
+            };
             header?: never;
             path: {
                 projectId: string;
@@ -4924,7 +4985,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The same content was imported before (Idempotent-Replayed: true), or its interrupted import was resumed */
+            /** @description A dry run's report (dryRun: true); or the import of the same content, mode and mapping, made before (Idempotent-Replayed: true), or resumed after an interruption */
             200: {
                 headers: {
                     /** @description true when this is the stored answer to an earlier request with the same Idempotency-Key (or the same content) */
@@ -4933,6 +4994,72 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @constant */
+                        dryRun: true;
+                        /** @enum {string} */
+                        mode: "upsert" | "replace";
+                        /** @description Each column of the header, in order */
+                        columns: {
+                            name: string;
+                            target: {
+                                /** @constant */
+                                kind: "field";
+                                key: string;
+                            } | {
+                                /** @constant */
+                                kind: "id";
+                            } | {
+                                /** @constant */
+                                kind: "email";
+                            } | {
+                                /** @constant */
+                                kind: "ignored";
+                            };
+                            /**
+                             * @description mapping: the fieldMap named it; auto: its name matched; none: nothing did (ignored)
+                             * @enum {string}
+                             */
+                            matched: "mapping" | "auto" | "none";
+                        }[];
+                        /** @description The fields of the template the channel serves now */
+                        fields: {
+                            key: string;
+                            required: boolean;
+                            maxLength: number | null;
+                        }[];
+                        /** @description The first 10 rows that would be accepted, as they would be stored */
+                        sample: {
+                            line: number | null;
+                            externalId: string;
+                            email: string | null;
+                            data: {
+                                [key: string]: string;
+                            };
+                        }[];
+                        /** @description Rows read (the header and blank lines not counted) */
+                        rows: number;
+                        wouldAdd: number;
+                        /** @description Recipients the campaign has whose data or email would change */
+                        wouldUpdate: number;
+                        /** @description Recipients the campaign has, named with the same data and email */
+                        wouldLeaveUnchanged: number;
+                        /** @description replace: the campaign's recipients the file does not name; upsert: 0 */
+                        wouldRemove: number;
+                        wouldRefuse: number;
+                        /** @description Rows naming a recipient an earlier row of the file named */
+                        duplicates: number;
+                        /** @description The first 100 problems, as an import lists them */
+                        problems: {
+                            /** @description The file's line (1 is the header); for a JSON batch, the recipient's position (1-based) */
+                            line: number | null;
+                            column?: string;
+                            /** @enum {string} */
+                            code: "unknown_column" | "missing_field" | "too_long" | "not_image" | "field_count" | "duplicate_column" | "unusable_id" | "malformed";
+                            message: string;
+                            /** @enum {string} */
+                            severity: "warning" | "error";
+                        }[];
+                    } | {
                         /** Format: uuid */
                         id: string;
                         /** Format: uuid */
@@ -4947,11 +5074,23 @@ export interface operations {
                         rowsEstimated: number | null;
                         /** @description Rows read so far; an interrupted import resumes after them */
                         rowsDone: number;
+                        /** @enum {string} */
+                        mode: "upsert" | "replace";
+                        /** @description The explicit column mapping it ran with (the request's over the campaign's) */
+                        fieldMap: {
+                            [key: string]: string;
+                        };
                         /** @description New recipients */
                         rowsImported: number;
+                        /** @description Recipients the campaign had whose data or email the file changed (their URLs stay) */
+                        rowsUpdated: number;
+                        /** @description Recipients the campaign had, named again with the same data and email */
+                        rowsUnchanged: number;
+                        /** @description Recipients a replacing import removed because the file did not name them */
+                        rowsRemoved: number;
                         /** @description Rows refused (a required field missing, a value too long…) */
                         rowsRefused: number;
-                        /** @description Rows whose recipient id the campaign already had */
+                        /** @description Rows naming a recipient an earlier row of the same file named (the first row counts) */
                         rowsDuplicate: number;
                         /** @description The first problems found, with their lines */
                         problems: {
@@ -4994,11 +5133,23 @@ export interface operations {
                         rowsEstimated: number | null;
                         /** @description Rows read so far; an interrupted import resumes after them */
                         rowsDone: number;
+                        /** @enum {string} */
+                        mode: "upsert" | "replace";
+                        /** @description The explicit column mapping it ran with (the request's over the campaign's) */
+                        fieldMap: {
+                            [key: string]: string;
+                        };
                         /** @description New recipients */
                         rowsImported: number;
+                        /** @description Recipients the campaign had whose data or email the file changed (their URLs stay) */
+                        rowsUpdated: number;
+                        /** @description Recipients the campaign had, named again with the same data and email */
+                        rowsUnchanged: number;
+                        /** @description Recipients a replacing import removed because the file did not name them */
+                        rowsRemoved: number;
                         /** @description Rows refused (a required field missing, a value too long…) */
                         rowsRefused: number;
-                        /** @description Rows whose recipient id the campaign already had */
+                        /** @description Rows naming a recipient an earlier row of the same file named (the first row counts) */
                         rowsDuplicate: number;
                         /** @description The first problems found, with their lines */
                         problems: {
@@ -5087,6 +5238,321 @@ export interface operations {
             };
             /** @description Validation failed; errors lists each path */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    removeRecipient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                campaignId: string;
+                recipientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role is below Editor, or the token's scopes do not cover campaigns:write; a read-only token, or a console session's request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project, or no access to it; or no such resource in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A console session's request with a body type a form can send */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateRecipient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                campaignId: string;
+                recipientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description null or empty: none */
+                    email?: string | null;
+                    /** @description Field key → new value; the fields not named keep theirs; null or empty removes a value (refused for a required field) */
+                    data?: {
+                        [key: string]: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The recipient, with the warnings of what the template adapts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        externalId: string;
+                        email: string | null;
+                        data: {
+                            [key: string]: unknown;
+                        };
+                        /** @description /v/{slug}/{token}; null while the channel has no share */
+                        url: string | null;
+                        line: number | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        reach: {
+                            opened: boolean;
+                            /** @description 100 when completed, else the highest percent reported (0–100) */
+                            furthestPercent: number;
+                            completed: boolean;
+                            clicked: boolean;
+                        };
+                        /** @description What the template adapts (a value the player shortens), as an import reports it */
+                        warnings: {
+                            /** @description The file's line (1 is the header); for a JSON batch, the recipient's position (1-based) */
+                            line: number | null;
+                            column?: string;
+                            /** @enum {string} */
+                            code: "unknown_column" | "missing_field" | "too_long" | "not_image" | "field_count" | "duplicate_column" | "unusable_id" | "malformed";
+                            message: string;
+                            /** @enum {string} */
+                            severity: "warning" | "error";
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role is below Editor, or the token's scopes do not cover campaigns:write; a read-only token, or a console session's request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project, or no access to it; or no such resource in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The channel serves no template (data cannot be checked), or another recipient of the campaign has the new email */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed: a key that is no field of the template, a value the template refuses, a required field emptied; errors names each as data.<key> */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    regenerateRecipientUrl: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                campaignId: string;
+                recipientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recipient with its new URL */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        externalId: string;
+                        email: string | null;
+                        data: {
+                            [key: string]: unknown;
+                        };
+                        /** @description /v/{slug}/{token}; null while the channel has no share */
+                        url: string | null;
+                        line: number | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        reach: {
+                            opened: boolean;
+                            /** @description 100 when completed, else the highest percent reported (0–100) */
+                            furthestPercent: number;
+                            completed: boolean;
+                            clicked: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role is below Editor, or the token's scopes do not cover campaigns:write; a read-only token, or a console session's request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project, or no access to it; or no such resource in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A console session's request with a body type a form can send */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9118,8 +9584,13 @@ export interface operations {
                         source: "csv" | "json";
                         /** @description Of the imported content */
                         sha256: string;
+                        /** @enum {string} */
+                        mode: "upsert" | "replace";
                         rowsDone: number;
                         rowsImported: number;
+                        rowsUpdated: number;
+                        rowsUnchanged: number;
+                        rowsRemoved: number;
                         rowsRefused: number;
                         rowsDuplicate: number;
                     };

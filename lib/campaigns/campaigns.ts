@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import { NotFoundError, ValidationError } from "@/lib/errors";
 import { isUuid } from "@/lib/auth/project-access";
 import { audited, projectVerb, type Permitted } from "@/lib/services/verbs";
@@ -8,19 +8,19 @@ import { getTemplateDataRules } from "@/lib/templates/template-data-rules";
 import { findServedTemplate } from "@/lib/templates/served-template";
 import { getCampaignFunnel } from "./get-campaign-funnel";
 import { campaignFields, type CampaignField } from "./row-rules";
-import type { CreateCampaignInput, ImportProblem } from "./contract";
+import type { CreateCampaignInput, ImportMode, ImportProblem } from "./contract";
 
 export type CampaignRow = typeof campaigns.$inferSelect;
 export type CampaignImportRow = typeof campaignImports.$inferSelect;
 
-export function presentCampaign(row: CampaignRow, recipientCount: number) {
+export function presentCampaign(row: CampaignRow) {
   return {
     id: row.id,
     projectId: row.projectId,
     channel: row.channel,
     name: row.name,
     fieldMap: row.fieldMap,
-    recipientCount,
+    recipientCount: row.recipientCount,
     createdAt: row.createdAt,
     createdBy: row.createdBy,
   };
@@ -34,9 +34,14 @@ export function presentImport(row: CampaignImportRow) {
     sha256: row.sha256,
     status: row.status as "running" | "completed" | "failed",
     bytes: row.bytes,
+    mode: row.mode as ImportMode,
+    fieldMap: row.fieldMap,
     rowsEstimated: row.rowsEstimated,
     rowsDone: row.rowsDone,
     rowsImported: row.rowsImported,
+    rowsUpdated: row.rowsUpdated,
+    rowsUnchanged: row.rowsUnchanged,
+    rowsRemoved: row.rowsRemoved,
     rowsRefused: row.rowsRefused,
     rowsDuplicate: row.rowsDuplicate,
     problems: row.problems as ImportProblem[],
@@ -48,10 +53,6 @@ export function presentImport(row: CampaignImportRow) {
 }
 
 export type CampaignImport = ReturnType<typeof presentImport>;
-
-/** Recipients per campaign: the sum of its imports' new rows (an import that failed took its rows back). */
-// Written out: drizzle leaves a lone table's columns unqualified, and "id" would be the import's.
-const recipientCount = sql<number>`(select coalesce(sum(ci.rows_imported), 0)::int from campaign_imports ci where ci.campaign_id = "campaigns"."id")`;
 
 /** The campaign within its project, or a 404. */
 export async function getCampaignRowOrThrow({ db, access }: Permitted<"campaign.read" | "campaign.write">, campaignId: string): Promise<CampaignRow> {
@@ -77,7 +78,7 @@ export const createCampaign = projectVerb("campaign.write", async ({ actor, acce
       .insert(campaigns)
       .values({ projectId: access.project.id, channel: input.channel, name: input.name, fieldMap: input.fieldMap ?? {}, createdBy: actor.userId })
       .returning();
-    return audited(presentCampaign(row!, 0), {
+    return audited(presentCampaign(row!), {
       action: "campaign.created",
       targetType: "campaign",
       targetId: row!.id,
@@ -88,12 +89,8 @@ export const createCampaign = projectVerb("campaign.write", async ({ actor, acce
 
 /** The project's campaigns, newest first, with their recipient counts. */
 export const listCampaigns = projectVerb("campaign.read", async ({ db, access }) => {
-  const rows = await db
-    .select({ campaign: campaigns, recipientCount })
-    .from(campaigns)
-    .where(eq(campaigns.projectId, access.project.id))
-    .orderBy(desc(campaigns.createdAt), desc(campaigns.id));
-  return rows.map((row) => presentCampaign(row.campaign, row.recipientCount));
+  const rows = await db.select().from(campaigns).where(eq(campaigns.projectId, access.project.id)).orderBy(desc(campaigns.createdAt), desc(campaigns.id));
+  return rows.map(presentCampaign);
 });
 
 /** How many imports the campaign page lists (newest first). */
@@ -103,14 +100,13 @@ const importsListed = 20;
 export const getCampaignDetail = projectVerb("campaign.read", async (ctx, campaignId: string) => {
   const { db } = ctx;
   const row = await getCampaignRowOrThrow(ctx, campaignId);
-  const [imports, [count], fields, funnel] = await Promise.all([
+  const [imports, fields, funnel] = await Promise.all([
     db.select().from(campaignImports).where(eq(campaignImports.campaignId, row.id)).orderBy(desc(campaignImports.createdAt), desc(campaignImports.id)).limit(importsListed),
-    db.select({ recipientCount }).from(campaigns).where(eq(campaigns.id, row.id)),
     servedCampaignFields(ctx, row),
     getCampaignFunnel(ctx, row),
   ]);
   return {
-    ...presentCampaign(row, count?.recipientCount ?? 0),
+    ...presentCampaign(row),
     fields: (fields?.fields ?? []).map(({ key, required, maxLength }) => ({ key, required, maxLength })),
     imports: imports.map(presentImport),
     funnel,

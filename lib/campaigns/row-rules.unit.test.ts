@@ -38,8 +38,26 @@ describe("planColumns and checkRow", () => {
     expect(plan.emailIndex).toBe(2);
     expect(plan.fieldColumns.map((c) => [c.index, c.field.key])).toEqual([[1, "firstName"]]);
     expect(plan.warnings.map((w) => [w.code, w.column])).toEqual([
+      ["duplicate_column", "External_ID"],
       ["unknown_column", "shoe"],
       ["duplicate_column", "firstName"],
+    ]);
+  });
+
+  it("matches a column by its name without case, spaces or punctuation; a mapping names $id, $email or $ignore", () => {
+    const plan = planColumns(["First Name", "E-mail", "Recipient ID", "PLAN_NAME", "Ref", "Notes", "Avatar URL"], fields, { Ref: "$email", Notes: "$ignore" }, 1);
+    expect(plan.columns).toEqual([
+      { name: "First Name", target: { kind: "field", key: "firstName" }, matched: "auto" },
+      { name: "E-mail", target: { kind: "ignored" }, matched: "auto" },
+      { name: "Recipient ID", target: { kind: "id" }, matched: "auto" },
+      { name: "PLAN_NAME", target: { kind: "field", key: "planName" }, matched: "auto" },
+      { name: "Ref", target: { kind: "email" }, matched: "mapping" },
+      { name: "Notes", target: { kind: "ignored" }, matched: "mapping" },
+      { name: "Avatar URL", target: { kind: "ignored" }, matched: "none" },
+    ]);
+    expect(plan.warnings.map((w) => [w.code, w.column])).toEqual([
+      ["duplicate_column", "E-mail"],
+      ["unknown_column", "Avatar URL"],
     ]);
   });
 
@@ -76,10 +94,10 @@ describe("planColumns and checkRow", () => {
     });
   });
 
-  it("without an id, a row is known by its data and email", () => {
-    const plan = planColumns(["firstName", "email"], fields, {}, 1);
-    const row = checkRow(["Ana", "ana@example.com"], plan, 2);
-    expect(row).toEqual({ ok: true, row: { externalId: dataDigest({ firstName: "Ana" }, "ana@example.com"), email: "ana@example.com", data: { firstName: "Ana" } }, warnings: [] });
-    expect(dataDigest({ firstName: "Ana" }, null)).not.toBe(dataDigest({ firstName: "Ana" }, "ana@example.com"));
+  it("without an id, a row is known by its email (trimmed, lowercased); without either, by its data", () => {
+    const plan = planColumns(["id", "firstName", "email"], fields, {}, 1);
+    expect(checkRow(["", "Ana", " Ana@Example.com "], plan, 2)).toEqual({ ok: true, row: { externalId: "ana@example.com", email: "Ana@Example.com", data: { firstName: "Ana" } }, warnings: [] });
+    expect(checkRow(["", "Ana", ""], plan, 3)).toEqual({ ok: true, row: { externalId: dataDigest({ firstName: "Ana" }, null), email: null, data: { firstName: "Ana" } }, warnings: [] });
+    expect(dataDigest({ firstName: "Ana" }, null)).not.toBe(dataDigest({ firstName: "Bo" }, null));
   });
 });

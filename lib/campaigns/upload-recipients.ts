@@ -5,35 +5,43 @@ import { projectVerb } from "@/lib/services/verbs";
 import { getCampaignRowOrThrow } from "./campaigns";
 import { readCsvRows, spoolUpload, type SpooledFile } from "./csv-source";
 import { importRecipients, type ImportOutcome, type ImportRow, type ImportSource } from "./import-recipients";
-import { recipientBatchBody } from "./contract";
+import { previewImport, type ImportDryRun } from "./preview-import";
+import { recipientBatchBody, type ImportRecipientsQuery } from "./contract";
 
 // POST …/campaigns/{campaignId}/recipients: a CSV body (text/csv) or a JSON batch, both through
-// the same import (import-recipients.ts).
+// the same import (import-recipients.ts), or its dry run (preview-import.ts).
 
 const csvTypes = /^(text\/csv|application\/csv)\b/i;
 const jsonTypes = /^application\/(.+\+)?json\b/i;
 
+type UploadInput = ImportRecipientsQuery & { campaignId: string; req: Request };
+
 /**
- * Imports the request's recipients into the campaign. The import writes batch by batch, each
- * batch its own transaction (import-recipients.ts), and records `campaign.imported` when it completes.
+ * Imports the request's recipients into the campaign, or (dryRun) answers what the import would
+ * do and writes nothing. The import writes batch by batch, each batch its own transaction
+ * (import-recipients.ts), and records `campaign.imported` when it completes.
  */
-export const uploadRecipients = projectVerb("campaign.write", async (ctx, { campaignId, req }: { campaignId: string; req: Request }): Promise<ImportOutcome> => {
-  const campaign = await getCampaignRowOrThrow(ctx, campaignId);
-  const contentType = req.headers.get("content-type") ?? "";
-  if (jsonTypes.test(contentType)) {
-    const body = await readJsonBody(req, recipientBatchBody);
-    return importRecipients(ctx, campaign, jsonSource(body.recipients));
-  }
-  if (!csvTypes.test(contentType)) {
-    throw new UnsupportedMediaTypeError("Send recipients as CSV (Content-Type: text/csv) or as JSON (application/json: {recipients: [...]}).");
-  }
-  const file = await spoolUpload(req.body as unknown as AsyncIterable<Uint8Array> | null, req.headers.get("content-length"));
-  try {
-    return await importRecipients(ctx, campaign, csvSource(file));
-  } finally {
-    await file.dispose();
-  }
-});
+export const uploadRecipients = projectVerb(
+  "campaign.write",
+  async (ctx, { campaignId, req, dryRun, mode, fieldMap }: UploadInput): Promise<ImportOutcome | ImportDryRun> => {
+    const campaign = await getCampaignRowOrThrow(ctx, campaignId);
+    const run = (source: ImportSource) => (dryRun ? previewImport(ctx, campaign, source, { mode, fieldMap }) : importRecipients(ctx, campaign, source, { mode, fieldMap }));
+    const contentType = req.headers.get("content-type") ?? "";
+    if (jsonTypes.test(contentType)) {
+      const body = await readJsonBody(req, recipientBatchBody);
+      return run(jsonSource(body.recipients));
+    }
+    if (!csvTypes.test(contentType)) {
+      throw new UnsupportedMediaTypeError("Send recipients as CSV (Content-Type: text/csv) or as JSON (application/json: {recipients: [...]}).");
+    }
+    const file = await spoolUpload(req.body as unknown as AsyncIterable<Uint8Array> | null, req.headers.get("content-length"));
+    try {
+      return await run(csvSource(file));
+    } finally {
+      await file.dispose();
+    }
+  },
+);
 
 /** A CSV already on disk (spoolUpload) as an import source. */
 export function csvSource(file: Pick<SpooledFile, "path" | "sha256" | "bytes" | "lines">): ImportSource {

@@ -87,6 +87,11 @@ export const queueCampaignThumbnails = projectVerb("render.create", async (ctx, 
 
 const escapeHtml = (text: string) => text.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
+/** The HTML to paste into an email: the thumbnail, linked to the recipient's URL (also a column of the campaign's export). */
+export function thumbnailHtml(recipientUrl: string, thumbnail: { url: string; width: number | null; height: number | null }): string {
+  return `<a href="${escapeHtml(recipientUrl)}"><img src="${escapeHtml(thumbnail.url)}" width="${thumbnail.width}" height="${thumbnail.height}" alt="Play the video"></a>`;
+}
+
 /**
  * A page of the campaign's recipients (by id, after `cursor`) with their latest thumbnail: its
  * status, its signed URL (30 days) and the HTML to paste into an email, a linked image.
@@ -124,9 +129,7 @@ export const listCampaignThumbnails = projectVerb("render.read", async (ctx, { c
       thumbnailUrl: thumbnail?.url ?? null,
       expiresAt: thumbnail?.expiresAt ?? null,
       html:
-        thumbnail && recipientUrl
-          ? `<a href="${escapeHtml(recipientUrl)}"><img src="${escapeHtml(thumbnail.url)}" width="${render!.width}" height="${render!.height}" alt="Play the video"></a>`
-          : null,
+        thumbnail && recipientUrl ? thumbnailHtml(recipientUrl, { url: thumbnail.url, width: render!.width, height: render!.height }) : null,
     };
   });
   return { items, nextCursor: recipients.length === page.limit ? recipients.at(-1)!.id : null, summary: await thumbnailSummary(ctx, campaign.id) };

@@ -44,6 +44,8 @@ export const renders = pgTable(
   (t) => [
     index("renders_project_created_idx").on(t.projectId, t.createdAt),
     index("renders_campaign_idx").on(t.campaignId).where(sql`${t.campaignId} is not null`),
+    // A recipient's thumbnails (the export), and the cascade when recipients are removed.
+    index("renders_recipient_idx").on(t.recipientId).where(sql`${t.recipientId} is not null`),
     index("renders_unfinished_idx").on(t.status, t.createdAt).where(sql`${t.status} in ('queued', 'rendering')`),
     index("renders_due_idx").on(t.nextAttemptAt).where(sql`${t.status} in ('queued', 'rendering')`),
     check("renders_format_check", sql`${t.format} in ('mp4', 'gif', 'png')`),

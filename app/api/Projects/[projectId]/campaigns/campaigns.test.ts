@@ -10,17 +10,21 @@ import { authorizeProject } from "@/lib/auth/project-access";
 import { getCampaignRowOrThrow } from "@/lib/campaigns/campaigns";
 import { permit } from "@/lib/services/verbs";
 import { importBatchRows, importRecipients } from "@/lib/campaigns/import-recipients";
-import type { campaignDetailSchema, campaignImportSchema, campaignSchema, recipientPageSchema } from "@/lib/campaigns/contract";
+import type { campaignDetailSchema, campaignImportSchema, campaignSchema, editedRecipientSchema, importDryRunSchema, recipientPageSchema } from "@/lib/campaigns/contract";
+import { findShareRecipient } from "@/lib/campaigns/recipient-share";
+import { findServedTemplate } from "@/lib/templates/served-template";
 import { csvSource } from "@/lib/campaigns/upload-recipients";
 import { spoolUpload } from "@/lib/campaigns/csv-source";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db";
-import { auditEvents, campaignImports, campaignRecipients, publicVideoShares, webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
+import { auditEvents, campaignImports, campaignRecipients, campaigns, publicVideoShares, renders, webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
 import { buildPageManifest } from "@/lib/embed/page-manifest";
 import { apiRequest, createTestMember, createTestProject, routeParams } from "@/testing/factories";
 import { makeLottie, textLayer } from "@/testing/fixtures/lottie-builders";
 import { PUT as putShareRoute } from "../public-video-shares/[channel]/route";
 import { GET as exportRoute } from "./[campaignId]/export/route";
+import { DELETE as deleteRecipientRoute, PATCH as patchRecipientRoute } from "./[campaignId]/recipients/[recipientId]/route";
+import { POST as regenerateUrlRoute } from "./[campaignId]/recipients/[recipientId]/regenerate-url/route";
 import { GET as listRecipientsRoute, POST as postRecipientsRoute } from "./[campaignId]/recipients/route";
 import { GET as getCampaignRoute } from "./[campaignId]/route";
 import { GET as listRoute, POST as createRoute } from "./route";
@@ -31,6 +35,8 @@ type CampaignJson = z.infer<typeof campaignSchema>;
 type DetailJson = z.infer<typeof campaignDetailSchema>;
 type ImportJson = z.infer<typeof campaignImportSchema>;
 type PageJson = z.infer<typeof recipientPageSchema>;
+type DryRunJson = z.infer<typeof importDryRunSchema>;
+type EditedJson = z.infer<typeof editedRecipientSchema>;
 type Problem = { status: number; code: string; detail: string; errors?: { path: string; message: string }[] };
 
 let home: Awaited<ReturnType<typeof createTestProject>>;
@@ -89,8 +95,8 @@ async function newCampaign(fieldMap?: Record<string, string>, channel = "DEV"): 
 const params = (campaignId: string) => routeParams({ projectId: home.project.id, campaignId });
 const recipientsUrl = (campaignId: string) => `${campaignsUrl(home.project.id)}/${campaignId}/recipients`;
 
-function postCsv(campaignId: string, csv: string | Uint8Array, token = admin.token) {
-  const req = new Request(new URL(recipientsUrl(campaignId), "http://localhost:3000"), {
+function postCsv(campaignId: string, csv: string | Uint8Array, token = admin.token, query = "") {
+  const req = new Request(new URL(`${recipientsUrl(campaignId)}${query}`, "http://localhost:3000"), {
     method: "POST",
     headers: { authorization: `Bearer ${token}`, "content-type": "text/csv" },
     body: typeof csv === "string" ? csv : Buffer.from(csv),
@@ -177,16 +183,16 @@ describe("POST …/recipients (CSV)", () => {
     expect((await detail(campaign.id)).recipientCount).toBe(4);
   });
 
-  it("the same content again adds nothing and answers the first import (Idempotent-Replayed); new rows in another file are added, known ids skipped", async () => {
+  it("the same content again adds nothing and answers the first import (Idempotent-Replayed); new rows in another file are added, known ones left as they are", async () => {
     const campaign = await newCampaign();
     const csv = "firstName,planName\nAna,Gold\nBo,Silver\n";
     const first = await expectJson<ImportJson>(await postCsv(campaign.id, csv), 201);
     const again = await postCsv(campaign.id, csv);
     expect(again.headers.get("idempotent-replayed")).toBe("true");
     expect(await expectJson<ImportJson>(again, 200)).toEqual(first);
-    // Without an id column a row is known by its data: Ana is the same recipient.
+    // Without an id or email column a row is known by its data: Ana is the same recipient.
     const second = await expectJson<ImportJson>(await postCsv(campaign.id, "firstName,planName\nAna,Gold\nCy,Gold\n"), 201);
-    expect(second).toMatchObject({ rowsImported: 1, rowsDuplicate: 1 });
+    expect(second).toMatchObject({ mode: "upsert", rowsImported: 1, rowsUnchanged: 1, rowsUpdated: 0, rowsDuplicate: 0 });
     expect((await page(campaign.id)).items).toHaveLength(3);
   });
 
@@ -328,7 +334,7 @@ describe("an import another process is running", () => {
     const sha256 = createHash("sha256").update(csv).digest("hex");
     const [running] = await db
       .insert(campaignImports)
-      .values({ campaignId: campaign.id, projectId: home.project.id, sha256, source: "csv", bytes: csv.length })
+      .values({ campaignId: campaign.id, projectId: home.project.id, sha256, importKey: sha256, source: "csv", bytes: csv.length })
       .returning();
     const busy = await expectJson<Problem>(await postCsv(campaign.id, csv), 409);
     expect(busy).toMatchObject({ code: "import_running" });
@@ -368,8 +374,8 @@ describe("POST …/recipients (JSON), GET …/recipients, export, reach and funn
     const exported = await exportRoute(apiRequest("GET", `${campaignsUrl(home.project.id)}/${campaign.id}/export`, { token: viewer }), params(campaign.id));
     expect(exported.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     const lines = (await exported.text()).trimEnd().split("\r\n");
-    expect(lines[0]).toBe("recipient_id,email,url");
-    expect(lines.slice(1)).toEqual(first.items.concat(second.items, third.items).map((item) => `${item.externalId},${item.email},${item.url}`));
+    expect(lines[0]).toBe("recipient_id,email,url,firstName,planName");
+    expect(lines.slice(1)).toEqual(first.items.concat(second.items, third.items).map((item) => `${item.externalId},${item.email},${item.url},${item.data.firstName as string},`));
 
     // id0 watched to the end and clicked; id1 opened and reached 50 %; id2's only events are a bot's.
     const db = await getDb();
@@ -439,5 +445,305 @@ describe("the personal URL's page manifest (/embed/{slug}/{token})", () => {
     }
     expect(statuses.slice(0, perMinute).every((kind) => kind === "not_found")).toBe(true);
     expect(statuses.at(-1)).toBe("too_many_requests");
+  });
+});
+
+/** The campaign's recipients as stored, in first-import order (the list's order). */
+async function storedRecipients(campaignId: string) {
+  const db = await getDb();
+  return db.select().from(campaignRecipients).where(eq(campaignRecipients.campaignId, campaignId)).orderBy(campaignRecipients.id);
+}
+
+const query = (params: Record<string, string>) => `?${new URLSearchParams(params).toString()}`;
+
+describe("column mapping", () => {
+  it("auto-matches by name without case or punctuation (First Name → firstName, E-mail, recipient_id); an explicit mapping wins, $ignore silences; the mapping an import used becomes the campaign's", async () => {
+    const campaign = await newCampaign();
+    const csv = "Customer Ref,First Name,E-mail,Plan,Notes,Shoe\nr1,Ana,ana@example.com,Gold,vip,38\n";
+    const fieldMap = { "Customer Ref": "$id", Plan: "planName", Notes: "$ignore" };
+    const dry = await expectJson<DryRunJson>(await postCsv(campaign.id, csv, admin.token, query({ dryRun: "true", fieldMap: JSON.stringify(fieldMap) })), 200);
+    expect(dry.columns).toEqual([
+      { name: "Customer Ref", target: { kind: "id" }, matched: "mapping" },
+      { name: "First Name", target: { kind: "field", key: "firstName" }, matched: "auto" },
+      { name: "E-mail", target: { kind: "email" }, matched: "auto" },
+      { name: "Plan", target: { kind: "field", key: "planName" }, matched: "mapping" },
+      { name: "Notes", target: { kind: "ignored" }, matched: "mapping" },
+      { name: "Shoe", target: { kind: "ignored" }, matched: "none" },
+    ]);
+    // Only the unmatched column warns: $ignore is silent.
+    expect(dry.problems.map((p) => [p.code, p.column])).toEqual([["unknown_column", "Shoe"]]);
+    expect(dry.sample).toEqual([{ line: 2, externalId: "r1", email: "ana@example.com", data: { firstName: "Ana", planName: "Gold" } }]);
+
+    const imported = await expectJson<ImportJson>(await postCsv(campaign.id, csv, admin.token, query({ fieldMap: JSON.stringify(fieldMap) })), 201);
+    expect(imported).toMatchObject({ rowsImported: 1, fieldMap });
+    expect((await detail(campaign.id)).fieldMap).toEqual(fieldMap);
+    // The next file needs no mapping: the campaign's is used (r1 is known by the mapped id column).
+    const again = await expectJson<ImportJson>(await postCsv(campaign.id, "Customer Ref,First Name,Plan\nr1,Anna,Gold\n"), 201);
+    expect(again).toMatchObject({ rowsImported: 0, rowsUpdated: 1, problems: [] });
+    expect((await storedRecipients(campaign.id)).map((r) => [r.externalId, r.data])).toEqual([["r1", { firstName: "Anna", planName: "Gold" }]]);
+  });
+
+  it("several columns for one target: a mapping beats an exact name, an exact name a normalized one, id beats recipient_id; the others warn", async () => {
+    const campaign = await newCampaign();
+    const dry = await expectJson<DryRunJson>(
+      await postCsv(campaign.id, "first_name,firstName,external_id,ID,Name\nx,Ana,e1,i1,Bo\n", admin.token, query({ dryRun: "true", fieldMap: JSON.stringify({ Name: "firstName" }) })),
+      200,
+    );
+    expect(dry.columns.map((c) => [c.name, c.target])).toEqual([
+      ["first_name", { kind: "ignored" }],
+      ["firstName", { kind: "ignored" }],
+      ["external_id", { kind: "ignored" }],
+      ["ID", { kind: "id" }],
+      ["Name", { kind: "field", key: "firstName" }],
+    ]);
+    expect(dry.problems.map((p) => [p.code, p.column])).toEqual([
+      ["duplicate_column", "first_name"],
+      ["duplicate_column", "firstName"],
+      ["duplicate_column", "external_id"],
+    ]);
+    expect(dry.sample[0]).toMatchObject({ externalId: "i1", data: { firstName: "Bo" } });
+  });
+
+  it.each([
+    ["not JSON", { fieldMap: "{Name: firstName}" }, "fieldMap", "must be an object of column name → template field key, $id, $email or $ignore in JSON; this is not valid JSON"],
+    ["not an object", { fieldMap: '["firstName"]' }, "fieldMap", "must be a JSON object: column name → template field key, $id, $email or $ignore"],
+    ["a target that is no key", { fieldMap: '{"Name":"first name"}' }, "fieldMap.Name", "must be a template field key (letters, digits, underscores), $id, $email or $ignore"],
+    ["an unknown mode", { mode: "merge" }, "mode", 'must be "upsert" or "replace"'],
+    ["dryRun neither true nor false", { dryRun: "yes" }, "dryRun", 'must be "true" or "false"'],
+  ])("a query with %s → 422 naming %s; nothing is imported", async (_, params, path, message) => {
+    const campaign = await newCampaign();
+    const problem = await expectJson<Problem>(await postCsv(campaign.id, "firstName\nAna\n", admin.token, query(params)), 422);
+    expect(problem.errors).toEqual([{ path, message }]);
+    expect(await storedRecipients(campaign.id)).toEqual([]);
+  });
+});
+
+describe("dry run", () => {
+  it("reads the whole file and writes nothing: the counts against the campaign's recipients, a sample, the problems with their lines", async () => {
+    const db = await getDb();
+    const campaign = await newCampaign();
+    await expectJson<ImportJson>(await postCsv(campaign.id, "id,firstName,planName\na,Ana,Gold\nb,Bo,Gold\nc,Cy,Gold\n"), 201);
+    const rowsOf = async () => ({
+      recipients: await storedRecipients(campaign.id),
+      imports: await db.select().from(campaignImports).where(eq(campaignImports.campaignId, campaign.id)),
+      audit: await db.select({ id: auditEvents.id }).from(auditEvents).where(eq(auditEvents.targetId, campaign.id)),
+      campaign: await db.select().from(campaigns).where(eq(campaigns.id, campaign.id)),
+    });
+    const before = await rowsOf();
+    // a: changed; b: as it is; d: new; line 5: no firstName; line 6: a again; c is not named.
+    const csv = "id,firstName,planName\na,Anna,Gold\nb,Bo,Gold\nd,Dee,Gold\ne,,Gold\na,Ann,Gold\n";
+    for (const mode of ["upsert", "replace"]) {
+      const dry = await expectJson<DryRunJson>(await postCsv(campaign.id, csv, admin.token, query({ dryRun: "true", mode })), 200);
+      expect(dry).toMatchObject({ dryRun: true, mode, rows: 5, wouldAdd: 1, wouldUpdate: 1, wouldLeaveUnchanged: 1, wouldRefuse: 1, duplicates: 1, wouldRemove: mode === "replace" ? 1 : 0 });
+      expect(dry.fields).toEqual([
+        { key: "firstName", required: true, maxLength: 12 },
+        { key: "planName", required: false, maxLength: 20 },
+      ]);
+      expect(dry.sample.map((row) => [row.line, row.externalId])).toEqual([
+        [2, "a"],
+        [3, "b"],
+        [4, "d"],
+      ]);
+      expect(dry.problems).toEqual([expect.objectContaining({ line: 5, column: "firstName", code: "missing_field", severity: "error" })]);
+    }
+    // A JSON batch too.
+    const jsonDry = await postRecipientsRoute(apiRequest("POST", `${recipientsUrl(campaign.id)}?dryRun=true`, { token: admin.token, body: { recipients: [{ id: "a", firstName: "Ana", planName: "Gold" }] } }), params(campaign.id));
+    expect(await expectJson<DryRunJson>(jsonDry, 200)).toMatchObject({ rows: 1, wouldLeaveUnchanged: 1, wouldAdd: 0 });
+    expect(await rowsOf()).toEqual(before);
+  });
+
+  it("a file that cannot be read is the import's 422; a Viewer may not dry-run (403)", async () => {
+    const campaign = await newCampaign();
+    const problem = await expectJson<Problem>(await postCsv(campaign.id, 'firstName\nAna\n"Bo\n', admin.token, "?dryRun=true"), 422);
+    expect(problem.errors).toEqual([{ path: "line 3", message: "a quoted field opens here and is never closed" }]);
+    expect((await detail(campaign.id)).imports).toEqual([]);
+    expect((await expectJson<Problem>(await postCsv(campaign.id, "firstName\nAna\n", viewer, "?dryRun=true"), 403)).code).toBe("forbidden");
+  });
+});
+
+describe("re-imports: upsert and replace", () => {
+  it("a changed file updates its recipients (tokens, ids and URLs stay), adds the new ones, counts the unchanged; the fields it has no column for stay", async () => {
+    const campaign = await newCampaign();
+    await expectJson<ImportJson>(await postCsv(campaign.id, "id,firstName,planName,email\na,Ana,Gold,ana@example.com\nb,Bo,Gold,\nc,Cy,Silver,\n"), 201);
+    const before = await storedRecipients(campaign.id);
+    const second = await expectJson<ImportJson>(await postCsv(campaign.id, "id,firstName\na,Anna\nb,Bo\nd,Dee\n"), 201);
+    expect(second).toMatchObject({ mode: "upsert", rowsDone: 3, rowsImported: 1, rowsUpdated: 1, rowsUnchanged: 1, rowsRemoved: 0, rowsDuplicate: 0 });
+    const after = await storedRecipients(campaign.id);
+    expect(after.map((r) => [r.externalId, r.data, r.email])).toEqual([
+      ["a", { firstName: "Anna", planName: "Gold" }, "ana@example.com"],
+      ["b", { firstName: "Bo", planName: "Gold" }, null],
+      ["c", { firstName: "Cy", planName: "Silver" }, null],
+      ["d", { firstName: "Dee" }, null],
+    ]);
+    for (const old of before) expect(after.find((r) => r.id === old.id)).toMatchObject({ token: old.token, externalId: old.externalId });
+    expect((await detail(campaign.id)).recipientCount).toBe(4);
+    // The same file as a replace is another import, not a replay.
+    const replaced = await postCsv(campaign.id, "id,firstName\na,Anna\nb,Bo\nd,Dee\n", admin.token, "?mode=replace");
+    expect(replaced.headers.get("idempotent-replayed")).toBeNull();
+    expect(await expectJson<ImportJson>(replaced, 201)).toMatchObject({ mode: "replace", rowsUnchanged: 3, rowsRemoved: 1 });
+  });
+
+  it("without an id column a recipient is known by its email (trimmed, any case): a re-import updates it", async () => {
+    const campaign = await newCampaign();
+    await expectJson<ImportJson>(await postCsv(campaign.id, "firstName,email\nAna,Ana@Example.com\nBo,\n"), 201);
+    const [ana] = await storedRecipients(campaign.id);
+    expect(ana).toMatchObject({ externalId: "ana@example.com", email: "Ana@Example.com" });
+    const again = await expectJson<ImportJson>(await postCsv(campaign.id, "First Name,Email Address\nAnnie, ana@example.COM \n"), 201);
+    expect(again).toMatchObject({ rowsImported: 0, rowsUpdated: 1 });
+    const [updated] = await storedRecipients(campaign.id);
+    expect(updated).toMatchObject({ id: ana!.id, token: ana!.token, email: "ana@example.COM", data: { firstName: "Annie" } });
+  });
+
+  it("replace removes the recipients the file does not name, in the import's last transaction: their URLs stop working", async () => {
+    const db = await getDb();
+    const campaign = await newCampaign();
+    await expectJson<ImportJson>(await postCsv(campaign.id, "id,firstName\na,Ana\nb,Bo\nc,Cy\n"), 201);
+    const before = await storedRecipients(campaign.id);
+    const share = { projectId: home.project.id, channel: "DEV" as const };
+    const replaced = await expectJson<ImportJson>(await postCsv(campaign.id, "id,firstName\nb,Bob\ne,Eve\n", admin.token, "?mode=replace"), 201);
+    expect(replaced).toMatchObject({ mode: "replace", rowsImported: 1, rowsUpdated: 1, rowsRemoved: 2 });
+    expect((await storedRecipients(campaign.id)).map((r) => r.externalId)).toEqual(["b", "e"]);
+    for (const gone of before.filter((r) => r.externalId !== "b")) expect(await findShareRecipient(db, share, gone.token)).toBeNull();
+    expect(await findShareRecipient(db, share, before.find((r) => r.externalId === "b")!.token)).toMatchObject({ data: { firstName: "Bob" } });
+    expect((await detail(campaign.id)).recipientCount).toBe(2);
+    const [event] = await db.select().from(auditEvents).where(and(eq(auditEvents.targetId, campaign.id), eq(auditEvents.action, "campaign.imported"))).orderBy(sql`${auditEvents.createdAt} desc`).limit(1);
+    expect(event!.data).toMatchObject({ mode: "replace", rowsRemoved: 2 });
+  });
+
+  it(`a file that cannot be read after ${2 * importBatchRows + 500} rows updating known recipients changes nobody (it is read through before anything is written)`, async () => {
+    const campaign = await newCampaign();
+    const ids = Array.from({ length: 2 * importBatchRows + 500 }, (_, i) => `r${i}`);
+    await expectJson<ImportJson>(await postCsv(campaign.id, `id,firstName\n${ids.map((id) => `${id},Old`).join("\n")}\n`), 201);
+    const before = await storedRecipients(campaign.id);
+    for (const mode of ["upsert", "replace"]) {
+      const problem = await expectJson<Problem>(await postCsv(campaign.id, `id,firstName\n${ids.map((id) => `${id},New`).join("\n")}\n"x,Bo\n`, admin.token, `?mode=${mode}`), 422);
+      expect(problem.errors).toEqual([{ path: `line ${ids.length + 2}`, message: "a quoted field opens here and is never closed" }]);
+      expect(await storedRecipients(campaign.id)).toEqual(before);
+    }
+  }, 120_000);
+});
+
+describe("recipients in CSV order", () => {
+  it("lists and exports by first import: file order, a later import's new rows after, an updated row where it was", async () => {
+    const campaign = await newCampaign();
+    const ids = ["zed", "alpha", "mike", "bravo", "yankee"];
+    await expectJson<ImportJson>(await postCsv(campaign.id, `id,firstName\n${ids.map((id) => `${id},N`).join("\n")}\n`), 201);
+    await expectJson<ImportJson>(await postCsv(campaign.id, "id,firstName\naaa,New\nmike,Changed\n"), 201);
+    const first = await page(campaign.id, "?limit=4");
+    const second = await page(campaign.id, `?limit=4&cursor=${first.nextCursor}`);
+    expect(second.nextCursor).toBeNull();
+    expect([...first.items, ...second.items].map((item) => [item.externalId, item.line])).toEqual([
+      ["zed", 2],
+      ["alpha", 3],
+      ["mike", 3],
+      ["bravo", 5],
+      ["yankee", 6],
+      ["aaa", 2],
+    ]);
+  });
+});
+
+describe("the export", () => {
+  it("recipient_id, email, url, a column per template field in template order; thumbnail_url and html once the campaign has thumbnails", async () => {
+    const db = await getDb();
+    const campaign = await newCampaign();
+    await expectJson<ImportJson>(await postCsv(campaign.id, 'planName,firstName,id,email\nGold,"Ana, B",r1,ana@example.com\n,Bo,r2,\n'), 201);
+    const exportCsv = async () =>
+      (await (await exportRoute(apiRequest("GET", `${campaignsUrl(home.project.id)}/${campaign.id}/export`, { token: viewer }), params(campaign.id))).text()).trimEnd().split("\r\n");
+    const { items } = await page(campaign.id);
+    expect(await exportCsv()).toEqual([
+      "recipient_id,email,url,firstName,planName",
+      `r1,ana@example.com,${items[0]!.url},"Ana, B",Gold`,
+      `r2,,${items[1]!.url},Bo,`,
+    ]);
+    const template = await findServedTemplate(db, home.project.id, "DEV");
+    await db.insert(renders).values([
+      { projectId: home.project.id, templateId: template!.id, campaignId: campaign.id, recipientId: items[0]!.id, purpose: "thumbnail", format: "gif", status: "done", width: 320, height: 180 },
+      { projectId: home.project.id, templateId: template!.id, campaignId: campaign.id, recipientId: items[1]!.id, purpose: "thumbnail", format: "gif", status: "queued" },
+    ]);
+    const [header, ana, bo] = await exportCsv();
+    expect(header).toBe("recipient_id,email,url,firstName,planName,thumbnail_url,html");
+    const thumbnailUrl = /,(https?:\/\/[^,]+\/api\/renders\/[0-9a-f-]+\/download\?expires=\d+&signature=[^,]+),/.exec(ana!)?.[1];
+    expect(thumbnailUrl, ana).toBeDefined();
+    const html = `<a href="${items[0]!.url}"><img src="${thumbnailUrl!.replaceAll("&", "&amp;")}" width="320" height="180" alt="Play the video"></a>`;
+    expect(ana).toBe(`r1,ana@example.com,${items[0]!.url},"Ana, B",Gold,${thumbnailUrl},"${html.replaceAll('"', '""')}"`);
+    expect(bo).toBe(`r2,,${items[1]!.url},Bo,,,`);
+  });
+});
+
+describe("PATCH, DELETE …/recipients/{recipientId} and POST …/regenerate-url", () => {
+  const recipientUrlOf = (campaignId: string, recipientId: string) => `${recipientsUrl(campaignId)}/${recipientId}`;
+  const recipientParams = (campaignId: string, recipientId: string) => routeParams({ projectId: home.project.id, campaignId, recipientId });
+  const patch = (campaignId: string, recipientId: string, body: unknown, token = admin.token) =>
+    patchRecipientRoute(apiRequest("PATCH", recipientUrlOf(campaignId, recipientId), { token, body }), recipientParams(campaignId, recipientId));
+  const remove = (campaignId: string, recipientId: string, token = admin.token) =>
+    deleteRecipientRoute(apiRequest("DELETE", recipientUrlOf(campaignId, recipientId), { token }), recipientParams(campaignId, recipientId));
+  const regenerate = (campaignId: string, recipientId: string, token = admin.token) =>
+    regenerateUrlRoute(apiRequest("POST", `${recipientUrlOf(campaignId, recipientId)}/regenerate-url`, { token }), recipientParams(campaignId, recipientId));
+
+  async function campaignWithRecipients() {
+    const campaign = await newCampaign();
+    await expectJson<ImportJson>(await postCsv(campaign.id, "firstName,planName,email\nAna,Gold,ana@example.com\nBo,Gold,bo@example.com\n"), 201);
+    const [ana, bo] = await storedRecipients(campaign.id);
+    return { campaign, ana: ana!, bo: bo! };
+  }
+
+  it("PATCH changes the data named and the email (a recipient known by its email is known by the new one); the URL stays; the audit log records the fields' names", async () => {
+    const db = await getDb();
+    const { campaign, ana } = await campaignWithRecipients();
+    const edited = await expectJson<EditedJson>(await patch(campaign.id, ana.id, { email: " Ana.B@example.com ", data: { planName: null, firstName: "Anastasia-Maria" } }), 200);
+    expect(edited).toMatchObject({ id: ana.id, externalId: "ana.b@example.com", email: "Ana.B@example.com", data: { firstName: "Anastasia-Maria" } });
+    expect(edited.warnings).toEqual([expect.objectContaining({ column: "firstName", code: "too_long", severity: "warning" })]);
+    expect(edited.url!.endsWith(`/${ana.token}`)).toBe(true);
+    const [audit] = await db.select().from(auditEvents).where(and(eq(auditEvents.targetId, campaign.id), eq(auditEvents.action, "campaign.recipient_updated")));
+    expect(audit!.data).toEqual({ name: campaign.name, channel: "DEV", recipientId: ana.id, changed: ["email", "data.firstName", "data.planName"] });
+    // A re-import with the new email updates the same recipient.
+    expect(await expectJson<ImportJson>(await postCsv(campaign.id, "firstName,email\nAna,ana.b@example.com\n"), 201)).toMatchObject({ rowsImported: 0, rowsUpdated: 1 });
+  });
+
+  it.each([
+    ["a strict field's value too long", 422, { data: { planName: "An-extremely-long-plan-name" } }, "data.planName"],
+    ["a required field emptied", 422, { data: { firstName: "" } }, "data.firstName"],
+    ["a key that is no field", 422, { data: { shoeSize: "40" } }, "data.shoeSize"],
+    ["nothing to change", 422, {}, ""],
+    ["another recipient's email", 409, { email: "BO@example.com" }, undefined],
+  ])("PATCH with %s → %i; the recipient stays as it was", async (_, status, body, path) => {
+    const { campaign, ana } = await campaignWithRecipients();
+    const problem = await expectJson<Problem>(await patch(campaign.id, ana.id, body), status);
+    if (path !== undefined) expect(problem.errors?.map((e) => e.path)).toEqual([path]);
+    expect((await storedRecipients(campaign.id)).find((r) => r.id === ana.id)).toEqual(ana);
+  });
+
+  it("DELETE removes the recipient (its URL is the share's 404 from then on); regenerate-url gives a new token and the old one stops working", async () => {
+    const db = await getDb();
+    const { campaign, ana, bo } = await campaignWithRecipients();
+    const shareOf = { projectId: home.project.id, channel: "DEV" as const };
+    const renewed = await expectJson<{ id: string; url: string }>(await regenerate(campaign.id, bo.id), 200);
+    const [boNow] = (await storedRecipients(campaign.id)).filter((r) => r.id === bo.id);
+    expect(boNow!.token).not.toBe(bo.token);
+    expect(renewed.url.endsWith(`/${boNow!.token}`)).toBe(true);
+    expect(await findShareRecipient(db, shareOf, bo.token)).toBeNull();
+    expect(await findShareRecipient(db, shareOf, boNow!.token)).toMatchObject({ id: bo.id });
+
+    const removed = await remove(campaign.id, ana.id);
+    expect(removed.status).toBe(204);
+    expect(await findShareRecipient(db, shareOf, ana.token)).toBeNull();
+    expect((await detail(campaign.id)).recipientCount).toBe(1);
+    expect((await expectJson<Problem>(await remove(campaign.id, ana.id), 404)).code).toBe("not_found");
+    const actions = await db.select({ action: auditEvents.action }).from(auditEvents).where(eq(auditEvents.targetId, campaign.id));
+    expect(actions.map((a) => a.action)).toEqual(expect.arrayContaining(["campaign.recipient_url_regenerated", "campaign.recipient_removed"]));
+  });
+
+  it("another campaign's recipient is a 404 for each; a Viewer gets 403", async () => {
+    const { campaign, ana } = await campaignWithRecipients();
+    const other = await newCampaign();
+    expect((await expectJson<Problem>(await patch(other.id, ana.id, { email: null }), 404)).code).toBe("not_found");
+    expect((await expectJson<Problem>(await remove(other.id, ana.id), 404)).code).toBe("not_found");
+    expect((await expectJson<Problem>(await regenerate(other.id, ana.id), 404)).code).toBe("not_found");
+    expect((await expectJson<Problem>(await patch(campaign.id, "not-a-uuid", { email: null }), 404)).code).toBe("not_found");
+    expect((await expectJson<Problem>(await patch(campaign.id, ana.id, { email: null }, viewer), 403)).code).toBe("forbidden");
+    expect((await expectJson<Problem>(await remove(campaign.id, ana.id, viewer), 403)).code).toBe("forbidden");
+    expect((await expectJson<Problem>(await regenerate(campaign.id, ana.id, viewer), 403)).code).toBe("forbidden");
+    expect((await storedRecipients(campaign.id)).find((r) => r.id === ana.id)).toEqual(ana);
   });
 });
