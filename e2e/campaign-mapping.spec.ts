@@ -45,7 +45,7 @@ test("a CRM's CSV: columns matched and mapped, imported in order; a changed CSV 
   await expect(fills("E-mail")).toHaveValue("$email");
   await expect(fills("Plan")).toHaveValue("$ignore");
   await expect(check.getByTestId("column-mapping").filter({ hasText: "First Name" })).toContainText("matched by name");
-  await expect(check).toContainText("The file has 3 rows: 3 new recipients, 0 to update, 0 refused.");
+  await expect(check).toContainText("The file has 3 rows: 3 new recipients, 0 to update, 0 unchanged, 0 refused.");
   await expect(check).toContainText('column "Plan"');
 
   // "Plan" mapped by hand to planName, "Notes" ignored: the check runs again with that mapping.
@@ -56,7 +56,7 @@ test("a CRM's CSV: columns matched and mapped, imported in order; a changed CSV 
   await screenshots(page, "campaign-mapping");
   await expectAccessible(page);
   await check.getByRole("button", { name: "Import crm-export.csv" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Added 3 recipients, updated 0; 0 rows refused." })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: "Added 3 recipients, updated 0, 0 unchanged; 0 rows refused." })).toBeVisible();
 
   const list = async () => {
     const response = await request.get(`${api}/recipients`, { headers: bearer() });
@@ -73,9 +73,9 @@ test("a CRM's CSV: columns matched and mapped, imported in order; a changed CSV 
   const changed = people.map((p) => (p.name === "Bruno" ? { ...p, plan: "Northwind Max" } : p));
   await page.getByLabel("CSV file").setInputFiles(csvFile(crmCsv(changed), "crm-export-2.csv"));
   await expect(fills("Plan")).toHaveValue("planName");
-  await expect(check).toContainText("The file has 3 rows: 0 new recipients, 3 to update, 0 refused.");
+  await expect(check).toContainText("The file has 3 rows: 0 new recipients, 1 to update, 2 unchanged, 0 refused.");
   await check.getByRole("button", { name: "Import crm-export-2.csv" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Added 0 recipients" })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: "Added 0 recipients, updated 1, 2 unchanged; 0 rows refused." })).toBeVisible();
   const updated = await list();
   expect(updated).toHaveLength(3);
   expect(updated.map((item) => item.url)).toEqual(imported.map((item) => item.url));

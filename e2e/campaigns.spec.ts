@@ -46,9 +46,9 @@ test("CSV of 3 recipients → 3 URLs, each playing its own name; a play shows on
   await page.getByLabel("CSV file").setInputFiles(csvFile(csv));
   // The check: every column matched by its name, three new recipients.
   const check = page.getByRole("form", { name: "Check the columns and import" });
-  await expect(check).toContainText("The file has 3 rows: 3 new recipients, 0 to update, 0 refused.");
+  await expect(check).toContainText("The file has 3 rows: 3 new recipients, 0 to update, 0 unchanged, 0 refused.");
   await check.getByRole("button", { name: "Import recipients.csv" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Added 3 recipients, updated 0; 0 rows refused." })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: "Added 3 recipients, updated 0, 0 unchanged; 0 rows refused." })).toBeVisible();
   const urls = page.getByTestId("recipient-url");
   await expect(urls).toHaveCount(3);
 
@@ -117,7 +117,7 @@ test("CSV of 3 recipients → 3 URLs, each playing its own name; a play shows on
 
   // The same CSV again: nothing added.
   await page.getByLabel("CSV file").setInputFiles(csvFile(csv, "again.csv"));
-  await expect(check).toContainText("The file has 3 rows: 0 new recipients, 3 to update, 0 refused.");
+  await expect(check).toContainText("The file has 3 rows: 0 new recipients, 0 to update, 3 unchanged, 0 refused.");
   await check.getByRole("button", { name: "Import again.csv" }).click();
   await expect(page.getByRole("status").filter({ hasText: "This file was imported before with this mapping: nothing changed." })).toBeVisible();
   await expect(page.getByTestId("recipient-url")).toHaveCount(3);

@@ -68,9 +68,12 @@ function Imports({ imports }: { imports: CampaignImportJson[] }) {
             <div className="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm">
               <Badge tone={statusTone[item.status]}>{item.status === "running" ? "Running" : item.status === "completed" ? "Completed" : "Failed"}</Badge>
               <span className="uppercase text-slate-500">{item.source}</span>
-              <span className="tabular-nums">{item.rowsImported.toLocaleString("en-US")} imported</span>
+              <span className="tabular-nums">{item.rowsImported.toLocaleString("en-US")} added</span>
+              <span className="tabular-nums">{item.rowsUpdated.toLocaleString("en-US")} updated</span>
+              <span className="tabular-nums">{item.rowsUnchanged.toLocaleString("en-US")} unchanged</span>
+              {item.rowsRemoved > 0 ? <span className="tabular-nums">{item.rowsRemoved.toLocaleString("en-US")} removed</span> : null}
               <span className="tabular-nums">{item.rowsRefused.toLocaleString("en-US")} refused</span>
-              <span className="tabular-nums">{item.rowsDuplicate.toLocaleString("en-US")} already there</span>
+              {item.rowsDuplicate > 0 ? <span className="tabular-nums">{item.rowsDuplicate.toLocaleString("en-US")} named twice in the file</span> : null}
               <span className="text-slate-500">
                 <time dateTime={item.createdAt}>{formatDateTime(item.createdAt)}</time>
               </span>

@@ -58,13 +58,19 @@ export function ImportRecipients({ projectId, campaignId, running, onImporting }
   const sending = upload.isPending && sent !== null && sent.loaded < sent.total;
   const fieldMap = () => Object.fromEntries(Object.entries(columns).map(([name, target]) => [name, targetKey(target)]));
 
-  const runCheck = async (chosen: File, mapping?: Record<string, string>) => {
+  const runCheck = async (chosen: File, mapping: Record<string, string> | undefined, checkMode: ImportMode) => {
     const { part, whole: complete } = await firstLines(chosen, checkedBytes);
     setWhole(complete);
     check.mutate(
-      { file: part, ...(mapping ? { fieldMap: mapping } : {}) },
+      { file: part, mode: checkMode, ...(mapping ? { fieldMap: mapping } : {}) },
       { onSuccess: (answer) => setColumns(Object.fromEntries(answer.columns.map((column) => [column.name, column.target]))) },
     );
+  };
+
+  /** The check runs again in the chosen mode: a replacing import also says whom it would remove. */
+  const changeMode = (next: ImportMode) => {
+    setMode(next);
+    if (file) void runCheck(file, fieldMap(), next);
   };
 
   const reset = () => {
@@ -98,7 +104,7 @@ export function ImportRecipients({ projectId, campaignId, running, onImporting }
             setResult(null);
             upload.reset();
             setFile(chosen);
-            if (chosen) void runCheck(chosen);
+            if (chosen) void runCheck(chosen, undefined, mode);
             else check.reset();
           }}
           className="block text-sm text-slate-700 file:mr-3 file:rounded-md file:border-0 file:bg-slate-100 file:px-3 file:py-1.5 file:text-sm file:font-medium hover:file:bg-slate-200"
@@ -142,18 +148,18 @@ export function ImportRecipients({ projectId, campaignId, running, onImporting }
             onChange={(name, target) => {
               const next = { ...columns, [name]: target };
               setColumns(next);
-              void runCheck(file, Object.fromEntries(Object.entries(next).map(([column, value]) => [column, targetKey(value)])));
+              void runCheck(file, Object.fromEntries(Object.entries(next).map(([column, value]) => [column, targetKey(value)])), mode);
             }}
           />
           <CheckSummary checked={checked} whole={whole} />
           <fieldset className="space-y-1 text-sm">
             <legend className="font-medium text-slate-800">Recipients already in the campaign</legend>
             <label className="flex items-center gap-2">
-              <input type="radio" name={`${id}-mode`} value="upsert" checked={mode === "upsert"} onChange={() => setMode("upsert")} />
+              <input type="radio" name={`${id}-mode`} value="upsert" checked={mode === "upsert"} onChange={() => changeMode("upsert")} />
               Add new recipients and update those in the file (the others stay)
             </label>
             <label className="flex items-center gap-2">
-              <input type="radio" name={`${id}-mode`} value="replace" checked={mode === "replace"} onChange={() => setMode("replace")} />
+              <input type="radio" name={`${id}-mode`} value="replace" checked={mode === "replace"} onChange={() => changeMode("replace")} />
               Replace the list: remove everyone the file does not have (their links stop working)
             </label>
           </fieldset>
@@ -247,7 +253,8 @@ function CheckSummary({ checked, whole }: { checked: DryRunJson; whole: boolean 
     <div className="space-y-2 text-sm" aria-live="polite">
       <p className="text-slate-800">
         {whole ? "The file has" : "The first part of the file has"} {plural(checked.rows, "row")}: {plural(checked.wouldAdd, "new recipient")}, {checked.wouldUpdate.toLocaleString("en-US")}{" "}
-        to update, {checked.wouldRefuse.toLocaleString("en-US")} refused.
+        to update, {checked.wouldLeaveUnchanged.toLocaleString("en-US")} unchanged, {checked.wouldRefuse.toLocaleString("en-US")} refused.
+        {checked.mode === "replace" && whole ? ` ${plural(checked.wouldRemove, "recipient")} not in the file would be removed.` : ""}
         {whole ? "" : " The rest is checked as it is imported."}
       </p>
       {missing.length > 0 ? (
@@ -273,13 +280,11 @@ function CheckSummary({ checked, whole }: { checked: DryRunJson; whole: boolean 
 
 function ImportResult({ result }: { result: { replayed: boolean; body: CampaignImportJson } }) {
   const { body } = result;
-  const updated = (body as { rowsUpdated?: number }).rowsUpdated ?? 0;
-  const removed = (body as { rowsRemoved?: number }).rowsRemoved ?? 0;
   return (
     <p role="status" className="text-sm text-slate-700">
       {result.replayed
         ? "This file was imported before with this mapping: nothing changed."
-        : `Added ${plural(body.rowsImported, "recipient")}, updated ${updated.toLocaleString("en-US")}${removed > 0 ? `, removed ${removed.toLocaleString("en-US")}` : ""}; ${plural(body.rowsRefused, "row")} refused.`}
+        : `Added ${plural(body.rowsImported, "recipient")}, updated ${body.rowsUpdated.toLocaleString("en-US")}, ${body.rowsUnchanged.toLocaleString("en-US")} unchanged${body.rowsRemoved > 0 ? `, removed ${body.rowsRemoved.toLocaleString("en-US")}` : ""}; ${plural(body.rowsRefused, "row")} refused.`}
     </p>
   );
 }

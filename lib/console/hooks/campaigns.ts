@@ -1,6 +1,6 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
-import type { campaignDetailSchema, campaignImportSchema, campaignSchema, CreateCampaignInput, recipientPageSchema } from "@/lib/campaigns/contract";
+import type { campaignDetailSchema, campaignImportSchema, campaignSchema, columnTargetSchema, CreateCampaignInput, importDryRunSchema, recipientPageSchema } from "@/lib/campaigns/contract";
 import type { queuedThumbnailsSchema, thumbnailPageSchema } from "@/lib/renders/contract";
 import { apiRequest } from "@/lib/console/api-client";
 import { queryKeys } from "@/lib/console/query-keys";
@@ -58,20 +58,10 @@ export function useRecipients(projectId: string, campaignId: string, pageSize = 
 }
 
 /** What a column of the file fills: a template field, the recipient's id or e-mail, or nothing. */
-export type ColumnTarget = { kind: "field"; key: string } | { kind: "id" } | { kind: "email" } | { kind: "ignored" };
+export type ColumnTarget = z.infer<typeof columnTargetSchema>;
 
 /** A dry run's answer: each column's target (and how it was found), a sample, and what the import would do. */
-export type DryRunJson = {
-  dryRun: true;
-  columns: { name: string; target: ColumnTarget; matched: "mapping" | "auto" | "none" }[];
-  fields: { key: string; required: boolean; maxLength: number | null }[];
-  sample: { line: number | null; externalId: string; email: string | null; data: Record<string, unknown> }[];
-  rows: number;
-  wouldAdd: number;
-  wouldUpdate: number;
-  wouldRefuse: number;
-  problems: CampaignImportJson["problems"];
-};
+export type DryRunJson = z.infer<typeof importDryRunSchema>;
 
 /** Add new recipients and update those already there (by id, else e-mail), or also remove everyone the file does not have. */
 export type ImportMode = "upsert" | "replace";
@@ -91,8 +81,8 @@ const recipientsUrl = (projectId: string, campaignId: string, query: { dryRun?: 
 /** Checks a CSV (or its first part) with a mapping: nothing is written. */
 export function useDryRunRecipients(projectId: string, campaignId: string) {
   return useMutation({
-    mutationFn: ({ file, fieldMap }: { file: Blob; fieldMap?: Record<string, string> }) =>
-      uploadWithProgress<DryRunJson>(recipientsUrl(projectId, campaignId, { dryRun: true, ...(fieldMap ? { fieldMap } : {}) }), { form: file, headers: { "Content-Type": "text/csv" } }).then(
+    mutationFn: ({ file, fieldMap, mode }: { file: Blob; fieldMap?: Record<string, string>; mode: ImportMode }) =>
+      uploadWithProgress<DryRunJson>(recipientsUrl(projectId, campaignId, { dryRun: true, mode, ...(fieldMap ? { fieldMap } : {}) }), { form: file, headers: { "Content-Type": "text/csv" } }).then(
         (response) => response.body,
       ),
   });
