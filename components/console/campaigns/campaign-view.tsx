@@ -149,6 +149,22 @@ function Funnel({ funnel }: { funnel: CampaignDetailJson["funnel"] }) {
 
 const yesNo = (value: boolean) => (value ? "Yes" : "No");
 
+/** The fields a recipient fills, each with its key (a template may have many: one cell, not a column each); "—" when none. */
+function RecipientData({ data, fields }: { data: Record<string, unknown>; fields: CampaignDetailJson["fields"] }) {
+  const filled = fields.filter((field) => typeof data[field.key] === "string" && data[field.key] !== "");
+  if (filled.length === 0) return <>—</>;
+  return (
+    <dl className="grid max-w-72 grid-cols-[auto_1fr] gap-x-2 text-xs max-sm:max-w-none">
+      {filled.map((field) => (
+        <div key={field.key} className="contents">
+          <dt className="text-slate-500">{field.key}</dt>
+          <dd className="truncate text-slate-900">{String(data[field.key])}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
 /** A cell of a stacked (phone) row: its column's name above it, from data-label. */
 const stackedCell = "max-sm:block max-sm:p-0 max-sm:before:block max-sm:before:text-xs max-sm:before:font-medium max-sm:before:text-slate-500 max-sm:before:content-[attr(data-label)]";
 
@@ -177,7 +193,7 @@ function Recipients({ projectId, campaignId, fields, canEdit }: { projectId: str
               cellClassName="px-3 py-2 font-medium"
               columns={[
                 { label: "Recipient" },
-                ...fields.map((field) => ({ label: field.key })),
+                { label: "Data" },
                 { label: "Opened" },
                 { label: "Watched", numeric: true },
                 { label: "Completed" },
@@ -198,11 +214,9 @@ function Recipients({ projectId, campaignId, fields, canEdit }: { projectId: str
                     ) : null}
                     {!recipient.email && !ownId(recipient.externalId) ? <span className="text-slate-500">Line {recipient.line ?? "—"}</span> : null}
                   </th>
-                  {fields.map((field) => (
-                    <td key={field.key} data-label={field.key} className={`max-w-48 truncate px-3 py-2 ${stackedCell}`}>
-                      {typeof recipient.data[field.key] === "string" && recipient.data[field.key] !== "" ? String(recipient.data[field.key]) : "—"}
-                    </td>
-                  ))}
+                  <td data-label="Data" className={`min-w-44 px-3 py-2 max-sm:col-span-2 ${stackedCell}`}>
+                    <RecipientData data={recipient.data} fields={fields} />
+                  </td>
                   <td data-label="Opened" className={`px-3 py-2 ${stackedCell}`}>
                     {yesNo(recipient.reach.opened)}
                   </td>
@@ -221,7 +235,7 @@ function Recipients({ projectId, campaignId, fields, canEdit }: { projectId: str
                         <a href={recipient.url} target="_blank" rel="noopener noreferrer" className="max-w-56 min-w-0 truncate font-mono text-xs text-indigo-700 hover:underline max-sm:max-w-none max-sm:flex-1" data-testid="recipient-url">
                           {recipient.url}
                         </a>
-                        <CopyButton value={recipient.url} label="Copy link" />
+                        <CopyButton value={recipient.url} label="Copy link" className="shrink-0 whitespace-nowrap" />
                       </div>
                     ) : (
                       "—"
