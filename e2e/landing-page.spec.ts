@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { expect, test as base, type APIRequestContext, type Page } from "@playwright/test";
 import { createOwnedProject, env, type OwnedProject } from "./owned-project";
+import { fillPlaceholders } from "@/shared/templates/placeholders";
 
 type Channel = "DEV" | "STAGING" | "PROD";
 
@@ -12,6 +13,7 @@ type Share = {
   status: "Enabled" | "Disabled";
   publicTitle: string;
   publicSubtitle: string | null;
+  personalizationData: Record<string, unknown> | null;
   locale: string | null;
   ctaLabel: string | null;
   ctaUrl: string | null;
@@ -27,6 +29,10 @@ type ShareInput = {
 };
 
 const unavailableText = "This video is not available";
+
+/** The title as the page shows it: its {{field|default}} placeholders filled from the share's own data (the demo share has one). */
+const shownTitle = (share: Share) =>
+  fillPlaceholders(share.publicTitle, Object.fromEntries(Object.entries(share.personalizationData ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === "string")));
 
 /** The share and credential API of one project, called with one bearer token; every call asserts its status. */
 function shareApi(request: APIRequestContext, token: string, projectId: string) {
@@ -83,7 +89,7 @@ async function expectUnavailable(page: Page, url: string) {
 async function expectLanding(page: Page, url: string, share: Share) {
   const response = await page.goto(url);
   expect(response?.status(), url).toBe(200);
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText(share.publicTitle);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(shownTitle(share));
 }
 
 test("GET /v/{slug} – the demo PROD share through disable, restore and rotate-slug", async ({ page, request }) => {
@@ -104,12 +110,12 @@ test("GET /v/{slug} – the demo PROD share through disable, restore and rotate-
     const disabled = await page.reload();
     expect(disabled?.status()).toBe(404);
     await expect(page.getByText(unavailableText)).toBeVisible();
-    await expect(page.getByRole("heading", { name: share.publicTitle })).toHaveCount(0);
+    await expect(page.getByRole("heading", { name: shownTitle(share) })).toHaveCount(0);
 
     expect((await demo.restoreShare("PROD")).status).toBe("Enabled");
     const restored = await page.reload();
     expect(restored?.status()).toBe(200);
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText(share.publicTitle);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(shownTitle(share));
     await expect(playerCta(page, share.ctaLabel!)).toHaveAttribute("href", share.ctaUrl!);
 
     const rotated = await demo.rotateShareSlug("PROD");

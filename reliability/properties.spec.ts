@@ -8,7 +8,7 @@ import { badValue, bodyCases, mutationOf, queryCases, type BodyCase, type JsonSc
 import { useOwnSuiteApp } from "./own-app";
 import { bodyValidator, servedOperations, type Operation } from "./served-operations";
 import { appLogReader, blobFiles, isRejected, rowCounter, RowLedger, send, wrongAnswer, type SentRequest } from "./server-watch";
-import { addMember, basic, bearer, callOk, createCredential, createRecipientVictim, createUploadVictim, createWebhookVictim, lightsSessionBody, setUpTenants, uploadTemplate, type Project } from "./tenants";
+import { addCampaignRecipient, addMember, basic, bearer, callOk, createCredential, createRecipientVictim, createUploadVictim, createWebhookVictim, lightsSessionBody, setUpTenants, uploadTemplate, type Project } from "./tenants";
 import { uploadCases } from "./upload-cases";
 
 // Issue 15, "Bad inputs tried": fast-check over every management endpoint of the route table
@@ -150,6 +150,7 @@ function validBody(op: Operation): Record<string, unknown> {
     "post /api/Projects/{projectId}/templates/{templateId}/renders": { data: { title: "Ana" }, format: "png", metadata: { order: 1 } },
     "post /api/Projects/{projectId}/campaigns": { name: "Fuzzed", channel: "STAGING", fieldMap: { Name: "title" } },
     "post /api/Projects/{projectId}/campaigns/{campaignId}/recipients": { recipients: [{ id: "fuzzed-1", title: "Ana", email: "ana@example.com" }, { title: "Bo" }] },
+    "patch /api/Projects/{projectId}/campaigns/{campaignId}/recipients/{recipientId}": { email: "fuzzed-edit@example.com", data: { text: "Fuzzed" } },
     "post /api/Projects/{projectId}/templates/uploads": lightsSessionBody("Fuzzed"),
     "post /api/Projects/{projectId}/templates/uploads/{uploadId}/complete": { files: [] },
   };
@@ -297,6 +298,8 @@ test.beforeAll(async () => {
   // The recipient poster's {token}: of a campaign on the DEV share, its poster stored before its GET is fuzzed.
   const posterCampaign = await callOk<{ id: string }>("POST", `/api/Projects/${own.projectId}/campaigns`, bearer(token), { name: "Posters", channel: "DEV" }, 201);
   const recipientToken = await createRecipientVictim(own, posterCampaign.id);
+  // The recipient the edit routes are fuzzed on (a first valid DELETE removes it; later cases get 404).
+  const editedRecipient = await addCampaignRecipient(own, posterCampaign.id, "fuzzed-edit");
   manifest = await callOk<Manifest>("GET", `/api/embed/manifest?share=${own.share.slug}`, {});
   const fileUrl = new URL((manifest as unknown as { template: { files: { templateJson: string } } }).template.files.templateJson);
   const [, , , , fileId, fileName] = fileUrl.pathname.split("/");
@@ -318,7 +321,8 @@ test.beforeAll(async () => {
     fileId: fileId!,
     name: fileName!,
     file: previewFile,
-    campaignId: campaign.id,
+    campaignId: op.path.includes("{recipientId}") ? posterCampaign.id : campaign.id,
+    recipientId: editedRecipient,
     token: recipientToken,
     uploadId: op.method === "delete" ? cancelVictim.uploadId : uploadVictim.uploadId,
     sessionId: sessionId!,

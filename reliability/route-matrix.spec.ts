@@ -9,6 +9,7 @@ import { useOwnSuiteApp } from "./own-app";
 import { servedOperations, type Operation } from "./served-operations";
 import { appLogReader, send, wrongAnswer, type SentRequest } from "./server-watch";
 import {
+  addCampaignRecipient,
   addMember,
   basic,
   bearer,
@@ -65,6 +66,8 @@ let victims: Map<
     endpointId: string;
     deliveryId: string;
     campaignId: string;
+    /** A recipient of campaignId that the reads and the refused edits point at (the edits that succeed use fresh ones). */
+    recipientId: string;
     recipientToken: string;
     renderId: string;
     uploadId: string;
@@ -129,6 +132,7 @@ async function requestFor(op: Operation, caller: Caller, tenant: Tenant, succeed
     if (name === "uploadId") return (await createUploadVictim(project.projectId, project.adminToken, true)).uploadId;
     if (name === "endpointId" || name === "deliveryId") return (await createWebhookVictim(project.projectId, project.adminToken))[name];
     if (name === "invitationId") return (await inviteVictim(project)).id;
+    if (name === "recipientId") return addCampaignRecipient(project, victim.campaignId, `matrix-${randomUUID()}`);
     if (name === "membershipId") {
       const member = await addMember(project, "Viewer", "project");
       const { items } = await callOk<{ items: { id: string; userId: string }[] }>("GET", `/api/organizations/${project.orgId}/members`, admin);
@@ -136,7 +140,7 @@ async function requestFor(op: Operation, caller: Caller, tenant: Tenant, succeed
     }
     return (await createCredential(project.projectId, project.adminToken)).id;
   };
-  const consumes = op.method === "delete" || /\/(deploy|archive|revoke|resend|complete)$/.test(op.path) || op.method === "patch";
+  const consumes = op.method === "delete" || /\/(deploy|archive|revoke|resend|complete|regenerate-url)$/.test(op.path) || op.method === "patch";
   // The standing session's one part: every caller may send it again (the URL is the authorization).
   const [, , , sessionId, , fileIndex, , partNumber] = new URL(victim.partUrl, "http://matrix").pathname.split("/");
   const values: Record<string, string> = {
@@ -189,6 +193,7 @@ async function requestFor(op: Operation, caller: Caller, tenant: Tenant, succeed
     "post /api/embed-sessions": { shareSlug: project.share.slug },
     "post /api/Projects/{projectId}/webhooks": { url: "http://127.0.0.1:9/matrix" },
     "patch /api/Projects/{projectId}/webhooks/{endpointId}": { description: "matrix" },
+    "patch /api/Projects/{projectId}/campaigns/{campaignId}/recipients/{recipientId}": { email: "matrix-edit@example.com" },
     "post /api/Projects/{projectId}/campaigns": { name: "Matrix", channel: "STAGING" },
     // The same content every time: the first import answers 201, every later one 200 (nothing added).
     "post /api/Projects/{projectId}/campaigns/{campaignId}/recipients": { recipients: [{ id: "matrix-1", text: "Matrix" }] },
@@ -284,6 +289,7 @@ test.beforeAll(async () => {
     ]);
     const { items } = await callOk<{ items: { id: string; userId: string }[] }>("GET", `/api/organizations/${project.orgId}/members`, admin);
     const recipientToken = await createRecipientVictim(project, campaign.id);
+    const recipientId = await addCampaignRecipient(project, campaign.id, "edit-victim");
     return {
       tenant,
       signed: { fileId: fileId!, fileName: fileName!, fileQuery: file.search.slice(1), previewFile: preview.pathname.split("/").pop()!, previewQuery: preview.search.slice(1), renderQuery: new URL(rendered.downloadUrl!).search.slice(1) },
@@ -294,6 +300,7 @@ test.beforeAll(async () => {
         tokenId: token.id,
         ...webhook,
         campaignId: campaign.id,
+        recipientId,
         recipientToken,
         renderId: render.id,
         ...upload,

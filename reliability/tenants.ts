@@ -129,6 +129,20 @@ async function createProject(org: { orgId: string; adminToken: string }, name: s
  * The token of a recipient of a campaign on the project's DEV share (the poster route's
  * `{token}`), with their poster rendered once: later reads of it store nothing.
  */
+/** Imports one recipient of the given id into the campaign (its DEV share's template fills `text`); answers the recipient's id. */
+export async function addCampaignRecipient(project: Project, campaignId: string, externalId: string): Promise<string> {
+  const campaign = `/api/Projects/${project.projectId}/campaigns/${campaignId}`;
+  const admin = bearer(project.adminToken);
+  await callOk("POST", `${campaign}/recipients`, admin, { recipients: [{ id: externalId, text: "Victim" }] }, 201);
+  for (let cursor: string | null = null; ; ) {
+    const page: { items: { id: string; externalId: string }[]; nextCursor: string | null } = await callOk("GET", `${campaign}/recipients?limit=500${cursor ? `&cursor=${cursor}` : ""}`, admin);
+    const found = page.items.find((item) => item.externalId === externalId);
+    if (found) return found.id;
+    if (!page.nextCursor) throw new Error(`recipient ${externalId} was not listed after its import`);
+    cursor = page.nextCursor;
+  }
+}
+
 export async function createRecipientVictim(project: Project, campaignId: string): Promise<string> {
   const campaign = `/api/Projects/${project.projectId}/campaigns/${campaignId}`;
   await callOk("POST", `${campaign}/recipients`, bearer(project.adminToken), { recipients: [{ id: "poster-victim", text: "Victim" }] }, 201);
