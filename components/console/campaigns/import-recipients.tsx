@@ -31,7 +31,8 @@ async function firstLines(file: File, limit: number): Promise<{ part: Blob; whol
   return { part: file.slice(0, end > 0 ? end + 1 : limit, file.type), whole: false };
 }
 
-const targetKey = (target: ColumnTarget) => fieldMapValue(target);
+/** The API's fieldMap for every column's chosen target: what was checked is what is imported. */
+const mappingOf = (columns: Record<string, ColumnTarget>) => Object.fromEntries(Object.entries(columns).map(([name, target]) => [name, fieldMapValue(target)]));
 const targetOf = (value: string): ColumnTarget =>
   value === "$id" ? { kind: "id" } : value === "$email" ? { kind: "email" } : value === "$ignore" ? { kind: "ignored" } : { kind: "field", key: value };
 
@@ -56,7 +57,6 @@ export function ImportRecipients({ projectId, campaignId, running, onImporting }
   const [result, setResult] = useState<{ replayed: boolean; body: CampaignImportJson } | null>(null);
   const checked = check.data;
   const sending = upload.isPending && sent !== null && sent.loaded < sent.total;
-  const fieldMap = () => Object.fromEntries(Object.entries(columns).map(([name, target]) => [name, targetKey(target)]));
 
   const runCheck = async (chosen: File, mapping: Record<string, string> | undefined, checkMode: ImportMode) => {
     const { part, whole: complete } = await firstLines(chosen, checkedBytes);
@@ -70,7 +70,7 @@ export function ImportRecipients({ projectId, campaignId, running, onImporting }
   /** The check runs again in the chosen mode: a replacing import also says whom it would remove. */
   const changeMode = (next: ImportMode) => {
     setMode(next);
-    if (file) void runCheck(file, fieldMap(), next);
+    if (file) void runCheck(file, mappingOf(columns), next);
   };
 
   const reset = () => {
@@ -130,7 +130,7 @@ export function ImportRecipients({ projectId, campaignId, running, onImporting }
             setSent(null);
             onImporting(true);
             upload.mutate(
-              { file, fieldMap: fieldMap(), mode, onProgress: setSent },
+              { file, fieldMap: mappingOf(columns), mode, onProgress: setSent },
               {
                 onSuccess: (response) => {
                   setResult({ replayed: response.replayed, body: response.body });
@@ -148,7 +148,7 @@ export function ImportRecipients({ projectId, campaignId, running, onImporting }
             onChange={(name, target) => {
               const next = { ...columns, [name]: target };
               setColumns(next);
-              void runCheck(file, Object.fromEntries(Object.entries(next).map(([column, value]) => [column, targetKey(value)])), mode);
+              void runCheck(file, mappingOf(next), mode);
             }}
           />
           <CheckSummary checked={checked} whole={whole} />
@@ -218,7 +218,7 @@ function ColumnMapping({ id, checked, columns, onChange }: { id: string; checked
                   </label>
                   <select
                     id={`${id}-column-${index}`}
-                    value={targetKey(target)}
+                    value={fieldMapValue(target)}
                     onChange={(event) => onChange(column.name, targetOf(event.target.value))}
                     className="rounded-md border-slate-300 py-1 text-sm"
                   >
