@@ -18,3 +18,16 @@ export function TableHead({ columns, className, cellClassName }: { columns: Head
     </thead>
   );
 }
+
+/**
+ * Tables whose rows stack into cards on a phone, so that nothing (a link, its Copy button) is past
+ * a sideways scroll: the table, its body and each row change display below `sm`, and every cell
+ * shows its column's name above it (from its data-label). The header is then for screen readers.
+ */
+export const stacked = {
+  table: "max-sm:block",
+  head: "max-sm:sr-only",
+  body: "max-sm:block",
+  row: "max-sm:grid max-sm:grid-cols-2 max-sm:gap-x-3 max-sm:gap-y-2 max-sm:p-3",
+  cell: "max-sm:block max-sm:p-0 max-sm:before:block max-sm:before:text-xs max-sm:before:font-medium max-sm:before:text-slate-500 max-sm:before:content-[attr(data-label)]",
+} as const;

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from "node:util";
 import { and, asc, desc, eq, gt, inArray, sql } from "drizzle-orm";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import { isUuid } from "@/lib/auth/project-access";
@@ -33,8 +34,10 @@ async function campaignContext({ db, access }: Permitted<"render.create" | "rend
 }
 
 /**
- * Queues a thumbnail render for every recipient that has none yet (or whose last one failed):
- * calling it again after more recipients were imported renders only theirs. Each batch commits
+ * Queues a thumbnail render for every recipient that has none yet of the template served now with
+ * the data the recipient's page plays now (none, its last one failed, or the recipient's or the
+ * share's data, or the template, changed since): calling it again after more recipients were
+ * imported, or after a re-import changed some, renders only theirs. Each batch commits
  * on its own and wakes the worker, which starts on the first while the next are inserted; the
  * trail records the queueing once (`campaign.thumbnails_queued`, with the count), in the last
  * batch's transaction, and not at all when nothing was queued.
@@ -57,6 +60,7 @@ export const queueCampaignThumbnails = projectVerb("render.create", async (ctx, 
           and not exists (
             select 1 from renders x
             where x.recipient_id = r.id and x.purpose = 'thumbnail' and x.template_id = ${template.id} and x.status <> 'failed'
+              and x.data = ${shareData}::jsonb || r.data
           )
         order by r.id
         limit ${batchSize}
@@ -101,7 +105,7 @@ export const listCampaignThumbnails = projectVerb("render.read", async (ctx, { c
   const project = access.project;
   const { campaign, share } = await campaignContext(ctx, campaignId);
   const recipients = await db
-    .select({ id: schema.campaignRecipients.id, email: schema.campaignRecipients.email, token: schema.campaignRecipients.token })
+    .select({ id: schema.campaignRecipients.id, email: schema.campaignRecipients.email, token: schema.campaignRecipients.token, data: schema.campaignRecipients.data })
     .from(schema.campaignRecipients)
     .where(and(eq(schema.campaignRecipients.campaignId, campaign.id), page.cursor ? gt(schema.campaignRecipients.id, page.cursor) : undefined))
     .orderBy(asc(schema.campaignRecipients.id))
@@ -114,6 +118,8 @@ export const listCampaignThumbnails = projectVerb("render.read", async (ctx, { c
         .orderBy(schema.renders.recipientId, desc(schema.renders.createdAt))
     : [];
   const byRecipient = new Map(renders.map((render) => [render.recipientId!, render]));
+  const served = share ? await findServedTemplate(db, project.id, campaign.channel) : null;
+  const current = served && share ? { templateId: served.id, shareData: share.personalizationData ?? {} } : null;
   const base = getConfig().publicBaseUrl;
   const items = recipients.map((recipient) => {
     const render = byRecipient.get(recipient.id);
@@ -126,31 +132,53 @@ export const listCampaignThumbnails = projectVerb("render.read", async (ctx, { c
       renderId: render?.id ?? null,
       status: render?.status ?? null,
       error: render?.error ?? null,
+      outdated: thumbnail !== null && isOutdated(render!, current, recipient.data),
       thumbnailUrl: thumbnail?.url ?? null,
       expiresAt: thumbnail?.expiresAt ?? null,
       html:
         thumbnail && recipientUrl ? thumbnailHtml(recipientUrl, { url: thumbnail.url, width: render!.width, height: render!.height }) : null,
     };
   });
-  return { items, nextCursor: recipients.length === page.limit ? recipients.at(-1)!.id : null, summary: await thumbnailSummary(ctx, campaign.id) };
+  return { items, nextCursor: recipients.length === page.limit ? recipients.at(-1)!.id : null, summary: await thumbnailSummary(ctx, campaign.id, current) };
 });
 
-/** Each recipient of the campaign counted once, by the status of its latest thumbnail (renders_campaign_idx). */
-async function thumbnailSummary({ db }: Permitted<"render.read">, campaignId: string) {
-  const [counts] = await selectRows<{ recipients: number; done: number; pending: number; failed: number }>(
+type ServedNow = { templateId: string; shareData: Record<string, unknown> } | null;
+
+/** A thumbnail of another template than the one served now, or of other data than the recipient's page plays now (nothing served: nothing to compare with, not outdated). */
+function isOutdated(render: { templateId: string; data: Record<string, unknown> }, current: ServedNow, recipientData: Record<string, unknown>) {
+  if (!current) return false;
+  // The recipient's data over the share's, one level deep: what the queueing's jsonb `||` stored.
+  return render.templateId !== current.templateId || !isDeepStrictEqual(render.data, { ...current.shareData, ...recipientData });
+}
+
+/**
+ * Each recipient of the campaign counted once, by the status of its latest thumbnail
+ * (renders_campaign_idx); `outdated`: the done ones that show another template or other data than
+ * the recipient's page plays now (`current`; none when the channel serves nothing).
+ */
+async function thumbnailSummary({ db }: Permitted<"render.read">, campaignId: string, current: ServedNow) {
+  const stale = current ? sql`(l.template_id <> ${current.templateId} or l.data <> ${JSON.stringify(current.shareData)}::jsonb || r.data)` : sql`false`;
+  const [counts] = await selectRows<{ recipients: number; done: number; pending: number; failed: number; outdated: number }>(
     db,
     sql`
       with latest as (
-        select distinct on (recipient_id) status from renders
+        select distinct on (recipient_id) recipient_id, status, template_id, data from renders
         where campaign_id = ${campaignId} and purpose = 'thumbnail'
         order by recipient_id, created_at desc
       )
       select
         (select count(*)::int from campaign_recipients where campaign_id = ${campaignId}) as recipients,
-        count(*) filter (where status = 'done')::int as done,
-        count(*) filter (where status in ('queued', 'rendering'))::int as pending,
-        count(*) filter (where status = 'failed')::int as failed
-      from latest`,
+        count(*) filter (where l.status = 'done')::int as done,
+        count(*) filter (where l.status in ('queued', 'rendering'))::int as pending,
+        count(*) filter (where l.status = 'failed')::int as failed,
+        count(*) filter (where l.status = 'done' and ${stale})::int as outdated
+      from latest l join campaign_recipients r on r.id = l.recipient_id`,
   );
-  return { recipients: counts?.recipients ?? 0, done: counts?.done ?? 0, pending: counts?.pending ?? 0, failed: counts?.failed ?? 0 };
+  return {
+    recipients: counts?.recipients ?? 0,
+    done: counts?.done ?? 0,
+    pending: counts?.pending ?? 0,
+    failed: counts?.failed ?? 0,
+    outdated: counts?.outdated ?? 0,
+  };
 }

@@ -71,7 +71,9 @@ export const queuedThumbnailsSchema = z.object({
   campaignId: z.uuid(),
   templateId: z.uuid(),
   recipients: z.number().int(),
-  queued: z.number().int().describe("Thumbnails queued by this call: recipients that had none, or whose last one failed"),
+  queued: z.number().int().describe(
+    "Thumbnails queued by this call: recipients that had none of the template served now with the data their page plays now (none, the last one failed, or their data, the share's or the template changed since)",
+  ),
 });
 
 export const thumbnailPageSchema = z.object({
@@ -83,6 +85,7 @@ export const thumbnailPageSchema = z.object({
       renderId: z.uuid().nullable(),
       status: z.enum(renderStatuses).nullable(),
       error: z.string().nullable(),
+      outdated: z.boolean().describe("The thumbnail shows another template or other data than the recipient's page plays now: queue the thumbnails again to refresh it"),
       thumbnailUrl: z.url().nullable().describe("Signed; expires after 30 days"),
       expiresAt: z.iso.datetime().nullable(),
       html: z.string().nullable().describe("<a href=recipientUrl><img src=thumbnailUrl></a>, for an email"),
@@ -95,6 +98,7 @@ export const thumbnailPageSchema = z.object({
       done: z.number().int().describe("Recipients whose latest thumbnail is done"),
       pending: z.number().int().describe("Recipients whose latest thumbnail is queued or rendering"),
       failed: z.number().int().describe("Recipients whose latest thumbnail failed"),
+      outdated: z.number().int().describe("Recipients whose latest thumbnail is done but outdated (see items[].outdated)"),
     })
     .describe("The whole campaign, for a progress bar: each recipient counted by its latest thumbnail"),
 });

@@ -8,8 +8,8 @@ import { CopyButton } from "@/components/console/copy-button";
 import { EmptyState, ErrorState, LoadingState, RoleNote } from "@/components/console/states";
 import { problemMessage } from "@/lib/console/api-client";
 import { formatDateTime } from "@/lib/console/format";
-import { campaignPath, useCampaign, useRecipients, type CampaignDetailJson, type CampaignImportJson } from "@/lib/console/hooks/campaigns";
-import { TableHead } from "@/components/console/table-head";
+import { campaignPath, useCampaign, useRecipients, type CampaignDetailJson, type CampaignImportJson, type RecipientJson } from "@/lib/console/hooks/campaigns";
+import { stacked, TableHead } from "@/components/console/table-head";
 import { EmailThumbnails } from "./email-thumbnails";
 import { ImportRecipients } from "./import-recipients";
 import { RecipientActions } from "./recipient-actions";
@@ -147,7 +147,17 @@ function Funnel({ funnel }: { funnel: CampaignDetailJson["funnel"] }) {
   );
 }
 
-const yesNo = (value: boolean) => (value ? "Yes" : "No");
+/** How far a recipient got, in one cell: not opened, opened, or the furthest point watched; then whether they completed and clicked. */
+function Reach({ reach }: { reach: RecipientJson["reach"] }) {
+  const watched = !reach.opened ? "Not opened" : reach.furthestPercent === 0 ? "Opened" : `Watched ${reach.furthestPercent}%`;
+  return (
+    <div className="flex flex-wrap items-center gap-1">
+      <span className={reach.opened ? "tabular-nums" : "text-slate-500"}>{watched}</span>
+      {reach.completed ? <Badge tone="green">Completed</Badge> : null}
+      {reach.clicked ? <Badge tone="blue">Clicked</Badge> : null}
+    </div>
+  );
+}
 
 /** The fields a recipient fills, each with its key (a template may have many: one cell, not a column each); "—" when none. */
 function RecipientData({ data, fields }: { data: Record<string, unknown>; fields: CampaignDetailJson["fields"] }) {
@@ -164,9 +174,6 @@ function RecipientData({ data, fields }: { data: Record<string, unknown>; fields
     </dl>
   );
 }
-
-/** A cell of a stacked (phone) row: its column's name above it, from data-label. */
-const stackedCell = "max-sm:block max-sm:p-0 max-sm:before:block max-sm:before:text-xs max-sm:before:font-medium max-sm:before:text-slate-500 max-sm:before:content-[attr(data-label)]";
 
 /** A recipient's own id, or nothing when the import knew them by their data alone (a digest is no name). */
 const ownId = (externalId: string) => (externalId.startsWith("sha256:") ? null : externalId);
@@ -186,25 +193,22 @@ function Recipients({ projectId, campaignId, fields, canEdit }: { projectId: str
         // On a phone each row stacks into a card, every cell labelled, so the link and its Copy
         // button are on screen instead of past a sideways scroll.
         <div className="overflow-x-auto rounded-lg bg-white ring-1 ring-slate-200">
-          <table className="min-w-full divide-y divide-slate-200 text-sm max-sm:block">
+          <table className={`min-w-full divide-y divide-slate-200 text-sm ${stacked.table}`}>
             <caption className="sr-only">Recipients and how far each watched</caption>
             <TableHead
-              className="bg-slate-50 text-left text-slate-600 max-sm:sr-only"
+              className={`bg-slate-50 text-left text-slate-600 ${stacked.head}`}
               cellClassName="px-3 py-2 font-medium"
               columns={[
                 { label: "Recipient" },
                 { label: "Data" },
-                { label: "Opened" },
-                { label: "Watched", numeric: true },
-                { label: "Completed" },
-                { label: "Clicked" },
+                { label: "Reach" },
                 { label: "Link" },
                 ...(canEdit ? [{ label: "Actions" }] : []),
               ]}
             />
-            <tbody className="divide-y divide-slate-100 max-sm:block">
+            <tbody className={`divide-y divide-slate-100 ${stacked.body}`}>
               {items.map((recipient) => (
-                <tr key={recipient.id} data-testid="recipient-row" className="max-sm:grid max-sm:grid-cols-2 max-sm:gap-x-3 max-sm:gap-y-2 max-sm:p-3">
+                <tr key={recipient.id} data-testid="recipient-row" className={stacked.row}>
                   <th scope="row" className="max-w-48 px-3 py-2 text-left font-normal max-sm:col-span-2 max-sm:max-w-none max-sm:p-0">
                     {recipient.email ? <span className="block truncate">{recipient.email}</span> : null}
                     {ownId(recipient.externalId) ? (
@@ -214,25 +218,16 @@ function Recipients({ projectId, campaignId, fields, canEdit }: { projectId: str
                     ) : null}
                     {!recipient.email && !ownId(recipient.externalId) ? <span className="text-slate-500">Line {recipient.line ?? "—"}</span> : null}
                   </th>
-                  <td data-label="Data" className={`min-w-44 px-3 py-2 max-sm:col-span-2 ${stackedCell}`}>
+                  <td data-label="Data" className={`min-w-44 px-3 py-2 max-sm:col-span-2 ${stacked.cell}`}>
                     <RecipientData data={recipient.data} fields={fields} />
                   </td>
-                  <td data-label="Opened" className={`px-3 py-2 ${stackedCell}`}>
-                    {yesNo(recipient.reach.opened)}
+                  <td data-label="Reach" className={`px-3 py-2 whitespace-nowrap max-sm:col-span-2 ${stacked.cell}`}>
+                    <Reach reach={recipient.reach} />
                   </td>
-                  <td data-label="Watched" className={`px-3 py-2 text-right tabular-nums max-sm:text-left ${stackedCell}`}>
-                    {recipient.reach.furthestPercent}%
-                  </td>
-                  <td data-label="Completed" className={`px-3 py-2 ${stackedCell}`}>
-                    {yesNo(recipient.reach.completed)}
-                  </td>
-                  <td data-label="Clicked" className={`px-3 py-2 ${stackedCell}`}>
-                    {yesNo(recipient.reach.clicked)}
-                  </td>
-                  <td data-label="Link" className={`px-3 py-2 max-sm:col-span-2 ${stackedCell}`}>
+                  <td data-label="Link" className={`px-3 py-2 max-sm:col-span-2 ${stacked.cell}`}>
                     {recipient.url ? (
                       <div className="flex min-w-0 items-center gap-2">
-                        <a href={recipient.url} target="_blank" rel="noopener noreferrer" className="max-w-56 min-w-0 truncate font-mono text-xs text-indigo-700 hover:underline max-sm:max-w-none max-sm:flex-1" data-testid="recipient-url">
+                        <a href={recipient.url} target="_blank" rel="noopener noreferrer" className="max-w-40 min-w-0 truncate font-mono text-xs text-indigo-700 hover:underline max-sm:max-w-none max-sm:flex-1" data-testid="recipient-url">
                           {recipient.url}
                         </a>
                         <CopyButton value={recipient.url} label="Copy link" className="shrink-0 whitespace-nowrap" />
@@ -242,7 +237,7 @@ function Recipients({ projectId, campaignId, fields, canEdit }: { projectId: str
                     )}
                   </td>
                   {canEdit ? (
-                    <td data-label="Actions" className={`px-3 py-2 max-sm:col-span-2 ${stackedCell}`}>
+                    <td data-label="Actions" className={`px-3 py-2 max-sm:col-span-2 ${stacked.cell}`}>
                       <RecipientActions projectId={projectId} campaignId={campaignId} recipient={recipient} fields={fields} />
                     </td>
                   ) : null}

@@ -4,7 +4,7 @@ import { Badge, type BadgeTone } from "@/components/console/badge";
 import { Button } from "@/components/console/button";
 import { CopyButton } from "@/components/console/copy-button";
 import { ErrorState, LoadingState, RoleNote } from "@/components/console/states";
-import { TableHead } from "@/components/console/table-head";
+import { stacked, TableHead } from "@/components/console/table-head";
 import { problemMessage } from "@/lib/console/api-client";
 import { useQueueThumbnails, useThumbnails, type ThumbnailPageJson } from "@/lib/console/hooks/campaigns";
 import { Progress } from "./progress";
@@ -40,7 +40,7 @@ export function EmailThumbnails({ projectId, campaignId, canRender, hasRecipient
       {canRender ? (
         <div className="flex flex-wrap items-center gap-3">
           <Button intent="primary" busy={queue.isPending} disabledReason={hasRecipients ? null : "Import recipients first"} onClick={() => queue.mutate()}>
-            {started ? "Generate missing thumbnails" : "Generate thumbnails"}
+            {!started ? "Generate thumbnails" : summary.outdated > 0 ? "Generate missing and outdated thumbnails" : "Generate missing thumbnails"}
           </Button>
           {queue.data ? (
             <p role="status" className="text-sm text-slate-700">
@@ -62,6 +62,12 @@ export function EmailThumbnails({ projectId, campaignId, canRender, hasRecipient
         <div className="space-y-1">
           <Progress label={summary.pending > 0 ? "Rendering thumbnails" : "Thumbnails"} done={summary.done} total={summary.recipients} unit="ready" />
           {summary.failed > 0 ? <p className="text-sm text-red-700">{summary.failed.toLocaleString("en-US")} failed: generate again to retry them.</p> : null}
+          {summary.outdated > 0 ? (
+            <p className="text-sm text-amber-800">
+              {summary.outdated.toLocaleString("en-US")} {summary.outdated === 1 ? "thumbnail shows" : "thumbnails show"} data or a template that changed since: generate again to
+              refresh {summary.outdated === 1 ? "it" : "them"}.
+            </p>
+          ) : null}
         </div>
       ) : null}
       {started && items.length > 0 ? <ThumbnailTable items={items} /> : null}
@@ -91,16 +97,20 @@ export function EmailThumbnails({ projectId, campaignId, canRender, hasRecipient
 function ThumbnailTable({ items }: { items: Thumbnail[] }) {
   return (
     <div className="overflow-x-auto rounded-lg bg-white ring-1 ring-slate-200">
-      <table className="min-w-full divide-y divide-slate-200 text-sm">
+      <table className={`min-w-full divide-y divide-slate-200 text-sm ${stacked.table}`}>
         <caption className="sr-only">Each recipient&apos;s thumbnail and the HTML to paste into an e-mail</caption>
-        <TableHead className="bg-slate-50 text-left text-slate-600" cellClassName="px-3 py-2 font-medium" columns={[{ label: "Recipient" }, { label: "Thumbnail" }, { label: "E-mail HTML" }]} />
-        <tbody className="divide-y divide-slate-100">
+        <TableHead
+          className={`bg-slate-50 text-left text-slate-600 ${stacked.head}`}
+          cellClassName="px-3 py-2 font-medium"
+          columns={[{ label: "Recipient" }, { label: "Thumbnail" }, { label: "E-mail HTML" }]}
+        />
+        <tbody className={`divide-y divide-slate-100 ${stacked.body}`}>
           {items.map((item) => (
-            <tr key={item.recipientId} data-testid="thumbnail-row">
-              <th scope="row" className="max-w-56 truncate px-3 py-2 text-left font-normal">
+            <tr key={item.recipientId} data-testid="thumbnail-row" className={stacked.row}>
+              <th scope="row" className="max-w-56 truncate px-3 py-2 text-left font-normal max-sm:col-span-2 max-sm:max-w-none max-sm:p-0">
                 {item.email ?? <span className="font-mono text-xs">{item.recipientId}</span>}
               </th>
-              <td className="px-3 py-2">
+              <td data-label="Thumbnail" className={`px-3 py-2 ${stacked.cell}`}>
                 {item.thumbnailUrl ? (
                   // eslint-disable-next-line @next/next/no-img-element -- a signed GIF of the API, not a static asset next/image could optimize
                   <img src={item.thumbnailUrl} alt={`Thumbnail for ${item.email ?? "this recipient"}`} width={96} height={54} className="rounded ring-1 ring-slate-200" />
@@ -109,9 +119,16 @@ function ThumbnailTable({ items }: { items: Thumbnail[] }) {
                 ) : (
                   <span className="text-slate-500">None yet</span>
                 )}
+                {item.outdated ? (
+                  <p className="mt-1">
+                    <Badge tone="amber">Outdated</Badge>
+                  </p>
+                ) : null}
                 {item.error ? <p className="mt-1 text-xs text-red-700">{item.error}</p> : null}
               </td>
-              <td className="px-3 py-2">{item.html ? <CopyButton value={item.html} label="Copy HTML" /> : <span className="text-slate-500">—</span>}</td>
+              <td data-label="E-mail HTML" className={`px-3 py-2 ${stacked.cell}`}>
+                {item.html ? <CopyButton value={item.html} label="Copy HTML" /> : <span className="text-slate-500">—</span>}
+              </td>
             </tr>
           ))}
         </tbody>

@@ -52,6 +52,9 @@ export function ImportRecipients({ projectId, campaignId, running, onImporting }
   const [file, setFile] = useState<File | null>(null);
   const [whole, setWhole] = useState(true);
   const [columns, setColumns] = useState<Record<string, ColumnTarget>>({});
+  // The columns the first check matched by name (its fieldMap value): later checks send the whole
+  // mapping, so the answer says "mapping" for every column; the badge stays while the choice does.
+  const [matchedByName, setMatchedByName] = useState<Record<string, string>>({});
   const [mode, setMode] = useState<ImportMode>("upsert");
   const [sent, setSent] = useState<UploadProgress | null>(null);
   const [result, setResult] = useState<{ replayed: boolean; body: CampaignImportJson } | null>(null);
@@ -63,7 +66,12 @@ export function ImportRecipients({ projectId, campaignId, running, onImporting }
     setWhole(complete);
     check.mutate(
       { file: part, mode: checkMode, ...(mapping ? { fieldMap: mapping } : {}) },
-      { onSuccess: (answer) => setColumns(Object.fromEntries(answer.columns.map((column) => [column.name, column.target]))) },
+      {
+        onSuccess: (answer) => {
+          setColumns(Object.fromEntries(answer.columns.map((column) => [column.name, column.target])));
+          if (!mapping) setMatchedByName(Object.fromEntries(answer.columns.filter((column) => column.matched === "auto").map((column) => [column.name, fieldMapValue(column.target)])));
+        },
+      },
     );
   };
 
@@ -145,6 +153,7 @@ export function ImportRecipients({ projectId, campaignId, running, onImporting }
             id={id}
             checked={checked}
             columns={columns}
+            matchedByName={matchedByName}
             onChange={(name, target) => {
               const next = { ...columns, [name]: target };
               setColumns(next);
@@ -191,7 +200,19 @@ export function ImportRecipients({ projectId, campaignId, running, onImporting }
   );
 }
 
-function ColumnMapping({ id, checked, columns, onChange }: { id: string; checked: DryRunJson; columns: Record<string, ColumnTarget>; onChange: (name: string, target: ColumnTarget) => void }) {
+function ColumnMapping({
+  id,
+  checked,
+  columns,
+  matchedByName,
+  onChange,
+}: {
+  id: string;
+  checked: DryRunJson;
+  columns: Record<string, ColumnTarget>;
+  matchedByName: Record<string, string>;
+  onChange: (name: string, target: ColumnTarget) => void;
+}) {
   const first = checked.sample[0];
   return (
     <div className="overflow-x-auto rounded-md ring-1 ring-slate-200">
@@ -206,7 +227,7 @@ function ColumnMapping({ id, checked, columns, onChange }: { id: string; checked
               <tr key={column.name} data-testid="column-mapping">
                 <th scope="row" className="px-3 py-2 text-left font-normal">
                   <span className="font-mono text-xs">{column.name}</span>
-                  {column.matched === "auto" ? (
+                  {matchedByName[column.name] === fieldMapValue(target) ? (
                     <span className="ml-2">
                       <Badge tone="slate">matched by name</Badge>
                     </span>

@@ -24,7 +24,7 @@ export function RecipientActions({ projectId, campaignId, recipient, fields }: {
   const removing = useDialogState(() => remove.reset());
   const name = recipientName(recipient);
   return (
-    <div className="flex flex-wrap gap-2">
+    <div className="flex gap-2 whitespace-nowrap max-sm:flex-wrap">
       <Button onClick={editing.show} aria-label={`Edit ${name}`}>
         Edit
       </Button>

@@ -123,7 +123,7 @@ export function useThumbnails(projectId: string, campaignId: string, pageSize = 
   });
 }
 
-/** Queues a thumbnail for every recipient without one (or whose last one failed). */
+/** Queues a thumbnail for every recipient without an up-to-date one (none, failed, or of data or a template that changed since). */
 export function useQueueThumbnails(projectId: string, campaignId: string) {
   const client = useQueryClient();
   return useMutation({

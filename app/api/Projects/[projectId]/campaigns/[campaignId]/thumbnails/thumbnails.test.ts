@@ -60,7 +60,7 @@ const list = (query = "") => GET(apiRequest("GET", `${url()}${query}`, { token: 
 
 describe("campaign thumbnails", () => {
   it("one GIF per recipient, linking to the recipient's URL; a second call queues nothing more", async () => {
-    expect(thumbnailPageSchema.parse(await okJson(await list())).summary).toEqual({ recipients: 2, done: 0, pending: 0, failed: 0 });
+    expect(thumbnailPageSchema.parse(await okJson(await list())).summary).toEqual({ recipients: 2, done: 0, pending: 0, failed: 0, outdated: 0 });
     expect(await okJson(await post(), 202)).toMatchObject({ campaignId, recipients: 2, queued: 2 });
     expect(await okJson(await post(), 202)).toMatchObject({ queued: 0 });
     // One audit row for the queueing, none for the call that queued nothing.
@@ -79,9 +79,10 @@ describe("campaign thumbnails", () => {
       { timeout: 100_000, interval: 100 },
     );
     expect(page.items).toHaveLength(2);
-    expect(page.summary).toEqual({ recipients: 2, done: 2, pending: 0, failed: 0 });
+    expect(page.summary).toEqual({ recipients: 2, done: 2, pending: 0, failed: 0, outdated: 0 });
     for (const item of page.items) {
       expect(item.status).toBe("done");
+      expect(item.outdated).toBe(false);
       expect(item.recipientUrl).toMatch(new RegExp(`/v/${slug}/[A-Za-z0-9_-]+$`));
       expect(item.html).toBe(`<a href="${item.recipientUrl}"><img src="${item.thumbnailUrl!.replace(/&/g, "&amp;")}" width="320" height="180" alt="Play the video"></a>`);
       const response = await downloadRoute(new Request(item.thumbnailUrl!), routeParams({ renderId: item.renderId! }));
@@ -95,6 +96,30 @@ describe("campaign thumbnails", () => {
     const mine = rows.filter((row) => row.campaignId === campaignId);
     expect(mine.map((row) => row.data.title).sort()).toEqual(["Hi Ana", "Hi Bruno"]);
     expect(mine.every((row) => row.purpose === "thumbnail" && row.format === "gif")).toBe(true);
+  });
+
+  it("a recipient whose data changed has an outdated thumbnail, and only theirs is queued again", async () => {
+    const db = await getDb();
+    const [bruno] = await db
+      .update(schema.campaignRecipients)
+      .set({ data: { title: "Hi Bruno Costa" } })
+      .where(and(eq(schema.campaignRecipients.campaignId, campaignId), eq(schema.campaignRecipients.externalId, "Bruno")))
+      .returning();
+    const stale = thumbnailPageSchema.parse(await okJson(await list()));
+    expect(stale.summary).toMatchObject({ done: 2, outdated: 1 });
+    expect(stale.items.filter((item) => item.outdated).map((item) => item.recipientId)).toEqual([bruno!.id]);
+    expect(await okJson(await post(), 202)).toMatchObject({ queued: 1 });
+    const fresh = await vi.waitFor(
+      async () => {
+        const current = thumbnailPageSchema.parse(await okJson(await list()));
+        if (current.summary.pending > 0) throw new Error("thumbnail still rendering");
+        return current;
+      },
+      { timeout: 100_000, interval: 100 },
+    );
+    expect(fresh.summary).toEqual({ recipients: 2, done: 2, pending: 0, failed: 0, outdated: 0 });
+    const renders = await db.select().from(schema.renders).where(eq(schema.renders.recipientId, bruno!.id));
+    expect(renders.map((row) => row.data.title).sort()).toEqual(["Hi Bruno", "Hi Bruno Costa"]);
   });
 
   it("pages by cursor", async () => {
