@@ -5603,6 +5603,8 @@ export interface operations {
                             renderId: string | null;
                             status: ("queued" | "rendering" | "done" | "failed") | null;
                             error: string | null;
+                            /** @description The thumbnail shows another template or other data than the recipient's page plays now: queue the thumbnails again to refresh it */
+                            outdated: boolean;
                             /** @description Signed; expires after 30 days */
                             thumbnailUrl: string | null;
                             expiresAt: string | null;
@@ -5619,6 +5621,8 @@ export interface operations {
                             pending: number;
                             /** @description Recipients whose latest thumbnail failed */
                             failed: number;
+                            /** @description Recipients whose latest thumbnail is done but outdated (see items[].outdated) */
+                            outdated: number;
                         };
                     };
                 };
@@ -5698,7 +5702,7 @@ export interface operations {
                         /** Format: uuid */
                         templateId: string;
                         recipients: number;
-                        /** @description Thumbnails queued by this call: recipients that had none, or whose last one failed */
+                        /** @description Thumbnails queued by this call: recipients that had none of the template served now with the data their page plays now (none, the last one failed, or their data, the share's or the template changed since) */
                         queued: number;
                     };
                 };
