@@ -21,3 +21,4 @@ export * from "./renders";
 export * from "./webhooks";
 export * from "./upload-sessions";
 export * from "./recipient-posters";
+export * from "./releases";

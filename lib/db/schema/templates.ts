@@ -31,11 +31,15 @@ export const templates = pgTable(
     deployedAt: timestamptz("deployed_at"),
     archivedAt: timestamptz("archived_at"),
     everProduction: boolean("ever_production").notNull().default(false),
+    /** A scheduled go-live: from this instant the template is deployed (once, by any app process); null when none is scheduled. */
+    deployAt: timestamptz("deploy_at"),
+    deployScheduledBy: uuid("deploy_scheduled_by").references(() => users.id, { onDelete: "set null" }),
   },
   (t) => [
     // At most one Production template per project, under any concurrency.
     uniqueIndex("templates_one_production_per_project").on(t.projectId).where(sql`${t.status} = 'Production'`),
     index("templates_project_status_idx").on(t.projectId, t.status, t.createdAt),
+    index("templates_deploy_at_idx").on(t.deployAt).where(sql`${t.deployAt} is not null`),
     check("templates_version_format_check", sql`${t.version} ~ '^[0-9]+\\.[0-9]+$'`),
     check("templates_production_flag_check", sql`${t.status} <> 'Production' or ${t.everProduction}`),
   ],
