@@ -895,7 +895,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Testing → Production; the current Production template becomes Previous
+         * Testing → Production (a deploy) or Previous → Production (a rollback); the current Production template becomes Previous. With `at`, scheduled for then
          * @description Minimum role: ProjectManager. A token needs the templates:write scope.
          */
         post: operations["deployTemplate"];
@@ -964,6 +964,26 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Projects/{projectId}/templates/{templateId}/scheduled-deploy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Cancels the template's scheduled go-live
+         * @description Minimum role: ProjectManager. A token needs the templates:write scope.
+         */
+        delete: operations["cancelScheduledDeploy"];
         options?: never;
         head?: never;
         patch?: never;
@@ -6489,6 +6509,8 @@ export interface operations {
                             createdAt: string;
                             createdBy: string | null;
                             deployedAt: string | null;
+                            /** @description A scheduled go-live (POST …/deploy with `at`): the template becomes Production then; null when none is scheduled */
+                            scheduledDeployAt: string | null;
                             archivedAt: string | null;
                             everProduction: boolean;
                         }[];
@@ -6626,6 +6648,8 @@ export interface operations {
                         createdAt: string;
                         createdBy: string | null;
                         deployedAt: string | null;
+                        /** @description A scheduled go-live (POST …/deploy with `at`): the template becomes Production then; null when none is scheduled */
+                        scheduledDeployAt: string | null;
                         archivedAt: string | null;
                         everProduction: boolean;
                     };
@@ -6832,6 +6856,8 @@ export interface operations {
                         createdAt: string;
                         createdBy: string | null;
                         deployedAt: string | null;
+                        /** @description A scheduled go-live (POST …/deploy with `at`): the template becomes Production then; null when none is scheduled */
+                        scheduledDeployAt: string | null;
                         archivedAt: string | null;
                         everProduction: boolean;
                     };
@@ -6907,9 +6933,19 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description A future instant (within a year): the go-live is scheduled for then instead of now
+                     */
+                    at?: string;
+                };
+            };
+        };
         responses: {
-            /** @description The deployed template */
+            /** @description The deployed template; with `at`, the template with its scheduledDeployAt */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6977,9 +7013,20 @@ export interface operations {
                         createdAt: string;
                         createdBy: string | null;
                         deployedAt: string | null;
+                        /** @description A scheduled go-live (POST …/deploy with `at`): the template becomes Production then; null when none is scheduled */
+                        scheduledDeployAt: string | null;
                         archivedAt: string | null;
                         everProduction: boolean;
                     };
+                };
+            };
+            /** @description Malformed JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid bearer token or session */
@@ -7011,7 +7058,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not a Testing template */
+            /** @description Production already, or Archived */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7020,8 +7067,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A console session's request with a body type a form can send */
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; errors lists each path */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7505,6 +7570,153 @@ export interface operations {
             };
         };
     };
+    cancelScheduledDeploy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                templateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The template, no longer scheduled */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        projectId: string;
+                        name: string;
+                        version: string;
+                        /** @enum {string} */
+                        kind: "LottieStandalone" | "Raster";
+                        /** @enum {string} */
+                        status: "Testing" | "Production" | "Previous" | "Archived";
+                        files: {
+                            templateJson?: {
+                                name: string;
+                                size: number;
+                                sha256: string;
+                                contentType: string;
+                            };
+                            manifestJson?: {
+                                name: string;
+                                size: number;
+                                sha256: string;
+                                contentType: string;
+                            };
+                            overlayJson?: {
+                                name: string;
+                                size: number;
+                                sha256: string;
+                                contentType: string;
+                            };
+                            videoFile?: {
+                                name: string;
+                                size: number;
+                                sha256: string;
+                                contentType: string;
+                            };
+                            posterFile?: {
+                                name: string;
+                                size: number;
+                                sha256: string;
+                                contentType: string;
+                            };
+                            assetFiles: {
+                                name: string;
+                                size: number;
+                                sha256: string;
+                                contentType: string;
+                            }[];
+                        };
+                        fields: ({
+                            key: string;
+                            /** @enum {string} */
+                            type: "text" | "image";
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        width: number | null;
+                        height: number | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        createdBy: string | null;
+                        deployedAt: string | null;
+                        /** @description A scheduled go-live (POST …/deploy with `at`): the template becomes Production then; null when none is scheduled */
+                        scheduledDeployAt: string | null;
+                        archivedAt: string | null;
+                        everProduction: boolean;
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role is below ProjectManager, or the token's scopes do not cover templates:write; a read-only token, or a console session's request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project, or no access to it; or no such resource in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No go-live is scheduled */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A console session's request with a body type a form can send */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     uploadTemplate: {
         parameters: {
             query?: never;
@@ -7623,6 +7835,8 @@ export interface operations {
                         createdAt: string;
                         createdBy: string | null;
                         deployedAt: string | null;
+                        /** @description A scheduled go-live (POST …/deploy with `at`): the template becomes Production then; null when none is scheduled */
+                        scheduledDeployAt: string | null;
                         archivedAt: string | null;
                         everProduction: boolean;
                         /** @description What the upload lacks without being refused for it, e.g. an image the animation shows that only personalization data fills; empty when nothing */
@@ -8192,6 +8406,8 @@ export interface operations {
                         createdAt: string;
                         createdBy: string | null;
                         deployedAt: string | null;
+                        /** @description A scheduled go-live (POST …/deploy with `at`): the template becomes Production then; null when none is scheduled */
+                        scheduledDeployAt: string | null;
                         archivedAt: string | null;
                         everProduction: boolean;
                         /** @description What the upload lacks without being refused for it, e.g. an image the animation shows that only personalization data fills; empty when nothing */

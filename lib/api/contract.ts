@@ -84,6 +84,8 @@ export type RouteContract = {
   query?: z.ZodObject;
   /** An application/json body, read by the wrapper (readJsonBody, ./request.ts): 400, 413, 415 and 422 follow. */
   body?: z.ZodType;
+  /** The body may be left out (no Content-Type, nothing sent): it is then read as `{}`. For a body added to an operation that had none. */
+  bodyOptional?: true;
   /** A body the handler reads itself (the wrapper leaves it alone); the document describes it by media type. */
   ownBody?: {
     /** application/json, checked by this schema in the handler: 400, 413, 415 and 422 follow as for `body`. */

@@ -57,7 +57,7 @@ export function defineRoute<const C extends RouteContract>(contract: C, handler:
   const run = async (ctx: { req: Request; params: Record<string, string> } & Record<string, unknown>, authorize?: (input: Parsed<C>) => Promise<object>) => {
     const params = parseParams(contract, ctx.params);
     const query = contract.query ? parseInput(contract.query, searchParamsObject(ctx.req)) : undefined;
-    const body = contract.body ? await readJsonBody(ctx.req, contract.body) : undefined;
+    const body = contract.body ? await readJsonBody(ctx.req, contract.body, { optional: contract.bodyOptional === true }) : undefined;
     const parsed = { ...ctx, params, query, body } as Parsed<C>;
     const authorized = authorize ? await authorize(parsed) : {};
     return handler({ ...parsed, ...authorized } as RouteContextOf<C>);

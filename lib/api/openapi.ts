@@ -174,7 +174,7 @@ function requestBodyOf(op: Operation) {
   for (const mediaType of own.jsonSchema?.mediaTypes ?? []) content[mediaType] = { schema: own.jsonSchema!.schema };
   if (own.multipart) content["multipart/form-data"] = { schema: jsonSchema(own.multipart, "input") };
   if (own.bytes) content["application/octet-stream"] = { schema: { type: "string", format: "binary" } };
-  return Object.keys(content).length > 0 ? { requestBody: { required: true, content } } : {};
+  return Object.keys(content).length > 0 ? { requestBody: { required: op.bodyOptional !== true, content } } : {};
 }
 
 function operationObject(op: Operation) {

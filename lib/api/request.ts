@@ -8,8 +8,11 @@ const maxJsonBodyBytes = 1024 * 1024;
 const maxJsonBodyDepth = 32;
 
 /** Reads a JSON body: 415 unless application/json, 400 when malformed, 422 with every failing path. */
-export async function readJsonBody<S extends z.ZodType>(req: Request, schema: S): Promise<z.infer<S>> {
+export async function readJsonBody<S extends z.ZodType>(req: Request, schema: S, { optional = false } = {}): Promise<z.infer<S>> {
   const contentType = req.headers.get("content-type") ?? "";
+  // An optional body left out (no Content-Type, nothing sent) reads as `{}`.
+  const leftOut = optional && contentType === "" && (await readTextWithLimit(req, maxJsonBodyBytes)) === "";
+  if (leftOut) return parseInput(schema, {});
   if (!/^application\/(.+\+)?json\b/i.test(contentType)) {
     throw new UnsupportedMediaTypeError("The request body must be JSON (Content-Type: application/json).");
   }

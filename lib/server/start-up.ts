@@ -8,6 +8,7 @@ import { drainIngestWriter } from "@/lib/ingest/handle-ingest";
 import { startRenderWorker } from "@/lib/renders/queue";
 import { transportSecurityHeaders } from "@/lib/security/response-headers";
 import { cleanTempFiles } from "@/lib/storage";
+import { startReleaseScheduler } from "@/lib/templates/release-scheduler";
 import { startUploadSessionSweep } from "@/lib/templates/upload-sessions/sweep";
 import { startDeliveryWorker } from "@/lib/webhooks/delivery-worker";
 import type { PeriodicTask } from "@/lib/jobs/periodic-task";
@@ -31,7 +32,7 @@ async function shutDownApp(): Promise<void> {
 
 /**
  * Migrates the database (taking the DATA_DIR lock on PGlite), starts the analytics partition
- * maintenance, the rollup job, the webhook delivery worker, the render worker and the upload-session sweep, then bootstraps the demo data and prints it. Publishes for the server
+ * maintenance, the rollup job, the webhook delivery worker, the render worker, the upload-session sweep and the scheduled go-lives, then bootstraps the demo data and prints it. Publishes for the server
  * (scripts/serve.mjs) what to do on shutdown and the headers it puts on every response (static
  * files and Next's own answers included).
  */
@@ -46,7 +47,7 @@ export async function startServer(): Promise<void> {
   // instead of a process per command. The file is 0600 in the server's own DATA_DIR: whoever
   // reads it is the server's user, who can read its environment and DATABASE_URL anyway.
   publishAdminChannel(config.dataDir, config.port);
-  backgroundTasks ??= [startPartitionMaintenance(), ...(config.rollupJob ? [startRollupJob()] : []), startDeliveryWorker(), startRenderWorker(), startUploadSessionSweep()];
+  backgroundTasks ??= [startPartitionMaintenance(), ...(config.rollupJob ? [startRollupJob()] : []), startDeliveryWorker(), startRenderWorker(), startUploadSessionSweep(), startReleaseScheduler()];
   await cleanTempFiles(staleUploadMs).catch((error: unknown) => console.error("Cleaning upload temp files failed:", error));
   if (config.bootstrapOnStart) console.log(formatBootstrapBanner(await bootstrapDemo(db)));
 }

@@ -65,6 +65,7 @@ export const templateSchema = z.object({
   createdAt: z.iso.datetime(),
   createdBy: z.uuid().nullable(),
   deployedAt: z.iso.datetime().nullable(),
+  scheduledDeployAt: z.iso.datetime().nullable().describe("A scheduled go-live (POST …/deploy with `at`): the template becomes Production then; null when none is scheduled"),
   archivedAt: z.iso.datetime().nullable(),
   everProduction: z.boolean(),
 });
@@ -85,3 +86,12 @@ export const previewResultSchema = z.object({
   warnings: z.array(z.string()),
 });
 
+
+/** POST …/deploy: now (no body, or no `at`), or a scheduled go-live at `at`. */
+export const deployBody = z.strictObject({
+  at: z.iso
+    .datetime({ offset: true, error: "must be an ISO 8601 date-time with a time zone, e.g. 2026-12-01T09:00:00Z" })
+    .transform((value) => new Date(value))
+    .optional()
+    .describe("A future instant (within a year): the go-live is scheduled for then instead of now"),
+});

@@ -46,6 +46,7 @@ export function presentTemplate(row: TemplateRow, files: TemplateFileRow[]) {
     createdAt: row.createdAt,
     createdBy: row.createdBy,
     deployedAt: row.deployedAt,
+    scheduledDeployAt: row.deployAt,
     archivedAt: row.archivedAt,
     everProduction: row.everProduction,
   };

@@ -17,11 +17,11 @@ export const templateKindList = ["LottieStandalone", "Raster"] as const satisfie
 
 type Lifecycle = Pick<TemplateJson, "status" | "everProduction">;
 
-/** Why the template cannot be deployed, or null. */
+/** Why the template cannot be deployed (a Testing one) or rolled back to (a Previous one), or null. */
 export function deployBlocker({ status }: Lifecycle): string | null {
-  if (status === "Testing") return null;
+  if (status === "Testing" || status === "Previous") return null;
   if (status === "Production") return "This template is already in Production.";
-  return `Only a Testing template can be deployed; this one is ${status}. Upload a new version instead.`;
+  return "An Archived template cannot be deployed; upload it again as a new version.";
 }
 
 /** Why the template cannot be archived, or null. */

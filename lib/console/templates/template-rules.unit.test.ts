@@ -21,6 +21,7 @@ function template(change: Partial<TemplateJson> = {}): TemplateJson {
     createdAt: "2026-11-25T02:38:13.000Z",
     createdBy: null,
     deployedAt: null,
+    scheduledDeployAt: null,
     archivedAt: null,
     everProduction: false,
     ...change,
@@ -31,8 +32,8 @@ describe("lifecycle blockers – the API's refusals, as reasons on disabled butt
   test.each([
     ["Testing", false, null, null, null],
     ["Production", true, "This template is already in Production.", "A Production template cannot be archived; deploy a newer version first.", "A template that was ever in Production cannot be deleted; archive it instead."],
-    ["Previous", true, "Only a Testing template can be deployed; this one is Previous. Upload a new version instead.", null, "A template that was ever in Production cannot be deleted; archive it instead."],
-    ["Archived", false, "Only a Testing template can be deployed; this one is Archived. Upload a new version instead.", "This template is already archived.", null],
+    ["Previous", true, null, null, "A template that was ever in Production cannot be deleted; archive it instead."],
+    ["Archived", false, "An Archived template cannot be deployed; upload it again as a new version.", "This template is already archived.", null],
   ] as const)("%s (everProduction %s)", (status, everProduction, deploy, archive, remove) => {
     const t = template({ status, everProduction });
     expect([deployBlocker(t), archiveBlocker(t), deleteBlocker(t)]).toEqual([deploy, archive, remove]);

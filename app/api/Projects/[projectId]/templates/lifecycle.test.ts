@@ -102,7 +102,7 @@ describe("POST /api/Projects/:id/templates/:templateId/deploy", () => {
     expect(event?.data).toMatchObject({ previousProductionId: first.id });
   });
 
-  it.each(["Production", "Previous", "Archived", "ArchivedAfterProduction"] as const)(
+  it.each(["Production", "Archived", "ArchivedAfterProduction"] as const)(
     "POST /api/Projects/:id/templates/:templateId/deploy – a %s template → 409, unchanged",
     async (state) => {
       const projectId = await newProject();
@@ -110,7 +110,7 @@ describe("POST /api/Projects/:id/templates/:templateId/deploy", () => {
       const auditBefore = await auditActionsFor(template.id);
 
       const problem = await problemOf(await deploy(admin.token, projectId, template.id), 409);
-      expect(problem.code).toBe("conflict");
+      expect(problem.code).toBe(state === "Production" ? "already_production" : "template_archived");
       expect(await okJson<TemplateJson>(await getOne(admin.token, projectId, template.id))).toEqual(template);
       expect(await auditActionsFor(template.id)).toEqual(auditBefore);
     },

@@ -1,6 +1,6 @@
 import { defineRoute } from "@/lib/api/define-route";
 import { json } from "@/lib/api/responses";
-import { templateSchema } from "@/lib/templates/contract";
+import { deployBody, templateSchema } from "@/lib/templates/contract";
 import { deployTemplate } from "@/lib/templates/lifecycle";
 
 export const POST = defineRoute(
@@ -8,10 +8,12 @@ export const POST = defineRoute(
     path: "/api/Projects/{projectId}/templates/{templateId}/deploy",
     operationId: "deployTemplate",
     tag: "Templates",
-    summary: "Testing → Production; the current Production template becomes Previous",
+    summary: "Testing → Production (a deploy) or Previous → Production (a rollback); the current Production template becomes Previous. With `at`, scheduled for then",
     access: { project: "template.deploy" },
-    responses: { 200: { description: "The deployed template", schema: templateSchema } },
-    errors: { 409: "Not a Testing template" },
+    body: deployBody,
+    bodyOptional: true,
+    responses: { 200: { description: "The deployed template; with `at`, the template with its scheduledDeployAt", schema: templateSchema } },
+    errors: { 409: "Production already, or Archived" },
   },
-  async (ctx) => json(await deployTemplate(ctx, ctx.params.templateId)),
+  async (ctx) => json(await deployTemplate(ctx, { templateId: ctx.params.templateId, at: ctx.body.at })),
 );
