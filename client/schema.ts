@@ -721,6 +721,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/Projects/{projectId}/channels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Each channel (DEV, STAGING, PROD): the template it serves and why, its pin, its share and the share's A/B test
+         * @description Minimum role: Viewer. A token needs the read scope.
+         */
+        get: operations["listChannels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Projects/{projectId}/channels/DEV": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Pins a Testing template to DEV (an Editor or higher), or unpins it (templateId null): DEV then serves the newest Testing template
+         * @description Minimum role: Editor. A token needs the templates:write scope.
+         */
+        put: operations["pinDevChannel"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Projects/{projectId}/channels/STAGING": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Pins a Testing template to STAGING (a ProjectManager or higher), or unpins it (templateId null): STAGING then serves the newest Testing template
+         * @description Minimum role: ProjectManager. A token needs the templates:write scope.
+         */
+        put: operations["pinStagingChannel"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/Projects/{projectId}/public-video-shares": {
         parameters: {
             query?: never;
@@ -5767,6 +5827,430 @@ export interface operations {
             };
             /** @description A console session's request with a body type a form can send */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listChannels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The three channels */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @enum {string} */
+                            channel: "DEV" | "STAGING" | "PROD";
+                            /** @description The template the channel serves; null when there is none. A viewer of a share running an A/B test is given one of its variants instead */
+                            served: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                version: string;
+                                status: string;
+                            } | null;
+                            /**
+                             * @description pinned: chosen for this channel; newest-testing: no pin, the newest Testing template; production: the Production template; none: nothing to serve
+                             * @enum {string}
+                             */
+                            because: "pinned" | "newest-testing" | "production" | "none";
+                            pin: {
+                                template: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    name: string;
+                                    version: string;
+                                    status: string;
+                                };
+                                pinnedBy: string | null;
+                                /** Format: date-time */
+                                pinnedAt: string;
+                            } | null;
+                            /** @description The channel's share, when there is one */
+                            share: {
+                                slug: string;
+                                status: string;
+                            } | null;
+                            /** @description The share's A/B test, in order (the first is the control); empty when none runs */
+                            variants: {
+                                template: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    name: string;
+                                    version: string;
+                                    status: string;
+                                };
+                                weight: number;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token's scopes do not cover read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project, or no access to it; or no such resource in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    pinDevChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A Testing template of the project, or null: the channel serves the newest Testing template again */
+                    templateId: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The channel as it serves now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        channel: "DEV" | "STAGING" | "PROD";
+                        /** @description The template the channel serves; null when there is none. A viewer of a share running an A/B test is given one of its variants instead */
+                        served: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            version: string;
+                            status: string;
+                        } | null;
+                        /**
+                         * @description pinned: chosen for this channel; newest-testing: no pin, the newest Testing template; production: the Production template; none: nothing to serve
+                         * @enum {string}
+                         */
+                        because: "pinned" | "newest-testing" | "production" | "none";
+                        pin: {
+                            template: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                version: string;
+                                status: string;
+                            };
+                            pinnedBy: string | null;
+                            /** Format: date-time */
+                            pinnedAt: string;
+                        } | null;
+                        /** @description The channel's share, when there is one */
+                        share: {
+                            slug: string;
+                            status: string;
+                        } | null;
+                        /** @description The share's A/B test, in order (the first is the control); empty when none runs */
+                        variants: {
+                            template: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                version: string;
+                                status: string;
+                            };
+                            weight: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role is below Editor, or the token's scopes do not cover templates:write; a read-only token, or a console session's request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project, or no access to it; or no such resource in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not a Testing template */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; errors lists each path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    pinStagingChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A Testing template of the project, or null: the channel serves the newest Testing template again */
+                    templateId: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The channel as it serves now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        channel: "DEV" | "STAGING" | "PROD";
+                        /** @description The template the channel serves; null when there is none. A viewer of a share running an A/B test is given one of its variants instead */
+                        served: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            version: string;
+                            status: string;
+                        } | null;
+                        /**
+                         * @description pinned: chosen for this channel; newest-testing: no pin, the newest Testing template; production: the Production template; none: nothing to serve
+                         * @enum {string}
+                         */
+                        because: "pinned" | "newest-testing" | "production" | "none";
+                        pin: {
+                            template: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                version: string;
+                                status: string;
+                            };
+                            pinnedBy: string | null;
+                            /** Format: date-time */
+                            pinnedAt: string;
+                        } | null;
+                        /** @description The channel's share, when there is one */
+                        share: {
+                            slug: string;
+                            status: string;
+                        } | null;
+                        /** @description The share's A/B test, in order (the first is the control); empty when none runs */
+                        variants: {
+                            template: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                version: string;
+                                status: string;
+                            };
+                            weight: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role is below ProjectManager, or the token's scopes do not cover templates:write; a read-only token, or a console session's request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project, or no access to it; or no such resource in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not a Testing template */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; errors lists each path */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -153,6 +153,10 @@ function validBody(op: Operation): Record<string, unknown> {
     "patch /api/Projects/{projectId}/campaigns/{campaignId}/recipients/{recipientId}": { email: "fuzzed-edit@example.com", data: { text: "Fuzzed" } },
     "post /api/Projects/{projectId}/templates/uploads": lightsSessionBody("Fuzzed"),
     "post /api/Projects/{projectId}/templates/uploads/{uploadId}/complete": { files: [] },
+    // Deploy now (a fuzzed `at` that stays valid schedules the victim's go-live instead).
+    "post /api/Projects/{projectId}/templates/{templateId}/deploy": {},
+    "put /api/Projects/{projectId}/channels/DEV": { templateId: null },
+    "put /api/Projects/{projectId}/channels/STAGING": { templateId: null },
   };
   const body = bodies[`${op.method} ${op.path}`];
   if (!body) throw new Error(`No valid body for ${op.method} ${op.path}`);

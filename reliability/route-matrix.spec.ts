@@ -199,6 +199,8 @@ async function requestFor(op: Operation, caller: Caller, tenant: Tenant, succeed
     "post /api/Projects/{projectId}/campaigns/{campaignId}/recipients": { recipients: [{ id: "matrix-1", text: "Matrix" }] },
     "post /api/Projects/{projectId}/templates/uploads": lightsSessionBody("Matrix"),
     "post /api/Projects/{projectId}/templates/uploads/{uploadId}/complete": {},
+    "put /api/Projects/{projectId}/channels/DEV": { templateId: null },
+    "put /api/Projects/{projectId}/channels/STAGING": { templateId: null },
     "put /api/uploads/{sessionId}/files/{fileIndex}/parts/{partNumber}": JSON.parse(lightsJsonText()) as unknown,
   };
   const key = `${op.method} ${op.path}`;

@@ -8,11 +8,12 @@ import type { Action } from "@/lib/auth/permissions";
 // are built from all three (docs/adr/0144-openapi-contract-check.md).
 
 /** The areas of the API, one tag each, in the order the document lists them. */
-export const tags = ["Templates", "Uploads", "Renders", "Shares", "Analytics", "Campaigns", "Audit", "Webhooks", "Credentials", "Account", "Organizations", "Invitations", "Embed", "System", "Ingest"] as const;
+export const tags = ["Templates", "Channels", "Uploads", "Renders", "Shares", "Analytics", "Campaigns", "Audit", "Webhooks", "Credentials", "Account", "Organizations", "Invitations", "Embed", "System", "Ingest"] as const;
 export type Tag = (typeof tags)[number];
 
 export const tagDescriptions: Record<Tag, string> = {
-  Templates: "Lottie animations, or MP4s with a Lottie overlay: upload, deploy (Testing → Production → Previous), archive, preview",
+  Templates: "Lottie animations, or MP4s with a Lottie overlay: upload, deploy (Testing → Production → Previous), roll back, schedule a go-live, archive, preview",
+  Channels: "What each channel (DEV, STAGING, PROD) serves and why; a Testing template pinned to DEV or STAGING",
   Uploads: "Direct uploads of a template's files, part by part, for files too large for one request",
   Renders: "MP4, GIF and PNG renders of a template with one viewer's data",
   Shares: "The public video share of each channel (DEV, STAGING, PROD): its landing page and player",

@@ -11,12 +11,16 @@ export const minimumRole = {
   "audit.read": "Viewer",
   "campaign.read": "Viewer",
   "template.upload": "Editor",
+  /** Which Testing template the DEV channel serves: a developer's own candidate (docs/adr/0150-release-control.md). */
+  "channel.pin-dev": "Editor",
   "template.preview": "Editor",
   "campaign.write": "Editor",
   "render.read": "Viewer",
   "render.create": "Editor",
   "share.write": "ProjectManager",
   "template.deploy": "ProjectManager",
+  /** Which Testing template STAGING serves: what the business reviews before a deploy. */
+  "channel.pin-staging": "ProjectManager",
   "template.archive": "ProjectManager",
   "template.delete": "ProjectManager",
   "credential.read": "ProjectManager",

@@ -53,6 +53,8 @@ describe("can – role matrix", () => {
         "audit.read",
         "campaign.read",
         "campaign.write",
+        "channel.pin-dev",
+        "channel.pin-staging",
         "credential.read",
         "credential.write",
         "member.list",

@@ -27,6 +27,8 @@ export const scopeOfAction = {
   "template.upload": "templates:write",
   "template.preview": "templates:write",
   "template.deploy": "templates:write",
+  "channel.pin-dev": "templates:write",
+  "channel.pin-staging": "templates:write",
   "template.archive": "templates:write",
   "template.delete": "templates:write",
   "render.create": "renders:write",

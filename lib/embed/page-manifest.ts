@@ -108,7 +108,7 @@ async function manifestFor(db: Db, share: PublicShare, session: EmbedSessionClai
 }
 
 /** The template part of a page manifest: signed file URLs, bindings and chapters in milliseconds. */
-export async function describeTemplate(db: Db, row: NonNullable<PublicShare["template"]>) {
+export async function describeTemplate(db: Db, row: Omit<NonNullable<PublicShare["template"]>, "because">) {
   const files = await getTemplateFiles(db, row.id);
   const one = (role: string) => files.find((file) => file.role === role) ?? null;
   const lottieFile = one("templateJson");

@@ -1,13 +1,19 @@
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { templates, type Channel } from "@/lib/db/schema";
+import { channelPins, templates, type Channel } from "@/lib/db/schema";
+
+/** Why a channel serves its template: pinned to it, the newest Testing one, or the Production one. */
+export type ServedBecause = "pinned" | "newest-testing" | "production";
 
 /**
- * The template a channel serves (docs/design.md, Management API): PROD serves the Production template; DEV and
- * STAGING serve the newest Testing template, else the Production one. Null when there is none.
+ * The template a channel serves (docs/adr/0150-release-control.md): PROD serves the Production
+ * template; DEV and STAGING serve the template pinned to them, else the newest Testing template,
+ * else the Production one. Null when there is none. One query: the pin, when there is one, sorts
+ * first.
  */
 export async function findServedTemplate(db: Db, projectId: string, channel: Channel) {
   const statuses = channel === "PROD" ? (["Production"] as const) : (["Testing", "Production"] as const);
+  const pinned = sql<boolean>`coalesce(${templates.id} = (select ${channelPins.templateId} from ${channelPins} where ${channelPins.projectId} = ${projectId} and ${channelPins.channel} = ${channel}), false)`;
   const [row] = await db
     .select({
       id: templates.id,
@@ -19,10 +25,16 @@ export async function findServedTemplate(db: Db, projectId: string, channel: Cha
       height: templates.height,
       manifest: templates.manifest,
       overlay: templates.overlay,
+      pinned,
     })
     .from(templates)
     .where(and(eq(templates.projectId, projectId), inArray(templates.status, [...statuses])))
-    .orderBy(sql`${templates.status} = 'Testing' desc`, desc(templates.createdAt), desc(templates.id))
+    .orderBy(sql`${pinned} desc`, sql`${templates.status} = 'Testing' desc`, sql`${templates.createdAt} desc`, sql`${templates.id} desc`)
     .limit(1);
-  return row ?? null;
+  if (!row) return null;
+  const { pinned: isPinned, ...template } = row;
+  const because: ServedBecause = isPinned ? "pinned" : template.status === "Testing" ? "newest-testing" : "production";
+  return { ...template, because };
 }
+
+export type ServedTemplate = NonNullable<Awaited<ReturnType<typeof findServedTemplate>>>;
