@@ -21,9 +21,9 @@ let token: string;
 const sameOrigin = () => ({ Origin: env("E2E_BASE_URL") });
 const dir = "testing/fixtures/lottie/weather-card";
 /** The weather card with the images its animation shows (an upload without them is refused). */
-function weatherCardForm(): FormData {
+function weatherCardForm(name = "Weather card", version = "1.0"): FormData {
   const form = new FormData();
-  for (const [name, value] of Object.entries({ name: "Weather card", version: "1.0", kind: "LottieStandalone" })) form.set(name, value);
+  for (const [field, value] of Object.entries({ name, version, kind: "LottieStandalone" })) form.set(field, value);
   for (const [role, name, type] of [["templateJson", "data.json", "application/json"], ["manifestJson", "manifest.json", "application/json"], ["assetFiles", "images/img_0.jpg", "image/jpeg"], ["assetFiles", "images/img_1.jpg", "image/jpeg"]] as const) {
     form.append(role, new File([new Uint8Array(readFileSync(`${dir}/${name}`))], name.replace("images/", ""), { type }));
   }
@@ -171,4 +171,42 @@ test("a Viewer sees the shares without edit controls, and the API refuses their 
   await page.goto(`/projects/${projectId}/shares/NOPE`);
   await expect(page.getByText(/could not be found|not found/i).first()).toBeVisible();
   await expect(page.getByRole("button", { name: "Disable" })).toHaveCount(0);
+});
+
+test("channels: DEV and STAGING play the newest Testing template until one is pinned; PROD follows deploys; a Viewer cannot pin", async ({ page, request }) => {
+  const headers = { authorization: `Bearer ${token}` };
+  for (const version of ["1.1", "1.2"]) {
+    const upload = await request.post(`/api/Projects/${projectId}/templates/upload`, { headers, multipart: weatherCardForm("Candidate", version) });
+    expect(upload.status(), await upload.text()).toBe(201);
+  }
+  await signIn(page, manager);
+  await page.goto(`/projects/${projectId}/shares`);
+  const card = (channel: string) => page.getByRole("listitem", { name: `${channel} share` });
+  await expect(card("DEV").getByTestId("served-template")).toHaveText("Plays: Candidate 1.2 (the newest Testing template)");
+  await expect(card("PROD").getByTestId("served-template")).toHaveText("Plays: Weather card 1.0 (the Production template)");
+
+  // STAGING pinned to 1.1: DEV still plays the newest.
+  await card("STAGING").getByLabel("Template for STAGING").selectOption({ label: "Candidate 1.1" });
+  await expect(page.getByRole("status").filter({ hasText: "STAGING now plays Candidate 1.1." })).toBeVisible();
+  await expect(card("STAGING").getByTestId("served-template")).toHaveText("Plays: Candidate 1.1 (pinned to this channel)");
+  await expect(card("DEV").getByTestId("served-template")).toHaveText("Plays: Candidate 1.2 (the newest Testing template)");
+  await screenshots(page, "channels-pinned");
+  await expectAccessible(page);
+  const channels = await request.get(`/api/Projects/${projectId}/channels`, { headers });
+  const staging = ((await channels.json()) as { items: { channel: string; because: string; served: { version: string } }[] }).items.find((item) => item.channel === "STAGING");
+  expect(staging).toMatchObject({ because: "pinned", served: { version: "1.1" } });
+
+  // The Viewer sees it, and cannot change it.
+  await page.context().clearCookies();
+  await signIn(page, viewer);
+  await page.goto(`/projects/${projectId}/shares`);
+  await expect(card("STAGING").getByLabel("Template for STAGING")).toBeDisabled();
+  await expect(card("STAGING").getByLabel("Template for STAGING")).toHaveAttribute("title", "Needs the ProjectManager role; you are Viewer.");
+
+  // Unpinned by the manager: STAGING follows the newest again.
+  await page.context().clearCookies();
+  await signIn(page, manager);
+  await page.goto(`/projects/${projectId}/shares`);
+  await card("STAGING").getByLabel("Template for STAGING").selectOption({ label: "Newest Testing template (no pin)" });
+  await expect(card("STAGING").getByTestId("served-template")).toHaveText("Plays: Candidate 1.2 (the newest Testing template)");
 });

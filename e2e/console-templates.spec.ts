@@ -323,11 +323,33 @@ test("Deploy, archive, delete – through their confirmations, each disabled wit
   await expect(page.getByRole("button", { name: /^Deploy to Production/ })).toHaveAttribute("title", "This template is already in Production.");
   await screenshots(page, "detail-production");
 
-  // A is Previous now: it can be archived, never deleted or deployed again.
+  // A is Previous now: never deleted; a go-live back to it can be scheduled (and cancelled), or done now (a rollback).
   await page.goto(`/projects/${projectId}/templates/${first.id}`);
   await expect(page.getByText("Previous", { exact: true })).toBeVisible();
   await expect(page.getByRole("button", { name: /^Delete/ })).toBeDisabled();
-  await expect(page.getByRole("button", { name: /^Deploy to Production/ })).toHaveAttribute("title", /Only a Testing template can be deployed; this one is Previous/);
+  await page.getByRole("button", { name: "Schedule go-live" }).click();
+  const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+  await expect(dialog.getByLabel("Time (UTC)")).toHaveValue("09:00");
+  await dialog.getByLabel("Time (UTC)").fill("14:30");
+  await screenshots(page, "schedule-go-live");
+  await dialog.getByRole("button", { name: "Schedule" }).click();
+  await expect(dialog).toBeHidden();
+  const scheduled = page.getByTestId("scheduled-go-live");
+  await expect(scheduled.locator("time")).toHaveAttribute("datetime", `${tomorrow}T14:30:00.000Z`);
+  await scheduled.getByRole("button", { name: "Cancel go-live" }).click();
+  await dialog.getByRole("button", { name: "Cancel go-live" }).click();
+  await expect(scheduled).toBeHidden();
+  await page.getByRole("button", { name: "Roll back to this version" }).click();
+  await expect(dialog).toContainText("The PROD share will play Lifecycle card A 1.0 again, at once. Lifecycle card B 1.0, in Production now, becomes Previous.");
+  await dialog.getByRole("button", { name: "Roll back" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Rolled back: Lifecycle card A 1.0 is in Production again." })).toBeVisible();
+  // And forward again to B: A is Previous once more.
+  await page.goto(`/projects/${projectId}/templates/${second.id}`);
+  await page.getByRole("button", { name: "Roll back to this version" }).click();
+  await dialog.getByRole("button", { name: "Roll back" }).click();
+  await expect(dialog).toBeHidden();
+  await page.goto(`/projects/${projectId}/templates/${first.id}`);
+  await expect(page.getByText("Previous", { exact: true })).toBeVisible();
   await page.getByRole("button", { name: "Archive", exact: true }).click();
   await dialog.getByRole("button", { name: "Archive" }).click();
   await expect(dialog).toBeHidden();

@@ -7,11 +7,12 @@ import { ErrorState } from "@/components/console/states";
 import { problemMessage } from "@/lib/console/api-client";
 import { useShares, type Channel } from "@/lib/console/hooks/shares";
 import type { SharesPageData } from "@/lib/console/shares/load-shares";
+import { ChannelPin, ServedBy } from "./channel-pin";
 import { ShareStatusBadge, ShareTransition } from "./share-status";
 
 const channelOrder: Channel[] = ["DEV", "STAGING", "PROD"];
 
-/** DEV, STAGING and PROD side by side (stacked on a phone): status, template served, link. */
+/** DEV, STAGING and PROD side by side (stacked on a phone): status, the template served and why (a pin for DEV and STAGING), link. */
 export function SharesBoard({ projectId, shares: initialShares, servedTemplates, people }: SharesPageData & { projectId: string }) {
   const shares = useShares(projectId, initialShares);
   const { can } = useProject();
@@ -29,17 +30,14 @@ export function SharesBoard({ projectId, shares: initialShares, servedTemplates,
                 <h2 className="text-lg font-semibold">{channel}</h2>
                 <ShareStatusBadge share={share} />
               </div>
-              <p className="text-sm text-slate-600">
-                Plays:{" "}
-                {template ? (
-                  <span className="font-medium">
-                    {template.name} {template.version}
-                  </span>
-                ) : (
-                  <span className="font-medium text-amber-800">no template yet</span>
-                )}
-                {template ? <span> ({template.status})</span> : null}
+              <p className="text-sm text-slate-600" data-testid="served-template">
+                Plays: <ServedBy template={template} />
               </p>
+              {channel === "PROD" ? (
+                <p className="text-xs text-slate-500">PROD follows deploys: the template deployed (or rolled back to) last.</p>
+              ) : (
+                <ChannelPin projectId={projectId} channel={channel} served={template} />
+              )}
               {share ? (
                 <>
                   <p className="font-medium break-words">{share.publicTitle}</p>

@@ -4,16 +4,19 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Button } from "@/components/console/button";
 import { ConfirmMutationDialog } from "@/components/console/dialog";
+import { ScheduleGoLive } from "./schedule-go-live";
 import { useProject } from "@/components/console/project-context";
 import { useToast } from "@/components/console/toast";
-import { useArchiveTemplate, useDeleteTemplate, useDeployTemplate } from "@/lib/console/hooks/templates";
+import { formatDateTime } from "@/lib/console/format";
+import { useArchiveTemplate, useCancelScheduledDeploy, useDeleteTemplate, useDeployTemplate } from "@/lib/console/hooks/templates";
 import { archiveBlocker, deleteBlocker, deployBlocker, type TemplateJson } from "@/lib/console/templates/template-rules";
 
-type Pending = "deploy" | "archive" | "delete" | null;
+type Pending = "deploy" | "schedule" | "cancel-schedule" | "archive" | "delete" | null;
 
 /**
- * Deploy, archive and delete, each behind a confirmation, each disabled with its reason when the
- * role or the template's lifecycle forbids it (the API refuses those anyway).
+ * Deploy (or, for a Previous template, roll back to it), schedule that go-live, archive and
+ * delete, each behind a confirmation that names what changes, each disabled with its reason when
+ * the role or the template's lifecycle forbids it (the API refuses those anyway).
  */
 export function TemplateActions({ projectId, template, production }: { projectId: string; template: TemplateJson; production: TemplateJson | null }) {
   const { roleReason } = useProject();
@@ -21,9 +24,12 @@ export function TemplateActions({ projectId, template, production }: { projectId
   const toast = useToast();
   const [pending, setPending] = useState<Pending>(null);
   const deploy = useDeployTemplate(projectId);
+  const cancelSchedule = useCancelScheduledDeploy(projectId);
   const archive = useArchiveTemplate(projectId);
   const remove = useDeleteTemplate(projectId);
   const label = `${template.name} ${template.version}`;
+  const rollback = template.status === "Previous";
+  const productionLabel = production ? `${production.name} ${production.version}` : null;
 
   const reasons = {
     deploy: roleReason("template.deploy") ?? deployBlocker(template),
@@ -33,6 +39,7 @@ export function TemplateActions({ projectId, template, production }: { projectId
   const close = () => {
     setPending(null);
     deploy.reset();
+    cancelSchedule.reset();
     archive.reset();
     remove.reset();
   };
@@ -41,7 +48,10 @@ export function TemplateActions({ projectId, template, production }: { projectId
     <div className="space-y-2">
       <div className="flex flex-wrap gap-2">
         <Button intent="primary" disabledReason={reasons.deploy} onClick={() => setPending("deploy")}>
-          Deploy to Production
+          {rollback ? "Roll back to this version" : "Deploy to Production"}
+        </Button>
+        <Button disabledReason={reasons.deploy} onClick={() => setPending("schedule")}>
+          {template.scheduledDeployAt ? "Reschedule go-live" : "Schedule go-live"}
         </Button>
         <Button disabledReason={reasons.archive} onClick={() => setPending("archive")}>
           Archive
@@ -50,6 +60,16 @@ export function TemplateActions({ projectId, template, production }: { projectId
           Delete
         </Button>
       </div>
+      {template.scheduledDeployAt ? (
+        <div className="flex flex-wrap items-center gap-2 rounded-md bg-blue-50 px-3 py-2 text-sm text-blue-900 ring-1 ring-blue-200" data-testid="scheduled-go-live">
+          <span>
+            Scheduled to go live on <time dateTime={template.scheduledDeployAt}>{formatDateTime(template.scheduledDeployAt)}</time>.
+          </span>
+          <Button disabledReason={roleReason("template.deploy")} onClick={() => setPending("cancel-schedule")}>
+            Cancel go-live
+          </Button>
+        </div>
+      ) : null}
       {/* The same reasons, visible where no tooltip shows (a phone); each button already carries its own for screen readers. */}
       <ul aria-hidden className="space-y-0.5 text-xs text-slate-500">
         {(["deploy", "archive", "delete"] as const).flatMap((action) =>
@@ -60,21 +80,47 @@ export function TemplateActions({ projectId, template, production }: { projectId
       <ConfirmMutationDialog
         open={pending === "deploy"}
         onClose={close}
-        title={`Deploy ${label} to Production?`}
+        title={rollback ? `Roll back to ${label}?` : `Deploy ${label} to Production?`}
         description={
-          production ? (
+          productionLabel ? (
             <>
-              The PROD share will play <strong>{label}</strong>. <strong>{`${production.name} ${production.version}`}</strong>, in Production now, becomes Previous.
+              The PROD share will play <strong>{label}</strong>
+              {rollback ? " again" : ""}, at once. <strong>{productionLabel}</strong>, in Production now, becomes Previous.
             </>
           ) : (
             <>No template is in Production yet: the PROD share starts playing {label}.</>
           )
         }
-        confirmLabel="Deploy"
+        confirmLabel={rollback ? "Roll back" : "Deploy"}
         mutation={deploy}
         variables={template.id}
         onDone={() => {
-          toast.success(`${label} is now in Production.`);
+          toast.success(rollback ? `Rolled back: ${label} is in Production again.` : `${label} is now in Production.`);
+          setPending(null);
+        }}
+      />
+      {pending === "schedule" ? (
+        <ScheduleGoLive
+          projectId={projectId}
+          template={template}
+          productionLabel={productionLabel}
+          onClose={close}
+          onDone={(at) => {
+            toast.success(`${label} goes live on ${formatDateTime(at)}.`);
+            setPending(null);
+          }}
+        />
+      ) : null}
+      <ConfirmMutationDialog
+        open={pending === "cancel-schedule"}
+        onClose={close}
+        title={`Cancel the go-live of ${label}?`}
+        description={template.scheduledDeployAt ? `It was scheduled for ${formatDateTime(template.scheduledDeployAt)}; ${label} stays ${template.status}.` : ""}
+        confirmLabel="Cancel go-live"
+        mutation={cancelSchedule}
+        variables={template.id}
+        onDone={() => {
+          toast.success(`The go-live of ${label} is cancelled.`);
           setPending(null);
         }}
       />

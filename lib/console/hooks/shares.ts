@@ -61,3 +61,13 @@ export function useRotateSlug(projectId: string, channel: Channel) {
     onSettled: () => refresh(client, projectId),
   });
 }
+
+/** PUT …/channels/{DEV|STAGING}: pins a Testing template to the channel, or unpins it (null). */
+export function usePinChannel(projectId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ channel, templateId }: { channel: "DEV" | "STAGING"; templateId: string | null }) =>
+      apiRequest<unknown>(`/api/Projects/${encodeURIComponent(projectId)}/channels/${channel}`, { method: "PUT", json: { templateId } }),
+    onSettled: () => client.invalidateQueries({ queryKey: queryKeys.audit(projectId) }),
+  });
+}

@@ -71,9 +71,29 @@ function useLifecycleChange(projectId: string, verb: "deploy" | "archive", chang
   });
 }
 
-/** POST …/deploy: Testing → Production, and the current Production template → Previous. */
+/** POST …/deploy: Testing (a deploy) or Previous (a rollback) → Production, and the current Production template → Previous. */
 export function useDeployTemplate(projectId: string) {
   return useLifecycleChange(projectId, "deploy", (list, templateId) => withDeployed(list, templateId, new Date().toISOString()));
+}
+
+/** POST …/deploy with `at`: the go-live is scheduled (the status stays until then). */
+export function useScheduleDeploy(projectId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ templateId, at }: { templateId: string; at: string }) => apiRequest<TemplateJson>(`${templatePath(projectId, templateId)}/deploy`, { method: "POST", json: { at } }),
+    onSuccess: (template) => client.setQueryData(queryKeys.template(projectId, template.id), template),
+    onSettled: () => refreshAfterChange(client, projectId),
+  });
+}
+
+/** DELETE …/scheduled-deploy: the scheduled go-live is cancelled. */
+export function useCancelScheduledDeploy(projectId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (templateId: string) => apiRequest<TemplateJson>(`${templatePath(projectId, templateId)}/scheduled-deploy`, { method: "DELETE" }),
+    onSuccess: (template) => client.setQueryData(queryKeys.template(projectId, template.id), template),
+    onSettled: () => refreshAfterChange(client, projectId),
+  });
 }
 
 /** POST …/archive: Testing or Previous → Archived. */

@@ -6,13 +6,13 @@ import { channels, shareSchema } from "@/lib/shares/contract";
 import { listShares } from "@/lib/shares/shares";
 import { memberEmailFor } from "@/lib/audit/list-audit-events";
 import type { BindingManifest } from "@/shared/templates/manifest";
-import { findServedTemplate } from "@/lib/templates/served-template";
+import { findServedTemplate, type ServedBecause } from "@/lib/templates/served-template";
 import { getTemplateDataRules } from "@/lib/templates/template-data-rules";
 import { asApiJson } from "@/lib/console/page-access";
 import type { ProjectContext } from "@/lib/services/verbs";
 
 // What the shares pages (server components) hand their client components: the shares, the
-// template each channel serves (with its manifest fields, as hints for the data editor), the
+// template each channel serves and why (with its manifest fields, as hints for the data editor), the
 // project's credentials for the picker (ProjectManager and up), and who disabled or restored a
 // share — another member's email only for roles that may see members, as in the audit log.
 
@@ -22,6 +22,8 @@ export type ServedTemplate = {
   name: string;
   version: string;
   status: string;
+  /** Why the channel serves it: pinned to it, the newest Testing template, or the Production one. */
+  because: ServedBecause;
   fields: { key: string; type: "text" | "image"; default?: string; maxLength: number | null; strict: boolean }[];
   imageFiles: string[];
 };
@@ -29,12 +31,10 @@ export type ServedTemplate = {
 export async function loadSharesPage(page: ProjectContext) {
   const { db, actor, access } = page;
   const shares = await listShares(page);
-  // DEV and STAGING serve the same template (the newest Testing, else Production): one query for both.
-  const [testing, production] = await Promise.all([findServedTemplate(db, access.project.id, "DEV"), findServedTemplate(db, access.project.id, "PROD")]);
-  const served = channels.map((channel) => [channel, channel === "PROD" ? production : testing] as const);
-  const rules = new Map(
-    await Promise.all([testing, production].flatMap((template) => (template ? [getTemplateDataRules(db, template.id).then((found) => [template.id, found] as const)] : []))),
-  );
+  // Each channel's own: DEV and STAGING may each have a template pinned.
+  const served = await Promise.all(channels.map(async (channel) => [channel, await findServedTemplate(db, access.project.id, channel)] as const));
+  const templateIds = [...new Set(served.flatMap(([, template]) => (template ? [template.id] : [])))];
+  const rules = new Map(await Promise.all(templateIds.map((id) => getTemplateDataRules(db, id).then((found) => [id, found] as const))));
   const credentials = can(access.role, "credential.read") ? await listCredentials({ db, actor, access }) : [];
   const emails = await userEmails(db, [...shares.flatMap((share) => [share.disabledBy, share.restoredBy]), actor.userId]);
   const reader = { userId: actor.userId, role: access.role };
@@ -52,6 +52,7 @@ export async function loadSharesPage(page: ProjectContext) {
               name: template.name,
               version: template.version,
               status: template.status,
+              because: template.because,
               fields: rules.get(template.id)!.fields.map((field) => ({ ...field, default: manifestDefaults(template.manifest).get(field.key) })),
               imageFiles: [...rules.get(template.id)!.imageFiles],
             }

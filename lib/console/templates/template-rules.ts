@@ -60,7 +60,7 @@ export function currentProduction(templates: readonly TemplateJson[], except?: s
  */
 export function withDeployed(templates: readonly TemplateJson[], templateId: string, now: string): TemplateJson[] {
   return templates.map((template) => {
-    if (template.id === templateId) return { ...template, status: "Production", everProduction: true, deployedAt: now };
+    if (template.id === templateId) return { ...template, status: "Production", everProduction: true, deployedAt: now, scheduledDeployAt: null };
     if (template.status === "Production") return { ...template, status: "Previous" };
     return template;
   });
