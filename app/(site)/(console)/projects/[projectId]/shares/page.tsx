@@ -14,7 +14,7 @@ export default async function SharesPage({ params }: { params: Promise<{ project
     <section className="space-y-4">
       <div>
         <h1 className="text-2xl font-semibold">Shares</h1>
-        <p className="mt-1 text-sm text-slate-600">One public landing page per channel. PROD plays the Production template; DEV and STAGING the newest Testing one.</p>
+        <p className="mt-1 text-sm text-slate-600">One public landing page per channel. PROD plays the Production template; DEV and STAGING the Testing template pinned to them, else the newest one.</p>
       </div>
       <SharesBoard projectId={projectId} {...data} />
     </section>
