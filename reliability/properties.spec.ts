@@ -155,6 +155,8 @@ function validBody(op: Operation): Record<string, unknown> {
     "post /api/Projects/{projectId}/templates/uploads/{uploadId}/complete": { files: [] },
     // Deploy now (a fuzzed `at` that stays valid schedules the victim's go-live instead).
     "post /api/Projects/{projectId}/templates/{templateId}/deploy": {},
+    "put /api/Projects/{projectId}/public-video-shares/{channel}/variants": { variants: [] },
+    "post /api/Projects/{projectId}/public-video-shares/{channel}/variants/promote": { templateId: own.templateId },
     "put /api/Projects/{projectId}/channels/DEV": { templateId: null },
     "put /api/Projects/{projectId}/channels/STAGING": { templateId: null },
   };

@@ -172,6 +172,11 @@ async function requestFor(op: Operation, caller: Caller, tenant: Tenant, succeed
     }
   }
   const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => values[name]!);
+  // A promote that succeeds ends a test: each gets one of its own (the standing template and a fresh one), promoting the standing one.
+  if (succeeds && op.path.endsWith("/variants/promote")) {
+    const candidate = await uploadTemplate(project.projectId, project.adminToken);
+    await callOk("PUT", `/api/Projects/${project.projectId}/public-video-shares/STAGING/variants`, admin, { variants: [{ templateId: project.templateId, weight: 50 }, { templateId: candidate, weight: 50 }] });
+  }
   const queries: Record<string, string> = {
     "get /api/credentials": `?projectId=${project.projectId}`,
     "get /api/embed/manifest": `?share=${project.share.slug}`,
@@ -199,6 +204,8 @@ async function requestFor(op: Operation, caller: Caller, tenant: Tenant, succeed
     "post /api/Projects/{projectId}/campaigns/{campaignId}/recipients": { recipients: [{ id: "matrix-1", text: "Matrix" }] },
     "post /api/Projects/{projectId}/templates/uploads": lightsSessionBody("Matrix"),
     "post /api/Projects/{projectId}/templates/uploads/{uploadId}/complete": {},
+    "put /api/Projects/{projectId}/public-video-shares/{channel}/variants": { variants: [] },
+    "post /api/Projects/{projectId}/public-video-shares/{channel}/variants/promote": { templateId: project.templateId },
     "put /api/Projects/{projectId}/channels/DEV": { templateId: null },
     "put /api/Projects/{projectId}/channels/STAGING": { templateId: null },
     "put /api/uploads/{sessionId}/files/{fileIndex}/parts/{partNumber}": JSON.parse(lightsJsonText()) as unknown,

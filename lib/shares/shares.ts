@@ -70,7 +70,7 @@ async function lockShare(tx: Db, { projectId, channel }: ShareScope): Promise<Sh
   return row ?? null;
 }
 
-async function lockShareOrThrow(tx: Db, scope: ShareScope): Promise<ShareRow> {
+export async function lockShareOrThrow(tx: Db, scope: ShareScope): Promise<ShareRow> {
   const row = await lockShare(tx, scope);
   if (!row) throw new NotFoundError(`The project has no ${scope.channel} share.`);
   return row;
