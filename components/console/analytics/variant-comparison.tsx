@@ -19,7 +19,7 @@ const oneDecimal = new Intl.NumberFormat("en", { minimumFractionDigits: 1, maxim
 const percent = (fraction: number) => oneDecimal.format(fraction * 100);
 
 const columns = [
-  { label: "Variant" },
+  { label: "Variant", className: "text-left" },
   { label: "Weight", numeric: true },
   { label: "Plays", numeric: true },
   { label: "Completion (95 % interval)", numeric: true },
