@@ -881,6 +881,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/Projects/{projectId}/public-video-shares/{channel}/variants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The share's A/B test: its variants and weights (empty when none runs)
+         * @description Minimum role: Viewer. A token needs the read scope.
+         */
+        get: operations["getShareVariants"];
+        /**
+         * Starts, changes or (with an empty list) ends the share's A/B test: 2–4 templates with weights adding up to 100; each viewer keeps the variant they were given
+         * @description Minimum role: ProjectManager. A token needs the shares:write scope.
+         */
+        put: operations["putShareVariants"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Projects/{projectId}/public-video-shares/{channel}/variants/comparison": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The share's A/B test: each variant's plays, completion rate and CTR with 95 % Wilson intervals, and a two-proportion z-test of each variant against the control, with a verdict
+         * @description Minimum role: Viewer. A token needs the read scope.
+         */
+        get: operations["compareShareVariants"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Projects/{projectId}/public-video-shares/{channel}/variants/promote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ends the share's A/B test with a winner: it becomes Production (unless it is already), the others stop being shown
+         * @description Minimum role: ProjectManager. A token needs the templates:write scope.
+         */
+        post: operations["promoteShareVariant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/Projects/{projectId}/templates": {
         parameters: {
             query?: never;
@@ -6891,6 +6955,550 @@ export interface operations {
             };
             /** @description A console session's request with a body type a form can send */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getShareVariants: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                channel: "DEV" | "STAGING" | "PROD";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The share's variants */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        channel: "DEV" | "STAGING" | "PROD";
+                        /** @description When the test started with these templates; null when none runs */
+                        startedAt: string | null;
+                        /** @description In order: the first is the control */
+                        variants: {
+                            template: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                version: string;
+                                status: string;
+                            };
+                            weight: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token's scopes do not cover read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project, or no access to it; or no such resource in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putShareVariants: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                channel: "DEV" | "STAGING" | "PROD";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 2–4 templates of the project with weights adding up to 100, the first the control; an empty list ends the test */
+                    variants: {
+                        /** Format: uuid */
+                        templateId: string;
+                        weight: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The share's variants */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        channel: "DEV" | "STAGING" | "PROD";
+                        /** @description When the test started with these templates; null when none runs */
+                        startedAt: string | null;
+                        /** @description In order: the first is the control */
+                        variants: {
+                            template: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                version: string;
+                                status: string;
+                            };
+                            weight: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role is below ProjectManager, or the token's scopes do not cover shares:write; a read-only token, or a console session's request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project, or no access to it; or no such resource in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; errors lists each path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    compareShareVariants: {
+        parameters: {
+            query?: {
+                from?: string;
+                to?: string;
+            };
+            header?: never;
+            path: {
+                projectId: string;
+                channel: "DEV" | "STAGING" | "PROD";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The variants compared over the window */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        shareId: string;
+                        /** @enum {string} */
+                        channel: "DEV" | "STAGING" | "PROD";
+                        /** @description The window counted, widened to whole UTC days */
+                        window: {
+                            /** Format: date-time */
+                            from: string;
+                            /** Format: date-time */
+                            to: string;
+                        };
+                        /** @description How recent the answer is: every event received up to `asOf` is in it, except `pendingEvents` ones stored later in the job's order */
+                        freshness: {
+                            /** @description When the newest event the answer includes was received; null when the project has none */
+                            asOf: string | null;
+                            /** @description Events already stored that the answer does not include yet (the rollup job is behind); 0 when it is complete. Counted up to 100,000 (a longer backlog shows as 100,000) */
+                            pendingEvents: number;
+                        };
+                        method: {
+                            /** @description Of the intervals: 0.95 */
+                            confidenceLevel: number;
+                            /** @description The significance level of each test: 0.05 divided by the number of variants compared with the control (Bonferroni) */
+                            alpha: number;
+                            minimumTrials: number;
+                            minimumSuccesses: number;
+                            minimumFailures: number;
+                        };
+                        /** @description In position order, the control first */
+                        variants: {
+                            /**
+                             * @description A for the control (position 0), then B, C, D in position order
+                             * @enum {string}
+                             */
+                            label: "A" | "B" | "C" | "D";
+                            position: number;
+                            control: boolean;
+                            /** Format: uuid */
+                            templateId: string;
+                            templateName: string;
+                            templateVersion: string;
+                            /** @description The variant's share of the viewers, of 100 */
+                            weight: number;
+                            /** Format: date-time */
+                            startedAt: string;
+                            sessions: number;
+                            uniqueViewers: number;
+                            plays: number;
+                            completedPlays: number;
+                            sessionsWithPlay: number;
+                            sessionsWithPlayAndCtaClick: number;
+                            ctaClicks: number;
+                            /** @description completedPlays of plays */
+                            completionRate: {
+                                successes: number;
+                                trials: number;
+                                /** @description successes / trials; null without trials */
+                                value: number | null;
+                                /** @description The 95 % Wilson score interval of the rate; null without trials */
+                                interval: {
+                                    low: number;
+                                    high: number;
+                                } | null;
+                                /** @description At least 100 trials, 10 successes and 10 failures: below that the rate is not compared */
+                                enoughData: boolean;
+                            };
+                            /** @description sessionsWithPlayAndCtaClick of sessionsWithPlay: the analytics report's CTR */
+                            ctr: {
+                                successes: number;
+                                trials: number;
+                                /** @description successes / trials; null without trials */
+                                value: number | null;
+                                /** @description The 95 % Wilson score interval of the rate; null without trials */
+                                interval: {
+                                    low: number;
+                                    high: number;
+                                } | null;
+                                /** @description At least 100 trials, 10 successes and 10 failures: below that the rate is not compared */
+                                enoughData: boolean;
+                            };
+                            /** @description null for the control */
+                            vsControl: {
+                                /** @description The variant against the control: a two-sided two-proportion z-test with the pooled standard error */
+                                completionRate: {
+                                    /** @description The variant's rate minus the control's; null when an arm has no trials */
+                                    difference: number | null;
+                                    /** @description The pooled two-proportion z statistic; null when an arm has no trials */
+                                    z: number | null;
+                                    /** @description Two-sided; null when an arm has no trials */
+                                    pValue: number | null;
+                                    /** @description Both arms have the minimum sample */
+                                    enoughData: boolean;
+                                    /** @description enoughData and pValue below `method.alpha` */
+                                    significant: boolean;
+                                    /** @description One sentence for a dashboard, e.g. 'Variant B completes more often than A (p = 0.003)' */
+                                    verdict: string;
+                                };
+                                /** @description The variant against the control: a two-sided two-proportion z-test with the pooled standard error */
+                                ctr: {
+                                    /** @description The variant's rate minus the control's; null when an arm has no trials */
+                                    difference: number | null;
+                                    /** @description The pooled two-proportion z statistic; null when an arm has no trials */
+                                    z: number | null;
+                                    /** @description Two-sided; null when an arm has no trials */
+                                    pValue: number | null;
+                                    /** @description Both arms have the minimum sample */
+                                    enoughData: boolean;
+                                    /** @description enoughData and pValue below `method.alpha` */
+                                    significant: boolean;
+                                    /** @description One sentence for a dashboard, e.g. 'Variant B completes more often than A (p = 0.003)' */
+                                    verdict: string;
+                                };
+                            } | null;
+                        }[];
+                        /** @description Over every variant and both rates */
+                        verdict: {
+                            /** @enum {string} */
+                            status: "not_enough_data" | "no_significant_difference" | "significant_difference";
+                            /** @description One sentence: the significant differences, or 'No significant difference yet', or 'Not enough data yet' */
+                            text: string;
+                        };
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token's scopes do not cover read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project or no access to it, or the project has no share on this channel */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The share has no A/B test (no variants): it serves one template */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; errors lists each path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    promoteShareVariant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                channel: "DEV" | "STAGING" | "PROD";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description One of the share's variants
+                     */
+                    templateId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The share's variants: none, the test has ended */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        channel: "DEV" | "STAGING" | "PROD";
+                        /** @description When the test started with these templates; null when none runs */
+                        startedAt: string | null;
+                        /** @description In order: the first is the control */
+                        variants: {
+                            template: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                version: string;
+                                status: string;
+                            };
+                            weight: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role is below ProjectManager, or the token's scopes do not cover templates:write; a read-only token, or a console session's request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project, or no access to it; or no such resource in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The share runs no A/B test */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; errors lists each path */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

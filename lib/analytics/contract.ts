@@ -18,7 +18,7 @@ const isoDateTime = z.iso.datetime({ offset: true });
 const latestInstant = Date.UTC(9999, 0, 1);
 
 /** A date (UTC midnight) or a date-time with Z or an offset; local times without a zone are ambiguous, so refused. */
-const instant = z
+export const instant = z
   .string()
   .refine((value) => isoDate.safeParse(value).success || isoDateTime.safeParse(value).success, {
     error: "must be an ISO 8601 date (2026-03-01, UTC midnight) or date-time with a time zone (2026-03-01T12:00:00Z)",

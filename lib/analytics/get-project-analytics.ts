@@ -77,7 +77,8 @@ export function scopeOf(projectId: string, query: Omit<RollupScope, "projectId" 
 
 const windowOf = (from: Date, to: Date) => ({ from: from.toISOString(), to: to.toISOString() });
 
-function summaryOf({ counters, uniqueViewers }: ScopeTotals): ProjectAnalytics["summary"] {
+/** The summary of a scope's totals (definitions.ts says what each number means); the A/B comparison reads its variants' with it too. */
+export function summaryOf({ counters, uniqueViewers }: ScopeTotals): ProjectAnalytics["summary"] {
   return {
     sessions: counters.sessions,
     // Each session has one viewer: the sketch's estimate (±1.6 %) never shows more viewers than sessions.

@@ -16,6 +16,7 @@ import { AnalyticsFilters } from "./analytics-filters";
 import { KpiTiles } from "./kpi-tiles";
 import { QuarantinePanel } from "./quarantine-panel";
 import { BreakdownTable, ChaptersReached, Panel, QuartileFunnel } from "./report-tables";
+import { VariantComparisonPanel } from "./variant-comparison";
 
 // recharts is half of this page's JavaScript (docs/benchmarks.md, "Console pages"): the two
 // charts load on their own once the page is up, in a box of their height meanwhile, and not at
@@ -128,6 +129,8 @@ export function AnalyticsDashboard({ projectId, templates, renderedAt, initial }
         <Button onClick={exportCsv}>Export CSV</Button>
       </div>
       {report.error ? <ErrorState message={problemMessage(report.error)} retry={() => void report.refetch()} /> : null}
+      {/* The chosen channel's A/B test over its whole run, whatever the period; PROD's with all channels. */}
+      <VariantComparisonPanel projectId={projectId} channel={view.channel ?? "PROD"} />
       {empty ? (
         <EmptyState title="No views in this period" action={{ href: `/projects/${projectId}/shares`, label: "Go to the shares" }}>
           Nobody opened a share or an embedded player of this project {view.channel || view.templateId ? "with these filters " : ""}in this period. Share a video
