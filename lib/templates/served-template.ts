@@ -2,8 +2,8 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { channelPins, templates, type Channel } from "@/lib/db/schema";
 
-/** Why a channel serves its template: pinned to it, the newest Testing one, or the Production one. */
-export type ServedBecause = "pinned" | "newest-testing" | "production";
+/** Why a channel serves its template: pinned to it, the newest Testing one, the Production one; or, for one viewer, their A/B variant (lib/releases/serve-variant.ts). */
+export type ServedBecause = "pinned" | "newest-testing" | "production" | "variant";
 
 /**
  * The template a channel serves (docs/adr/0150-release-control.md): PROD serves the Production
@@ -33,8 +33,11 @@ export async function findServedTemplate(db: Db, projectId: string, channel: Cha
     .limit(1);
   if (!row) return null;
   const { pinned: isPinned, ...template } = row;
-  const because: ServedBecause = isPinned ? "pinned" : template.status === "Testing" ? "newest-testing" : "production";
-  return { ...template, because };
+  return { ...template, because: servedBecause(isPinned, template.status) };
+}
+
+function servedBecause(pinned: boolean, status: string): ServedBecause {
+  return pinned ? "pinned" : status === "Testing" ? "newest-testing" : "production";
 }
 
 export type ServedTemplate = NonNullable<Awaited<ReturnType<typeof findServedTemplate>>>;

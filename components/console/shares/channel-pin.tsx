@@ -13,6 +13,7 @@ const becauseText: Record<ServedTemplate["because"], string> = {
   pinned: "pinned to this channel",
   "newest-testing": "the newest Testing template",
   production: "the Production template",
+  variant: "an A/B variant",
 };
 
 /** What a channel plays and why, in words. */

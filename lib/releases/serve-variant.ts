@@ -1,0 +1,66 @@
+import { createHash } from "node:crypto";
+import { asc, eq } from "drizzle-orm";
+import { isUuid } from "@/lib/auth/project-access";
+import type { Db } from "@/lib/db";
+import { shareVariants, templates } from "@/lib/db/schema";
+import { assignVariant } from "@/lib/experiments/assign";
+import type { PublicShare } from "@/lib/shares/public-share";
+
+// Which template a viewer of a share sees (docs/adr/0150-release-control.md): the channel's own,
+// or, while the share runs an A/B test, the variant the viewer is assigned — sticky by a key
+// that stays with the viewer: a campaign recipient's id, the landing page's first-party cookie,
+// or the embed session. No key (a crawler, a host page that blocks the cookie): the control.
+
+/** The landing page's first-party cookie: a random id, only for the A/B assignment. */
+export const viewerCookie = "rb_viewer";
+/** A year: a returning viewer sees the same variant. */
+export const viewerCookieMaxAge = 365 * 24 * 60 * 60;
+
+/** The viewer cookie's value from a Cookie header, when it is one this app set (a UUID). */
+export function viewerCookieOf(headers: Headers): string | null {
+  for (const part of (headers.get("cookie") ?? "").split(";")) {
+    const [name, value] = part.trim().split("=", 2);
+    if (name === viewerCookie && value && isUuid(value)) return value;
+  }
+  return null;
+}
+
+/** Whose view it is: the key the assignment hashes with the share. */
+export type Viewer = { recipientId: string } | { cookie: string } | { session: string } | null;
+
+function keyOf(viewer: Viewer): string | null {
+  if (!viewer) return null;
+  if ("recipientId" in viewer) return `recipient:${viewer.recipientId}`;
+  if ("cookie" in viewer) return `cookie:${viewer.cookie}`;
+  // An embed session's token, digested: the same session keeps its variant.
+  return `session:${createHash("sha256").update(viewer.session).digest("base64url")}`;
+}
+
+/** The share as `viewer` sees it: its template the viewer's variant while it runs an A/B test; unchanged otherwise. */
+export async function shareForViewer(db: Db, share: PublicShare, viewer: Viewer): Promise<PublicShare> {
+  const rows = await db
+    .select({
+      position: shareVariants.position,
+      weight: shareVariants.weight,
+      templateId: templates.id,
+      template: {
+        id: templates.id,
+        name: templates.name,
+        version: templates.version,
+        kind: templates.kind,
+        status: templates.status,
+        width: templates.width,
+        height: templates.height,
+        manifest: templates.manifest,
+        overlay: templates.overlay,
+      },
+    })
+    .from(shareVariants)
+    .innerJoin(templates, eq(templates.id, shareVariants.templateId))
+    .where(eq(shareVariants.shareId, share.id))
+    .orderBy(asc(shareVariants.position));
+  if (rows.length === 0) return share;
+  const key = keyOf(viewer);
+  const chosen = key ? assignVariant(share.id, key, rows) : rows[0]!;
+  return chosen ? { ...share, template: { ...chosen.template, because: "variant" } } : share;
+}
