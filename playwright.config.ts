@@ -44,6 +44,7 @@ const browserOnly = new RegExp(`/(${[
   "console-edges",
   "console-templates",
   "console-upload-drop",
+  "template-compare",
 ].join("|")})\\.spec\\.ts$`);
 const skipBrowserOnly = process.env.E2E_SKIP_BROWSER_ONLY === "1";
 

@@ -7,12 +7,15 @@ import { getTemplateFiles, getTemplateRowOrThrow } from "./templates";
 
 export type OutlineField = TemplateField & { target: ManifestTarget };
 
-/** What a template binds and how it is cut: its fields with their targets, its chapters and its CTAs. */
-export type TemplateOutline = { fields: OutlineField[]; chapters: Chapter[]; ctas: ManifestCta[]; frameRate: number | null };
+/**
+ * What a template binds and how it is cut: its fields with their targets, its chapters and its
+ * CTAs; its frame rate and length in frames (its animation's, the overlay's for Raster; null without one).
+ */
+export type TemplateOutline = { fields: OutlineField[]; chapters: Chapter[]; ctas: ManifestCta[]; frameRate: number | null; durationFrames: number | null };
 
 /**
- * The console's detail page: the template API lists fields without their targets, and no
- * chapters or CTAs. Templates are immutable, so this is read once, when the page renders.
+ * The console's detail and compare pages: the template API lists fields without their targets,
+ * and no chapters or CTAs. Templates are immutable, so this is read once, when the page renders.
  */
 export const getTemplateOutline = projectVerb("template.read", async ({ db, access }, templateId: string): Promise<TemplateOutline> => {
   const row = await getTemplateRowOrThrow(db, { projectId: access.project.id, templateId });
@@ -33,5 +36,6 @@ export const getTemplateOutline = projectVerb("template.read", async ({ db, acce
     chapters: lottie ? chaptersOf(manifest, lottie) : [],
     ctas: manifest?.ctas ?? [],
     frameRate: row.frameRate,
+    durationFrames: row.inPoint !== null && row.outPoint !== null ? row.outPoint - row.inPoint : null,
   };
 });

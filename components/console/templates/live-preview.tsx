@@ -1,107 +1,40 @@
 "use client";
 
-import { useEffect, useId, useMemo, useState } from "react";
+import { useMemo, useState } from "react";
 import { Button } from "@/components/console/button";
-import { Field, inputClass } from "@/components/console/field";
 import { useProject } from "@/components/console/project-context";
 import { ApiProblem, problemMessage } from "@/lib/console/api-client";
 import { usePreviewTemplate } from "@/lib/console/hooks/templates";
 import { formatDateTime } from "@/lib/console/format";
-import { previewData, previewProblemsByKey, type PreviewField } from "@/lib/console/templates/preview-data";
+import { previewData, previewProblemsByKey } from "@/lib/console/templates/preview-data";
 import type { TemplateJson } from "@/lib/console/templates/template-rules";
-import { previewDataLimits } from "@/lib/templates/preview-limits";
+import { PreviewFields, type PreviewFormField } from "./preview-fields";
+import { PreviewPlayer } from "./preview-player";
 import { RenderPanel } from "./render-panel";
-import { usePreviewPlayer } from "./use-preview-player";
-
-export type LivePreviewField = PreviewField & { targetLabel: string };
-
-/** Typing settles for this long before the player rebinds. */
-const typingPauseMs = 150;
 
 /**
  * The template playing in the real player with data from a form made of its fields: each change
  * goes to the player (SET_DATA) as it is typed. The same data can be rendered to a PNG by the
  * server's preview, as the API's callers would get it.
  */
-export function LivePreview({ projectId, template, fields }: { projectId: string; template: TemplateJson; fields: LivePreviewField[] }) {
+export function LivePreview({ projectId, template, fields }: { projectId: string; template: TemplateJson; fields: PreviewFormField[] }) {
   const { roleReason } = useProject();
   const [values, setValues] = useState<Record<string, string>>({});
-  const [imageNames, setImageNames] = useState<Record<string, string>>({});
-  const [imageErrors, setImageErrors] = useState<Record<string, string>>({});
   const data = useMemo(() => previewData(fields, values), [fields, values]);
-  const [settled, setSettled] = useState(data);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(data), typingPauseMs);
-    return () => clearTimeout(timer);
-  }, [data]);
-  const { frame, generation, status, warnings, onLoad, restart } = usePreviewPlayer(settled);
   const png = usePreviewTemplate(projectId, template.id);
   const pngProblems = png.error instanceof ApiProblem ? previewProblemsByKey(png.error.errors) : { byKey: {}, other: [] };
   const pngStale = png.data && JSON.stringify(png.variables) !== JSON.stringify(data);
 
-  const width = template.width ?? 1280;
-  const height = template.height ?? 720;
-  const setValue = (key: string, value: string) => setValues((current) => ({ ...current, [key]: value }));
-
-  const chooseImage = (key: string, file: File | undefined) => {
-    if (!file) return;
-    const reader = new FileReader();
-    reader.onload = () => {
-      const url = String(reader.result);
-      if (url.length > previewDataLimits.maxValueLength) {
-        setImageErrors((current) => ({ ...current, [key]: `${file.name} is too large for a preview; choose an image under about 700 KB.` }));
-        return;
-      }
-      setImageErrors(({ [key]: _, ...rest }) => rest);
-      setImageNames((current) => ({ ...current, [key]: file.name }));
-      setValue(key, url);
-    };
-    reader.readAsDataURL(file);
-  };
-  const resetImage = (key: string) => {
-    setImageNames(({ [key]: _, ...rest }) => rest);
-    setImageErrors(({ [key]: _, ...rest }) => rest);
-    setValue(key, "");
-  };
-
   return (
     <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
       <form className="space-y-4" onSubmit={(event) => event.preventDefault()} aria-label="Preview data">
-        {fields.length === 0 ? (
-          <p className="text-sm text-slate-600">This template binds no fields: it plays as uploaded.</p>
-        ) : (
-          fields.map((field) =>
-            field.type === "text" ? (
-              <Field
-                key={field.key}
-                label={field.key}
-                hint={`${field.targetLabel}${field.default ? ` · default “${field.default}”` : ""}${field.maxLength ? ` · longer text is cut to ${field.maxLength} characters` : ""}`}
-                counter={field.maxLength ? `${[...(values[field.key] ?? "")].length} / ${field.maxLength}` : undefined}
-                error={pngProblems.byKey[field.key]}
-              >
-                {(control) => (
-                  <input
-                    {...control}
-                    autoComplete="off"
-                    className={inputClass}
-                    placeholder={field.default ?? ""}
-                    value={values[field.key] ?? ""}
-                    onChange={(event) => setValue(field.key, event.target.value)}
-                  />
-                )}
-              </Field>
-            ) : (
-              <ImageField
-                key={field.key}
-                field={field}
-                fileName={imageNames[field.key]}
-                error={imageErrors[field.key] ?? pngProblems.byKey[field.key]}
-                onChoose={(file) => chooseImage(field.key, file)}
-                onReset={() => resetImage(field.key)}
-              />
-            ),
-          )
-        )}
+        <PreviewFields
+          fields={fields}
+          values={values}
+          onChange={(key, value) => setValues((current) => ({ ...current, [key]: value }))}
+          errors={pngProblems.byKey}
+          emptyText="This template binds no fields: it plays as uploaded."
+        />
 
         <div className="space-y-3 border-t border-slate-200 pt-4">
           <div className="flex flex-wrap items-center gap-2">
@@ -146,85 +79,7 @@ export function LivePreview({ projectId, template, fields }: { projectId: string
       </form>
 
       {/* On a phone the player comes first, above its form. */}
-      <div className="order-first space-y-2 lg:order-none">
-        <div className="mx-auto overflow-hidden rounded-lg bg-slate-900 shadow-sm" style={{ aspectRatio: `${width} / ${height}`, width: `min(100%, ${(28 * width) / height}rem)` }}>
-          <iframe
-            key={generation}
-            ref={frame}
-            src={`/embed/template-preview/${projectId}/${template.id}`}
-            title={`Live preview of ${template.name} ${template.version}`}
-            allow="autoplay; fullscreen"
-            onLoad={onLoad}
-            className="block h-full w-full border-0"
-          />
-        </div>
-        <div className="flex flex-wrap items-center justify-between gap-2 text-xs text-slate-600">
-          <p role="status">
-            {status.state === "loading" ? "Player loading…" : status.state === "ready" ? "Playing this template; changes show as you type. Nothing is recorded in analytics." : `The player failed: ${status.message}`}
-          </p>
-          <button type="button" onClick={restart} className="rounded font-medium text-indigo-700 underline focus-visible:outline-2 focus-visible:outline-indigo-600">
-            Restart player
-          </button>
-        </div>
-        {warnings.length > 0 ? (
-          <ul className="list-disc rounded-md bg-amber-50 py-2 pl-8 pr-3 text-sm text-amber-900 ring-1 ring-amber-200">
-            {warnings.map((warning) => (
-              <li key={warning}>{warning}</li>
-            ))}
-          </ul>
-        ) : null}
-      </div>
-    </div>
-  );
-}
-
-function ImageField({
-  field,
-  fileName,
-  error,
-  onChoose,
-  onReset,
-}: {
-  field: LivePreviewField;
-  fileName?: string;
-  error?: string;
-  onChoose: (file: File | undefined) => void;
-  onReset: () => void;
-}) {
-  const id = useId();
-  return (
-    <div className="space-y-1">
-      <label htmlFor={id} className="block text-sm font-medium text-slate-800">
-        {field.key}
-      </label>
-      <div className="flex flex-wrap items-center gap-2">
-        <input
-          id={id}
-          type="file"
-          accept="image/png,image/jpeg,image/webp"
-          aria-describedby={`${id}-hint${error ? ` ${id}-error` : ""}`}
-          aria-invalid={error ? true : undefined}
-          className="max-w-full text-sm text-slate-700 file:mr-3 file:rounded-md file:border-0 file:bg-indigo-50 file:px-3 file:py-1.5 file:text-sm file:font-medium file:text-indigo-700 hover:file:bg-indigo-100 focus-visible:outline-2 focus-visible:outline-indigo-600"
-          onChange={(event) => {
-            onChoose(event.target.files?.[0]);
-            event.target.value = "";
-          }}
-        />
-        {fileName ? (
-          <Button className="text-xs" onClick={onReset}>
-            Use the template&apos;s image<span className="sr-only"> for {field.key}</span>
-          </Button>
-        ) : null}
-      </div>
-      <p id={`${id}-hint`} className="text-xs text-slate-500">
-        {field.targetLabel}
-        {fileName ? ` · showing ${fileName}` : field.default ? ` · default ${field.default}` : " · the template's own image"}; PNG, JPEG or WebP.
-      </p>
-      {error ? (
-        <p id={`${id}-error`} className="text-sm text-red-700">
-          {error}
-        </p>
-      ) : null}
+      <PreviewPlayer projectId={projectId} template={template} data={data} className="order-first lg:order-none" />
     </div>
   );
 }

@@ -2,31 +2,21 @@
 
 import Link from "next/link";
 import { Badge } from "@/components/console/badge";
+import { ButtonLink } from "@/components/console/button";
 import { ErrorState } from "@/components/console/states";
 import { problemMessage } from "@/lib/console/api-client";
 import { useTemplate, useTemplates } from "@/lib/console/hooks/templates";
 import { formatDateTime } from "@/lib/console/format";
 import { formatBytes, shortSha } from "@/lib/console/templates/format";
-import { currentProduction, templateFileList, totalSize, type TemplateJson } from "@/lib/console/templates/template-rules";
+import { comparePath, currentProduction, templateFileList, totalSize, type TemplateJson } from "@/lib/console/templates/template-rules";
 import type { TemplateOutline } from "@/lib/templates/template-outline";
 import { kindLabels } from "./kind-labels";
 import { LivePreview } from "./live-preview";
+import { fileRoleLabels, targetLabel } from "./outline-labels";
 import { TemplateActions } from "./template-actions";
 import { TemplateStatusBadge } from "./template-status-badge";
 
 type Props = { projectId: string; initialTemplate: TemplateJson; initialTemplates: TemplateJson[]; outline: TemplateOutline };
-
-const targetLabel = (target: TemplateOutline["fields"][number]["target"]) =>
-  "layer" in target ? `text layer “${target.layer}”` : "asset" in target ? `image asset “${target.asset}”` : `slot “${target.slot}”`;
-
-const fileRoleLabels: Record<string, string> = {
-  templateJson: "Lottie JSON",
-  manifestJson: "Binding manifest",
-  overlayJson: "Overlay settings",
-  videoFile: "Video",
-  posterFile: "Poster",
-  assetFiles: "Asset",
-};
 
 /** One template: its lifecycle and actions, a live preview with its fields, then what it is made of. */
 export function TemplateDetail({ projectId, initialTemplate, initialTemplates, outline }: Props) {
@@ -34,9 +24,10 @@ export function TemplateDetail({ projectId, initialTemplate, initialTemplates, o
   const list = useTemplates(projectId, initialTemplates);
   const template = query.data;
   if (!template) return <ErrorState message={problemMessage(query.error)} retry={() => void query.refetch()} />;
-  const production = currentProduction(list.data ?? [], template.id);
   const seconds = (frame: number) => (outline.frameRate ? ` (${(frame / outline.frameRate).toFixed(1)} s)` : "");
-  const previewFields = outline.fields.map((field) => ({ ...field, targetLabel: targetLabel(field.target) }));
+  const previewFields = outline.fields.map((field) => ({ ...field, note: targetLabel(field.target) }));
+  const templates = list.data ?? [];
+  const production = currentProduction(templates, template.id);
 
   return (
     <article className="space-y-8" aria-labelledby="template-heading">
@@ -62,7 +53,10 @@ export function TemplateDetail({ projectId, initialTemplate, initialTemplates, o
           <Fact label="Deployed">{template.deployedAt ? <time dateTime={template.deployedAt}>{formatDateTime(template.deployedAt)}</time> : "—"}</Fact>
           <Fact label="Archived">{template.archivedAt ? <time dateTime={template.archivedAt}>{formatDateTime(template.archivedAt)}</time> : "—"}</Fact>
         </dl>
-        <TemplateActions projectId={projectId} template={template} production={production} />
+        <div className="flex flex-wrap items-start justify-between gap-3">
+          <TemplateActions projectId={projectId} template={template} production={production} />
+          {templates.length > 1 ? <ButtonLink href={comparePath(projectId, templates, template.id)}>Compare versions</ButtonLink> : null}
+        </div>
       </div>
 
       <Section title="Live preview" id="preview">

@@ -11,7 +11,7 @@ import { problemMessage } from "@/lib/console/api-client";
 import { useTemplates } from "@/lib/console/hooks/templates";
 import { formatDateTime } from "@/lib/console/format";
 import { formatBytes } from "@/lib/console/templates/format";
-import { templateStatusList, totalSize, type TemplateJson, type TemplateStatus } from "@/lib/console/templates/template-rules";
+import { comparePath, templateStatusList, totalSize, type TemplateJson, type TemplateStatus } from "@/lib/console/templates/template-rules";
 import { TemplateStatusBadge } from "./template-status-badge";
 import { kindLabels } from "./kind-labels";
 import { TableHead } from "@/components/console/table-head";
@@ -46,15 +46,18 @@ export function TemplateList({ projectId, initialTemplates, initialStatus }: Pro
           </h1>
           <p className="mt-1 text-sm text-slate-600">Uploaded templates start in Testing; deploying one makes it the Production template of the PROD share.</p>
         </div>
-        {can("template.upload") ? (
-          <ButtonLink href={`${base}/upload`} intent="primary">
-            Upload template
-          </ButtonLink>
-        ) : (
-          <Button intent="primary" disabledReason={roleReason("template.upload")}>
-            Upload template
-          </Button>
-        )}
+        <div className="flex flex-wrap gap-2">
+          {all.length > 1 ? <ButtonLink href={comparePath(projectId, all)}>Compare versions</ButtonLink> : null}
+          {can("template.upload") ? (
+            <ButtonLink href={`${base}/upload`} intent="primary">
+              Upload template
+            </ButtonLink>
+          ) : (
+            <Button intent="primary" disabledReason={roleReason("template.upload")}>
+              Upload template
+            </Button>
+          )}
+        </div>
       </div>
 
       <div className="flex flex-wrap items-center gap-2">

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { defaultComparison } from "@/lib/templates/compare-templates";
 import type { previewResultSchema, templateSchema, uploadedTemplateSchema } from "@/lib/templates/contract";
 
 // What the console knows about a template as the API sends it, and which lifecycle actions its
@@ -64,4 +65,15 @@ export function withDeployed(templates: readonly TemplateJson[], templateId: str
     if (template.status === "Production") return { ...template, status: "Previous" };
     return template;
   });
+}
+
+/**
+ * The compare page (shareable: both ids in the query) for `focusId`, else the newest template,
+ * against its default counterpart (defaultComparison); with the focus alone when it has none.
+ */
+export function comparePath(projectId: string, templates: readonly TemplateJson[], focusId?: string): string {
+  const base = `/projects/${projectId}/templates/compare`;
+  const pair = defaultComparison(templates, focusId);
+  if (pair) return `${base}?a=${pair.a.id}&b=${pair.b.id}`;
+  return focusId ? `${base}?b=${focusId}` : base;
 }

@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { formatDateTime } from "../format";
 import { formatBytes, shortSha } from "./format";
 import { needsRestart, previewData, previewProblemsByKey } from "./preview-data";
-import { archiveBlocker, currentProduction, deleteBlocker, deployBlocker, templateFileList, totalSize, withDeployed, type TemplateJson } from "./template-rules";
+import { archiveBlocker, comparePath, currentProduction, deleteBlocker, deployBlocker, templateFileList, totalSize, withDeployed, type TemplateJson } from "./template-rules";
 
 const file = (name: string, size: number) => ({ name, size, sha256: "a".repeat(64), contentType: "image/png" });
 
@@ -94,5 +94,20 @@ describe("preview data", () => {
       byKey: { City: "must be a string" },
       other: ["data must have at most 100 keys"],
     });
+  });
+});
+
+describe("comparePath – the compare page's address, both ids in the query when there is a pair", () => {
+  const previous = template({ id: "00000000-0000-4000-8000-000000000001", version: "1.0", status: "Previous" });
+  const current = template({ id: "00000000-0000-4000-8000-000000000002", version: "1.1", status: "Production" });
+  const base = "/projects/p/templates/compare";
+
+  test.each([
+    ["the newest template against its previous version", [current, previous], undefined, `${base}?a=${previous.id}&b=${current.id}`],
+    ["a focus without an older version: against Production", [current, previous], previous.id, `${base}?a=${current.id}&b=${previous.id}`],
+    ["a template alone: the focus only", [current], current.id, `${base}?b=${current.id}`],
+    ["no template: the page, which says there is nothing to compare", [], undefined, base],
+  ])("%s", (_case, templates, focus, expected) => {
+    expect(comparePath("p", templates, focus)).toBe(expected);
   });
 });
