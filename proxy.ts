@@ -4,6 +4,7 @@ import { BadRequestError } from "@/lib/errors";
 import { clientAddress } from "@/lib/client-address";
 import { isWellEncodedPath } from "@/lib/security/path-encoding";
 import { directUploadOrigins, mintNonce, pagePolicy } from "@/lib/security/page-policy";
+import { viewerCookie, viewerCookieMaxAge } from "@/lib/releases/viewer-cookie";
 import { shareLookupRefusal, tooManyLookupsPage } from "@/lib/shares/share-lookup-limit";
 
 // Runs before routing, for the things no route can do for itself
@@ -53,9 +54,29 @@ export function proxy(request: NextRequest) {
   if (landingPagePath.test(pathname)) {
     const refusal = shareLookupRefusal(clientAddress(request.headers));
     if (refusal) return tooManyLookupsPage(refusal);
+    if (!request.cookies.has(viewerCookie)) return withViewerCookie(request);
   }
   if (pathname !== apiReferencePath && (problemPaths.test(pathname) || ownPolicyPaths.test(pathname))) return NextResponse.next();
   return withPagePolicy(request, (init) => NextResponse.next(init));
+}
+
+/**
+ * A landing page's first visit: a random viewer id in a first-party cookie, so that the viewer
+ * keeps the A/B variant they are given (lib/releases/serve-variant.ts) on this page, its player
+ * and their next visits. The page renders with it already (the forwarded request carries it).
+ */
+function withViewerCookie(request: NextRequest): NextResponse {
+  const id = crypto.randomUUID();
+  request.cookies.set(viewerCookie, id);
+  const response = withPagePolicy(request, (init) => NextResponse.next(init));
+  response.cookies.set(viewerCookie, id, {
+    httpOnly: true,
+    sameSite: "lax",
+    secure: request.nextUrl.protocol === "https:",
+    path: "/",
+    maxAge: viewerCookieMaxAge,
+  });
+  return response;
 }
 
 export const config = {

@@ -1,6 +1,7 @@
 import { NotFoundError } from "@/lib/errors";
 import { getConfig } from "@/lib/config";
 import { isCredentialActive } from "@/lib/credentials/active-credentials";
+import { shareForViewer } from "@/lib/releases/serve-variant";
 import type { Db } from "@/lib/db";
 import { findShareRecipient } from "@/lib/campaigns/recipient-share";
 import { findProjectPublicShare, findPublicShareFor, viewerShareText, type PublicShare } from "@/lib/shares/public-share";
@@ -24,7 +25,7 @@ import { signFileUrl } from "./file-url";
  * A share slug looked up for a viewer at a client address (unknown slugs are limited per
  * address), with a campaign recipient's token for a personal URL, or an embed session.
  */
-export type ManifestSource = { share: string; address: string; recipient?: string } | { session: string };
+export type ManifestSource = { share: string; address: string; recipient?: string; viewer?: string | null } | { session: string };
 
 const unavailable = () => new NotFoundError("This video is not available.");
 
@@ -36,13 +37,13 @@ export async function buildPageManifest(db: Db, source: ManifestSource): Promise
   if ("share" in source) {
     const share = await findPublicShareFor(db, source.share, source.address);
     if (!share) throw unavailable();
-    if (source.recipient === undefined) return manifestFor(db, share, null);
+    if (source.recipient === undefined) return manifestFor(db, await shareForViewer(db, share, source.viewer ? { cookie: source.viewer } : null), null);
     const recipient = await findShareRecipient(db, share, source.recipient);
     if (!recipient) {
       chargeShareMiss(source.share, source.address);
       throw unavailable();
     }
-    return manifestFor(db, share, null, recipient.data);
+    return manifestFor(db, await shareForViewer(db, share, { recipientId: recipient.id }), null, recipient.data);
   }
   const session = await verifyEmbedSessionToken(source.session);
   // Revoking the credential that minted a session ends it: the same 401 as any invalid token.
@@ -51,7 +52,7 @@ export async function buildPageManifest(db: Db, source: ManifestSource): Promise
   }
   const share = await findSessionShare(db, session);
   if (!share) throw unavailable();
-  return manifestFor(db, share, session);
+  return manifestFor(db, await shareForViewer(db, share, { session: source.session }), session);
 }
 
 /** The share a session names, only if it is available and belongs to the session's project and organization. */

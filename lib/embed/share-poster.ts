@@ -5,6 +5,7 @@ import type { Db } from "@/lib/db";
 import { recipientPosters } from "@/lib/db/schema";
 import { findPublicShareFor, type PublicShare } from "@/lib/shares/public-share";
 import { chargeShareMiss } from "@/lib/shares/share-lookup-limit";
+import { shareForViewer } from "@/lib/releases/serve-variant";
 import { getBlobStore } from "@/lib/storage";
 import { readPreviewPng, renderPreview } from "@/lib/templates/preview";
 import { getTemplateFiles } from "@/lib/templates/templates";
@@ -39,13 +40,16 @@ export type StoredPoster = { sha256: string; contentType: string; read: () => Pr
  * the share's. Null for an unavailable share or an unknown token (a miss charged to `address`).
  */
 export async function findRecipientPoster(db: Db, slug: string, token: string, address: string): Promise<StoredPoster | null> {
-  const share = await findPublicShareFor(db, slug, address);
-  if (!share?.template) return null;
-  const recipient = await findShareRecipient(db, share, token);
+  const found = await findPublicShareFor(db, slug, address);
+  if (!found?.template) return null;
+  const recipient = await findShareRecipient(db, found, token);
   if (!recipient) {
     chargeShareMiss(slug, address);
     return null;
   }
+  // The template the recipient's page plays: their A/B variant while the share runs a test.
+  const share = await shareForViewer(db, found, { recipientId: recipient.id });
+  if (!share.template) return null;
   const files = await getTemplateFiles(db, share.template.id);
   const posterFile = files.find((file) => file.role === "posterFile");
   if (!files.some((file) => file.role === "templateJson")) {

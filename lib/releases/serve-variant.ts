@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
 import { asc, eq } from "drizzle-orm";
-import { isUuid } from "@/lib/auth/project-access";
 import type { Db } from "@/lib/db";
 import { shareVariants, templates } from "@/lib/db/schema";
 import { assignVariant } from "@/lib/experiments/assign";
@@ -10,20 +9,6 @@ import type { PublicShare } from "@/lib/shares/public-share";
 // or, while the share runs an A/B test, the variant the viewer is assigned — sticky by a key
 // that stays with the viewer: a campaign recipient's id, the landing page's first-party cookie,
 // or the embed session. No key (a crawler, a host page that blocks the cookie): the control.
-
-/** The landing page's first-party cookie: a random id, only for the A/B assignment. */
-export const viewerCookie = "rb_viewer";
-/** A year: a returning viewer sees the same variant. */
-export const viewerCookieMaxAge = 365 * 24 * 60 * 60;
-
-/** The viewer cookie's value from a Cookie header, when it is one this app set (a UUID). */
-export function viewerCookieOf(headers: Headers): string | null {
-  for (const part of (headers.get("cookie") ?? "").split(";")) {
-    const [name, value] = part.trim().split("=", 2);
-    if (name === viewerCookie && value && isUuid(value)) return value;
-  }
-  return null;
-}
 
 /** Whose view it is: the key the assignment hashes with the share. */
 export type Viewer = { recipientId: string } | { cookie: string } | { session: string } | null;

@@ -3,6 +3,8 @@ import { cache } from "react";
 import { findShareRecipient } from "@/lib/campaigns/recipient-share";
 import { clientAddress } from "@/lib/client-address";
 import { getDb } from "@/lib/db";
+import { shareForViewer } from "@/lib/releases/serve-variant";
+import { viewerCookieOf } from "@/lib/releases/viewer-cookie";
 import { loadPageData } from "@/lib/server/request-context";
 import { findPublicShare } from "@/lib/shares/public-share";
 import { chargeShareMiss } from "@/lib/shares/share-lookup-limit";
@@ -22,7 +24,16 @@ export const loadShare = cache((slug: string) =>
   }),
 );
 
-/** The share and the campaign recipient of a personal URL; null (a miss, charged like a share's) when either is unknown. */
+/** The share as this viewer sees it: their A/B variant (by the first-party viewer cookie proxy.ts sets) while the share runs a test. */
+export const loadViewerShare = cache((slug: string) =>
+  loadPageData(async () => {
+    const share = await loadShare(slug);
+    const cookie = viewerCookieOf(await headers());
+    return share && shareForViewer(await getDb(), share, cookie ? { cookie } : null);
+  }),
+);
+
+/** The share (as the recipient sees it: their A/B variant) and the campaign recipient of a personal URL; null (a miss, charged like a share's) when either is unknown. */
 export const loadRecipientShare = cache((slug: string, token: string) =>
   loadPageData(async () => {
     const share = await loadShare(slug);
@@ -32,6 +43,6 @@ export const loadRecipientShare = cache((slug: string, token: string) =>
       chargeShareMiss(slug, clientAddress(await headers()));
       return null;
     }
-    return { share, recipient };
+    return { share: await shareForViewer(await getDb(), share, { recipientId: recipient.id }), recipient };
   }),
 );

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { loadShare } from "./load-share";
+import { loadViewerShare } from "./load-share";
 import { landingMetadata, ShareLanding } from "./share-landing";
 
 export const dynamic = "force-dynamic";
@@ -8,12 +8,12 @@ export const dynamic = "force-dynamic";
 type Props = { params: Promise<{ slug: string }> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  return landingMetadata(await loadShare((await params).slug));
+  return landingMetadata(await loadViewerShare((await params).slug));
 }
 
 // GET /v/{slug} – the share's landing page; every unavailable share is the same 404 page
 export default async function SharePage({ params }: Props) {
-  const share = await loadShare((await params).slug);
+  const share = await loadViewerShare((await params).slug);
   if (!share) notFound();
   return <ShareLanding share={share} />;
 }
