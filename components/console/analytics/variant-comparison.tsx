@@ -1,6 +1,10 @@
 "use client";
 
 import { Badge } from "@/components/console/badge";
+import { Button } from "@/components/console/button";
+import { ConfirmMutationDialog, useDialogState } from "@/components/console/dialog";
+import { useProject } from "@/components/console/project-context";
+import { useToast } from "@/components/console/toast";
 import { ErrorState } from "@/components/console/states";
 import { stacked, TableHead } from "@/components/console/table-head";
 import type { Channel } from "@/lib/db/schema";
@@ -8,7 +12,7 @@ import type { ComparedVariant, VariantComparison, VariantRate, VariantTest } fro
 import { formatPValue } from "@/lib/experiments/verdict";
 import { problemMessage } from "@/lib/console/api-client";
 import { formatDateTime } from "@/lib/console/format";
-import { isNoAbTest, useVariantComparison } from "@/lib/console/hooks/variant-comparison";
+import { isNoAbTest, usePromoteVariant, useVariantComparison } from "@/lib/console/hooks/variant-comparison";
 import { Panel } from "./report-tables";
 
 // The A/B test of the chosen channel's share (docs/adr/0151-ab-variant-statistics.md): each
@@ -26,6 +30,7 @@ const columns = [
   { label: "CTR (95 % interval)", numeric: true },
   { label: "Completion vs A", numeric: true },
   { label: "CTR vs A", numeric: true },
+  { label: "Winner", numeric: true },
 ];
 const cell = "px-2 py-1.5";
 
@@ -82,7 +87,36 @@ function TestCell({ test, label }: { test: VariantTest | null; label: string }) 
   );
 }
 
-function VariantRow({ variant }: { variant: ComparedVariant }) {
+/** Promote: the variant goes live (Production) and the test ends, after a confirmation that says so. */
+function PromoteButton({ projectId, channel, variant }: { projectId: string; channel: Channel; variant: ComparedVariant }) {
+  const { roleReason } = useProject();
+  const toast = useToast();
+  const promote = usePromoteVariant(projectId, channel);
+  const dialog = useDialogState(() => promote.reset());
+  const name = `${variant.templateName} ${variant.templateVersion}`;
+  return (
+    <>
+      <Button onClick={dialog.show} disabledReason={roleReason("template.deploy")} aria-label={`Promote ${variant.label} (${name})`}>
+        Promote
+      </Button>
+      <ConfirmMutationDialog
+        open={dialog.open}
+        onClose={dialog.close}
+        title={`Promote ${variant.label}, ${name}?`}
+        description={`${name} becomes Production (unless it is already; the Production template now becomes Previous), and the test ends: every viewer of the ${channel} share sees ${name}.`}
+        confirmLabel="Promote"
+        mutation={promote}
+        variables={variant.templateId}
+        onDone={() => {
+          toast.success(`${name} won: the test has ended.`);
+          dialog.close();
+        }}
+      />
+    </>
+  );
+}
+
+function VariantRow({ projectId, channel, variant }: { projectId: string; channel: Channel; variant: ComparedVariant }) {
   return (
     <tr data-testid={`variant-${variant.label}`} className={`align-top ${stacked.row}`}>
       <th scope="row" data-label="Variant" className={`${cell} ${stacked.cell} col-span-2 text-left font-normal`}>
@@ -99,6 +133,9 @@ function VariantRow({ variant }: { variant: ComparedVariant }) {
       <RateCell rate={variant.ctr} label="CTR (95 % interval)" />
       <TestCell test={variant.vsControl?.completionRate ?? null} label="Completion vs A" />
       <TestCell test={variant.vsControl?.ctr ?? null} label="CTR vs A" />
+      <td data-label="Winner" className={`${cell} ${stacked.cell} text-right max-sm:text-left`}>
+        <PromoteButton projectId={projectId} channel={channel} variant={variant} />
+      </td>
     </tr>
   );
 }
@@ -109,7 +146,7 @@ const verdictTone: Record<VariantComparison["verdict"]["status"], string> = {
   not_enough_data: "bg-amber-50 text-amber-900 ring-amber-600/20",
 };
 
-function ComparisonTable({ comparison }: { comparison: VariantComparison }) {
+function ComparisonTable({ projectId, channel, comparison }: { projectId: string; channel: Channel; comparison: VariantComparison }) {
   const { method } = comparison;
   const startedAt = comparison.variants.map((variant) => variant.startedAt).sort()[0]!;
   return (
@@ -121,7 +158,7 @@ function ComparisonTable({ comparison }: { comparison: VariantComparison }) {
         <TableHead columns={columns} className={`text-xs text-slate-500 ${stacked.head}`} cellClassName={`${cell} font-medium`} />
         <tbody className={`divide-y divide-slate-100 ${stacked.body}`}>
           {comparison.variants.map((variant) => (
-            <VariantRow key={variant.templateId} variant={variant} />
+            <VariantRow key={variant.templateId} projectId={projectId} channel={channel} variant={variant} />
           ))}
         </tbody>
       </table>
@@ -145,7 +182,7 @@ export function VariantComparisonPanel({ projectId, channel }: { projectId: stri
   if (comparison.data) {
     return (
       <Panel title={`A/B test on the ${channel} share`} testId="variants">
-        <ComparisonTable comparison={comparison.data} />
+        <ComparisonTable projectId={projectId} channel={channel} comparison={comparison.data} />
       </Panel>
     );
   }

@@ -5,6 +5,7 @@ import { queryKeys } from "@/lib/console/query-keys";
 import { optimisticList } from "./optimistic";
 import type { ShareBody } from "@/lib/console/shares/share-form";
 import type { rotatedSlugSchema, savedShareSchema, shareSchema } from "@/lib/shares/contract";
+import type { variantsSchema } from "@/lib/releases/contract";
 
 // The project's three shares (DEV, STAGING, PROD) through the REST API. Every change refreshes
 // the shares and the audit log; disable and restore show at once and roll back if refused.
@@ -69,5 +70,25 @@ export function usePinChannel(projectId: string) {
     mutationFn: ({ channel, templateId }: { channel: "DEV" | "STAGING"; templateId: string | null }) =>
       apiRequest<unknown>(`/api/Projects/${encodeURIComponent(projectId)}/channels/${channel}`, { method: "PUT", json: { templateId } }),
     onSettled: () => client.invalidateQueries({ queryKey: queryKeys.audit(projectId) }),
+  });
+}
+
+export type VariantsJson = z.infer<typeof variantsSchema>;
+const variantsPath = (projectId: string, channel: Channel) => `${sharesPath(projectId)}/${channel}/variants`;
+
+/** GET …/variants: the share's A/B test (empty when none runs). Keyed under the shares: a share change refreshes it. */
+export function useShareVariants(projectId: string, channel: Channel) {
+  return useQuery({
+    queryKey: [...queryKeys.shares(projectId), channel, "variants"],
+    queryFn: ({ signal }) => apiRequest<VariantsJson>(variantsPath(projectId, channel), { signal }),
+  });
+}
+
+/** PUT …/variants: starts, changes or (an empty list) ends the share's A/B test. */
+export function usePutVariants(projectId: string, channel: Channel) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (variants: { templateId: string; weight: number }[]) => apiRequest<VariantsJson>(variantsPath(projectId, channel), { method: "PUT", json: { variants } }),
+    onSettled: () => Promise.all([queryKeys.shares(projectId), queryKeys.audit(projectId)].map((queryKey) => client.invalidateQueries({ queryKey }))),
   });
 }

@@ -1,4 +1,4 @@
-import { useQuery } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Channel } from "@/lib/db/schema";
 import type { VariantComparison } from "@/lib/experiments/contract";
 import { ApiProblem, apiRequest } from "@/lib/console/api-client";
@@ -23,4 +23,17 @@ export function useVariantComparison(projectId: string, channel: Channel) {
 /** The API's way of saying the channel runs no A/B test: a share without variants (409), or no share at all (404). */
 export function isNoAbTest(error: unknown): boolean {
   return error instanceof ApiProblem && (error.status === 409 || error.status === 404);
+}
+
+/** POST …/variants/promote: the winner goes live (Production) and the test ends. */
+export function usePromoteVariant(projectId: string, channel: Channel) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (templateId: string) =>
+      apiRequest<unknown>(`/api/Projects/${encodeURIComponent(projectId)}/public-video-shares/${channel}/variants/promote`, { method: "POST", json: { templateId } }),
+    onSettled: () =>
+      Promise.all(
+        [queryKeys.shares(projectId), queryKeys.templates(projectId), queryKeys.audit(projectId)].map((queryKey) => client.invalidateQueries({ queryKey })),
+      ),
+  });
 }
