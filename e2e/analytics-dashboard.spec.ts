@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { expectAccessible, screenshots, signIn } from "./console-helpers";
-import { lightsUpload, recordAnalytics, setUpShare } from "./embed-helpers";
+import { desktopChrome, lightsUpload, recordAnalytics, setUpShare } from "./embed-helpers";
 import { cli, createUserWithPassword, type OwnUser } from "./sign-in-helpers";
 
 // The analytics dashboard against the built app: a share is really played on its landing page
@@ -15,7 +15,6 @@ let project: Awaited<ReturnType<typeof setUpShare>>;
 let viewer: OwnUser;
 let templateId: string;
 
-const desktopChrome = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 
 /** CSP violations the page reports (the console runs under a nonce policy). */
 async function watchCsp(page: Page) {

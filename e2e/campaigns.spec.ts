@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { expectAccessible, screenshots, signIn } from "./console-helpers";
-import { recordAnalytics } from "./embed-helpers";
+import { desktopChrome, recordAnalytics } from "./embed-helpers";
 import { env } from "./owned-project";
 
 // Campaigns in the browser, against the built app: the demo project's admin creates a campaign
@@ -24,7 +24,6 @@ const csvFile = (content: string, name = "recipients.csv") => ({ name, mimeType:
 const bearer = () => ({ Authorization: `Bearer ${env("E2E_API_TOKEN")}` });
 
 /** Headless Chromium says so in its User-Agent, and enrichment counts it as a bot (left out of reach): a viewer's browser. */
-const desktopChrome = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 
 type RecipientJson = { id: string; externalId: string; url: string; reach: { opened: boolean } };
 

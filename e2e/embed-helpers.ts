@@ -18,6 +18,9 @@ export type WireEvent = {
 export type DemoCall = { name: string; message: { type: string; code?: string; percent?: number; positionMs?: number; durationMs?: number; ctaId?: string } };
 export type Share = { id: string; slug: string; url: string; channel: string };
 
+/** A desktop Chrome's user agent: Playwright's headless one is a bot to the ingest, which leaves its events out of the reports. */
+export const desktopChrome = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+
 export const fixture = (relative: string) => readFileSync(`testing/fixtures/${relative}`);
 export const secondOrigin = () => env("E2E_BASE_URL").replace("//localhost:", "//127.0.0.1:");
 

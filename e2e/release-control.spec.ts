@@ -1,6 +1,6 @@
 import { expect, test, type Browser } from "@playwright/test";
 import { expectAccessible, screenshots, signIn } from "./console-helpers";
-import { lightsUpload, recordAnalytics, setUpShare } from "./embed-helpers";
+import { desktopChrome, lightsUpload, recordAnalytics, setUpShare } from "./embed-helpers";
 import { cli, type OwnUser } from "./sign-in-helpers";
 import { randomUUID } from "node:crypto";
 
@@ -34,7 +34,7 @@ test.beforeAll(async ({ request }) => {
 
 /** A new viewer (a browser context of their own) on the DEV landing page: the template their page plays, after it played. */
 async function viewOnce(browser: Browser): Promise<{ templateId: string; again: string }> {
-  const context = await browser.newContext();
+  const context = await browser.newContext({ userAgent: desktopChrome });
   const page = await context.newPage();
   const analytics = await recordAnalytics(page);
   await page.goto(project.share.url);
@@ -82,6 +82,8 @@ test("pin a candidate to STAGING; a 50/50 test on DEV; both variants played and 
   await expect(section.getByTestId("variant-A")).toContainText("Lights 1.0");
   await expect(section.getByTestId("variant-B")).toContainText("Lights 1.1");
   await expect(section.getByTestId("variants-verdict")).toContainText("Not enough data");
+  // Each variant's play counted (the section refreshes while events are still being rolled up).
+  for (const label of ["A", "B"]) await expect(section.getByTestId(`variant-${label}`).locator('td[data-label="Plays"]')).not.toHaveText("0");
   await screenshots(page, "ab-compared");
 
   // Promote 1.1: it becomes Production, the test ends.
