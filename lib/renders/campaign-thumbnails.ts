@@ -6,6 +6,8 @@ import { getConfig } from "@/lib/config";
 import { schema } from "@/lib/db";
 import { selectRows } from "@/lib/analytics/select-rows";
 import { audited, projectVerb, type Permitted } from "@/lib/services/verbs";
+import { assignVariant } from "@/lib/experiments/assign";
+import { shareVariantRows } from "@/lib/releases/variants";
 import { findServedTemplate } from "@/lib/templates/served-template";
 import { signRenderDownload } from "./download-url";
 import { enqueueRenders } from "./queue";
@@ -34,7 +36,7 @@ async function campaignContext({ db, access }: Permitted<"render.create" | "rend
 }
 
 /**
- * Queues a thumbnail render for every recipient that has none yet of the template served now with
+ * Queues a thumbnail render for every recipient that has none yet of the template their page plays now (the served one, or their A/B variant) with
  * the data the recipient's page plays now (none, its last one failed, or the recipient's or the
  * share's data, or the template, changed since): calling it again after more recipients were
  * imported, or after a re-import changed some, renders only theirs. Each batch commits
@@ -49,26 +51,35 @@ export const queueCampaignThumbnails = projectVerb("render.create", async (ctx, 
   const template = await findServedTemplate(ctx.db, project.id, campaign.channel);
   if (!template) throw new ConflictError(`The ${campaign.channel} share serves no template yet; deploy one first.`);
   const shareData = JSON.stringify(share.personalizationData ?? {});
-  const queued: string[] = [];
+  // While the share runs an A/B test, each recipient's thumbnail is of the variant their page plays.
+  const variants = (await shareVariantRows(ctx.db, share.id)).map((row) => row.variant);
+  const templateFor = (recipientId: string) => (variants.length > 0 ? assignVariant(share.id, `recipient:${recipientId}`, variants)!.templateId : template.id);
+  let queued = 0;
   for (let after = "00000000-0000-0000-0000-000000000000"; ; ) {
+    const page = await ctx.db
+      .select({ id: schema.campaignRecipients.id })
+      .from(schema.campaignRecipients)
+      .where(and(eq(schema.campaignRecipients.campaignId, campaign.id), gt(schema.campaignRecipients.id, after)))
+      .orderBy(asc(schema.campaignRecipients.id))
+      .limit(batchSize);
+    const last = page.length < batchSize;
+    const assigned = JSON.stringify(page.map((recipient) => ({ recipient_id: recipient.id, template_id: templateFor(recipient.id) })));
     const inserted = await ctx.write(async (tx) => {
       const result = await tx.execute<{ id: string; recipient_id: string }>(sql`
         insert into renders (project_id, template_id, campaign_id, recipient_id, purpose, format, data, created_by)
-        select r.project_id, ${template.id}, r.campaign_id, r.id, 'thumbnail', 'gif', ${shareData}::jsonb || r.data, ${ctx.actor.userId}
-        from campaign_recipients r
-        where r.campaign_id = ${campaign.id} and r.project_id = ${project.id} and r.id > ${after}
-          and not exists (
-            select 1 from renders x
-            where x.recipient_id = r.id and x.purpose = 'thumbnail' and x.template_id = ${template.id} and x.status <> 'failed'
-              and x.data = ${shareData}::jsonb || r.data
-          )
-        order by r.id
-        limit ${batchSize}
+        select r.project_id, m.template_id, r.campaign_id, r.id, 'thumbnail', 'gif', ${shareData}::jsonb || r.data, ${ctx.actor.userId}
+        from json_to_recordset(${assigned}::json) as m(recipient_id uuid, template_id uuid)
+        join campaign_recipients r on r.id = m.recipient_id and r.project_id = ${project.id}
+        where not exists (
+          select 1 from renders x
+          where x.recipient_id = r.id and x.purpose = 'thumbnail' and x.template_id = m.template_id and x.status <> 'failed'
+            and x.data = ${shareData}::jsonb || r.data
+        )
         returning id, recipient_id`);
       // postgres.js answers the rows, PGlite {rows}.
       const rows = Array.isArray(result) ? result : (result as { rows: { id: string; recipient_id: string }[] }).rows;
-      const total = queued.length + rows.length;
-      if (rows.length === batchSize || total === 0) return audited(rows, []); // more batches follow, or nothing was queued
+      const total = queued + rows.length;
+      if (!last || total === 0) return audited(rows, []); // more batches follow, or nothing was queued
       return audited(rows, {
         action: "campaign.thumbnails_queued",
         targetType: "campaign",
@@ -76,17 +87,16 @@ export const queueCampaignThumbnails = projectVerb("render.create", async (ctx, 
         data: { name: campaign.name, channel: campaign.channel, templateId: template.id, queued: total },
       });
     });
-    if (inserted.length === 0) break;
-    queued.push(...inserted.map((row) => row.id));
-    await enqueueRenders(inserted.map((row) => row.id));
-    after = inserted.map((row) => row.recipient_id).sort().at(-1)!;
-    if (inserted.length < batchSize) break;
+    queued += inserted.length;
+    if (inserted.length > 0) await enqueueRenders(inserted.map((row) => row.id));
+    if (last) break;
+    after = page.at(-1)!.id;
   }
   const [{ recipients }] = (await ctx.db
     .select({ recipients: sql<number>`count(*)::int` })
     .from(schema.campaignRecipients)
     .where(eq(schema.campaignRecipients.campaignId, campaign.id))) as [{ recipients: number }];
-  return { campaignId: campaign.id, templateId: template.id, recipients, queued: queued.length };
+  return { campaignId: campaign.id, templateId: template.id, recipients, queued };
 });
 
 const escapeHtml = (text: string) => text.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
@@ -119,7 +129,8 @@ export const listCampaignThumbnails = projectVerb("render.read", async (ctx, { c
     : [];
   const byRecipient = new Map(renders.map((render) => [render.recipientId!, render]));
   const served = share ? await findServedTemplate(db, project.id, campaign.channel) : null;
-  const current = served && share ? { templateId: served.id, shareData: share.personalizationData ?? {} } : null;
+  const variants = share ? (await shareVariantRows(db, share.id)).map((row) => row.variant.templateId) : [];
+  const current = served && share ? { templateIds: variants.length > 0 ? variants : [served.id], shareData: share.personalizationData ?? {} } : null;
   const base = getConfig().publicBaseUrl;
   const items = recipients.map((recipient) => {
     const render = byRecipient.get(recipient.id);
@@ -142,13 +153,14 @@ export const listCampaignThumbnails = projectVerb("render.read", async (ctx, { c
   return { items, nextCursor: recipients.length === page.limit ? recipients.at(-1)!.id : null, summary: await thumbnailSummary(ctx, campaign.id, current) };
 });
 
-type ServedNow = { templateId: string; shareData: Record<string, unknown> } | null;
+/** The templates a recipient's page may play now (the served one, or a running A/B test's variants) and the share's data. */
+type ServedNow = { templateIds: string[]; shareData: Record<string, unknown> } | null;
 
 /** A thumbnail of another template than the one served now, or of other data than the recipient's page plays now (nothing served: nothing to compare with, not outdated). */
 function isOutdated(render: { templateId: string; data: Record<string, unknown> }, current: ServedNow, recipientData: Record<string, unknown>) {
   if (!current) return false;
   // The recipient's data over the share's, one level deep: what the queueing's jsonb `||` stored.
-  return render.templateId !== current.templateId || !isDeepStrictEqual(render.data, { ...current.shareData, ...recipientData });
+  return !current.templateIds.includes(render.templateId) || !isDeepStrictEqual(render.data, { ...current.shareData, ...recipientData });
 }
 
 /**
@@ -157,7 +169,9 @@ function isOutdated(render: { templateId: string; data: Record<string, unknown> 
  * the recipient's page plays now (`current`; none when the channel serves nothing).
  */
 async function thumbnailSummary({ db }: Permitted<"render.read">, campaignId: string, current: ServedNow) {
-  const stale = current ? sql`(l.template_id <> ${current.templateId} or l.data <> ${JSON.stringify(current.shareData)}::jsonb || r.data)` : sql`false`;
+  const stale = current
+    ? sql`(l.template_id <> all(${`{${current.templateIds.join(",")}}`}::uuid[]) or l.data <> ${JSON.stringify(current.shareData)}::jsonb || r.data)`
+    : sql`false`;
   const [counts] = await selectRows<{ recipients: number; done: number; pending: number; failed: number; outdated: number }>(
     db,
     sql`

@@ -1,7 +1,8 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { and, eq } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb, schema } from "@/lib/db";
+import { assignVariant } from "@/lib/experiments/assign";
 import { getRenderQueue } from "@/lib/renders/queue";
 import { thumbnailPageSchema } from "@/lib/renders/contract";
 import { apiRequest, createTestMember, createTestProject, routeParams } from "@/testing/factories";
@@ -120,6 +121,31 @@ describe("campaign thumbnails", () => {
     expect(fresh.summary).toEqual({ recipients: 2, done: 2, pending: 0, failed: 0, outdated: 0 });
     const renders = await db.select().from(schema.renders).where(eq(schema.renders.recipientId, bruno!.id));
     expect(renders.map((row) => row.data.title).sort()).toEqual(["Hi Bruno", "Hi Bruno Costa"]);
+  });
+
+  it("while the share runs an A/B test, each recipient's thumbnail is of the variant their page plays", async () => {
+    const db = await getDb();
+    const [share] = await db.select().from(schema.publicVideoShares).where(eq(schema.publicVideoShares.slug, slug));
+    const served = (await db.select().from(schema.renders).where(eq(schema.renders.campaignId, campaignId)))[0]!.templateId;
+    const other = await uploadSmall(editor, projectId, "Variant B");
+    const variants = [
+      { shareId: share!.id, projectId, templateId: served, weight: 50, position: 0 },
+      { shareId: share!.id, projectId, templateId: other.id, weight: 50, position: 1 },
+    ];
+    await db.insert(schema.shareVariants).values(variants);
+    try {
+      await okJson(await post(), 202);
+      const recipients = await db.select().from(schema.campaignRecipients).where(eq(schema.campaignRecipients.campaignId, campaignId));
+      const latest = await db.select().from(schema.renders).where(eq(schema.renders.campaignId, campaignId)).orderBy(desc(schema.renders.createdAt));
+      for (const recipient of recipients) {
+        const expected = assignVariant(share!.id, `recipient:${recipient.id}`, variants)!.templateId;
+        expect(latest.find((render) => render.recipientId === recipient.id)!.templateId).toBe(expected);
+      }
+      // Queued again at once: each has its variant's thumbnail already (or on its way).
+      expect(await okJson(await post(), 202)).toMatchObject({ queued: 0 });
+    } finally {
+      await db.delete(schema.shareVariants).where(eq(schema.shareVariants.shareId, share!.id));
+    }
   });
 
   it("pages by cursor", async () => {
