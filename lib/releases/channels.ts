@@ -3,6 +3,7 @@ import { ConflictError, ValidationError } from "@/lib/errors";
 import { channelPins, publicVideoShares, shareVariants, templates } from "@/lib/db/schema";
 import { channels } from "@/lib/shares/contract";
 import { audited, projectVerb, type Permitted } from "@/lib/services/verbs";
+import { lockProject } from "@/lib/templates/lifecycle";
 import { findServedTemplate } from "@/lib/templates/served-template";
 import { isUuid } from "@/lib/auth/project-access";
 
@@ -47,6 +48,8 @@ export const listChannels = projectVerb("template.read", async ({ db, access }) 
 async function pin(ctx: Permitted<"channel.pin-dev" | "channel.pin-staging">, channel: PinnableChannel, templateId: string | null) {
   const projectId = ctx.access.project.id;
   await ctx.write(async (tx) => {
+    // The project row first, as deploys and archives take it: they also change pins and templates.
+    await lockProject(tx, projectId);
     const [before] = await tx.select().from(channelPins).where(and(eq(channelPins.projectId, projectId), eq(channelPins.channel, channel))).for("update");
     if (templateId === null) {
       if (!before) return audited(null, []);

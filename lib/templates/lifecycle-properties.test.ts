@@ -88,7 +88,7 @@ describe("release lifecycle properties", () => {
           for (const pin of pins) expect(["Testing", "Production"]).toContain(rows.find((row) => row.id === pin.templateId)?.status);
         }
       }),
-      { numRuns: 12 },
+      { numRuns: 20 },
     );
   });
 });

@@ -56,9 +56,14 @@ export async function goLive(tx: Db, template: TemplateRow, data: Record<string,
   };
 }
 
-/** Holds the project row for the rest of the transaction: deploys, rollbacks and go-lives of one project run one after another. */
+/**
+ * Holds the project row for the rest of the transaction: deploys, rollbacks and go-lives of one
+ * project run one after another. `no key update`, not `update`: a change elsewhere in the project
+ * that writes a row referencing it (an archive's audit row takes a key-share lock on the project)
+ * must not wait for a deploy that waits for that change's template row — a deadlock.
+ */
 export async function lockProject(tx: Db, projectId: string): Promise<void> {
-  await tx.select({ id: projects.id }).from(projects).where(eq(projects.id, projectId)).for("update");
+  await tx.select({ id: projects.id }).from(projects).where(eq(projects.id, projectId)).for("no key update");
 }
 
 /**
@@ -92,6 +97,7 @@ export const deployTemplate = projectVerb("template.deploy", async ({ db, actor,
 /** Cancels a template's scheduled go-live; 409 when none is scheduled. */
 export const cancelScheduledDeploy = projectVerb("template.deploy", async ({ db, access, write }, templateId: string) => {
   const cancelled = await write(async (tx) => {
+    await lockProject(tx, access.project.id);
     const template = await getTemplateRowOrThrow(tx, { projectId: access.project.id, templateId }, true);
     if (!template.deployAt) throw new ConflictError("No go-live is scheduled for this template.", "not_scheduled");
     const [row] = await tx.update(templates).set({ deployAt: null, deployScheduledBy: null }).where(eq(templates.id, template.id)).returning();
@@ -112,6 +118,7 @@ async function refuseVariantInTest(tx: Db, template: TemplateRow): Promise<void>
  */
 export const archiveTemplate = projectVerb("template.archive", async ({ db, access, write }, templateId: string) => {
   const archived = await write(async (tx) => {
+    await lockProject(tx, access.project.id);
     const template = await getTemplateRowOrThrow(tx, { projectId: access.project.id, templateId }, true);
     // Archiving an archived template changes nothing: no row for the trail.
     if (template.status === "Archived") return audited(template, []);
@@ -133,6 +140,7 @@ export const archiveTemplate = projectVerb("template.archive", async ({ db, acce
 /** Deletes a template that was never Production, then the blobs no other template uses. */
 export const deleteTemplate = projectVerb("template.delete", async ({ db, access, write }, templateId: string): Promise<void> => {
   const storageKeys = await write(async (tx) => {
+    await lockProject(tx, access.project.id);
     const template = await getTemplateRowOrThrow(tx, { projectId: access.project.id, templateId }, true);
     if (template.everProduction) {
       throw new ConflictError("A template that was ever Production cannot be deleted; archive it instead.");
