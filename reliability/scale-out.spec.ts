@@ -141,19 +141,43 @@ test("POST /api/me/tokens/{id}/revoke on one app process – the tokens it creat
   for (const app of [b!, a]) for (const token of [child, grandchild]) expect((await me(app, token.token)).status, app.baseUrl).toBe(401);
 });
 
+/** The weather card as an upload's multipart body. */
+function weatherCardForm(): FormData {
+  const dir = "testing/fixtures/lottie/weather-card";
+  const body = new FormData();
+  body.set("name", "Scale-out card");
+  body.set("kind", "LottieStandalone");
+  body.set("templateJson", new Blob([readFileSync(`${dir}/data.json`)], { type: "application/json" }), "data.json");
+  body.set("manifestJson", new Blob([readFileSync(`${dir}/manifest.json`)], { type: "application/json" }), "manifest.json");
+  // The images its animation shows: an upload without them is refused.
+  for (const image of ["img_0.jpg", "img_1.jpg"]) body.append("assetFiles", new Blob([readFileSync(`${dir}/images/${image}`)], { type: "image/jpeg" }), image);
+  return body;
+}
+
+test("a go-live scheduled on one app process happens once, whichever process looks first (both run the scheduler)", async () => {
+  const [a, b] = cluster.apps;
+  const auth = { Authorization: `Bearer ${cluster.apps[0].token}` };
+  const uploaded = await call(a.baseUrl, `${projectPath()}/templates/upload`, { method: "POST", headers: auth, body: weatherCardForm() });
+  expect(uploaded.status, uploaded.body).toBe(201);
+  const { id } = JSON.parse(uploaded.body) as { id: string };
+  const at = new Date(Date.now() + 2000).toISOString();
+  const scheduled = await call(a.baseUrl, `${projectPath()}/templates/${id}/deploy`, { method: "POST", headers: bearer(), body: JSON.stringify({ at }) });
+  expect(scheduled.status, scheduled.body).toBe(200);
+  // Read from the other process until it is live; the cap only guards a hang.
+  await expect
+    .poll(async () => (JSON.parse((await call(b!.baseUrl, `${projectPath()}/templates/${id}`, { headers: auth })).body) as { status: string }).status, { timeout: 60_000, intervals: [250] })
+    .toBe("Production");
+  const audit = await call(b!.baseUrl, `${projectPath()}/audit-events?action=template.deployed&limit=100`, { headers: auth });
+  const deployed = (JSON.parse(audit.body) as { items: { targetId: string; data: { scheduledFor?: string } }[] }).items.filter((event) => event.targetId === id);
+  expect(deployed).toEqual([expect.objectContaining({ data: expect.objectContaining({ scheduledFor: at }) })]);
+  const said = cluster.apps.map((app) => app.output().split(`Scheduled go-live of template ${id}: deployed`).length - 1);
+  expect(said.reduce((sum, count) => sum + count, 0)).toBe(1);
+  figures.scheduledGoLive = { carriedOutBy: said.map((count, index) => (count > 0 ? `app ${index}` : null)).filter(Boolean) };
+});
+
 test("Idempotency-Key – an upload on one app process is replayed by the other, not stored twice", async () => {
   const [a, b] = cluster.apps;
-  const dir = "testing/fixtures/lottie/weather-card";
-  const form = () => {
-    const body = new FormData();
-    body.set("name", "Scale-out card");
-    body.set("kind", "LottieStandalone");
-    body.set("templateJson", new Blob([readFileSync(`${dir}/data.json`)], { type: "application/json" }), "data.json");
-    body.set("manifestJson", new Blob([readFileSync(`${dir}/manifest.json`)], { type: "application/json" }), "manifest.json");
-    // The images its animation shows: an upload without them is refused.
-    for (const image of ["img_0.jpg", "img_1.jpg"]) body.append("assetFiles", new Blob([readFileSync(`${dir}/images/${image}`)], { type: "image/jpeg" }), image);
-    return body;
-  };
+  const form = weatherCardForm;
   const key = `scale-out-${randomUUID()}`;
   const headers = { Authorization: `Bearer ${cluster.apps[0].token}`, "Idempotency-Key": key };
   const first = await call(a.baseUrl, `${projectPath()}/templates/upload`, { method: "POST", headers, body: form() });
