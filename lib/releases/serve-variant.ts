@@ -4,6 +4,7 @@ import type { Db } from "@/lib/db";
 import { shareVariants, templates } from "@/lib/db/schema";
 import { assignVariant } from "@/lib/experiments/assign";
 import type { PublicShare } from "@/lib/shares/public-share";
+import { servedTemplateColumns } from "@/lib/templates/served-template";
 
 // Which template a viewer of a share sees (docs/adr/0150-release-control.md): the channel's own,
 // or, while the share runs an A/B test, the variant the viewer is assigned — sticky by a key
@@ -28,17 +29,7 @@ export async function shareForViewer(db: Db, share: PublicShare, viewer: Viewer)
       position: shareVariants.position,
       weight: shareVariants.weight,
       templateId: templates.id,
-      template: {
-        id: templates.id,
-        name: templates.name,
-        version: templates.version,
-        kind: templates.kind,
-        status: templates.status,
-        width: templates.width,
-        height: templates.height,
-        manifest: templates.manifest,
-        overlay: templates.overlay,
-      },
+      template: servedTemplateColumns,
     })
     .from(shareVariants)
     .innerJoin(templates, eq(templates.id, shareVariants.templateId))

@@ -19,6 +19,7 @@ import { CompareTable, NotIn, Properties, type CompareRow } from "./compare-tabl
 import { kindLabels } from "./kind-labels";
 import { fileRoleLabels, targetLabel } from "./outline-labels";
 import { TemplateStatusBadge } from "./template-status-badge";
+import { Section } from "./section";
 
 /** A side of the comparison: the id asked for (null: none yet), and the template with its outline when the project has it. */
 export type CompareSide = { id: string | null; loaded: { template: TemplateJson; outline: TemplateOutline } | null };
@@ -238,20 +239,6 @@ function SideCard({ letter, side: { template }, href }: { letter: Letter; side: 
           </>
         ) : null}
       </p>
-    </section>
-  );
-}
-
-function Section({ title, id, note, children }: { title: string; id: string; note?: string; children: React.ReactNode }) {
-  return (
-    <section aria-labelledby={`${id}-heading`} className="space-y-3">
-      <div>
-        <h2 id={`${id}-heading`} className="text-lg font-semibold">
-          {title}
-        </h2>
-        {note ? <p className="text-sm text-slate-600">{note}</p> : null}
-      </div>
-      {children}
     </section>
   );
 }

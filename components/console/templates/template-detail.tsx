@@ -15,6 +15,7 @@ import { LivePreview } from "./live-preview";
 import { fileRoleLabels, targetLabel } from "./outline-labels";
 import { TemplateActions } from "./template-actions";
 import { TemplateStatusBadge } from "./template-status-badge";
+import { Section } from "./section";
 
 type Props = { projectId: string; initialTemplate: TemplateJson; initialTemplates: TemplateJson[]; outline: TemplateOutline };
 
@@ -154,20 +155,6 @@ function Fact({ label, children }: { label: string; children: React.ReactNode })
       <dt className="text-xs text-slate-500">{label}</dt>
       <dd className="font-medium">{children}</dd>
     </div>
-  );
-}
-
-function Section({ title, id, note, children }: { title: string; id: string; note?: string; children: React.ReactNode }) {
-  return (
-    <section aria-labelledby={`${id}-heading`} className="space-y-3">
-      <div>
-        <h2 id={`${id}-heading`} className="text-lg font-semibold">
-          {title}
-        </h2>
-        {note ? <p className="text-sm text-slate-600">{note}</p> : null}
-      </div>
-      {children}
-    </section>
   );
 }
 
