@@ -184,6 +184,10 @@ async function requestFor(op: Operation, caller: Caller, tenant: Tenant, succeed
     }
   }
   const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => values[name]!);
+  // A cancel that succeeds needs a go-live to cancel: its fresh template gets one, tomorrow.
+  if (succeeds && op.path.endsWith("/scheduled-deploy")) {
+    await callOk("POST", `/api/Projects/${project.projectId}/templates/${values.templateId}/deploy`, admin, { at: new Date(Date.now() + 86_400_000).toISOString() });
+  }
   // A promote that succeeds ends a test: each gets one of its own (the standing template and a fresh one), promoting the standing one.
   if (succeeds && op.path.endsWith("/variants/promote")) {
     const candidate = await uploadTemplate(project.projectId, project.adminToken);
