@@ -2190,6 +2190,8 @@ export interface operations {
                         [key: string]: unknown;
                     };
                     allowedOrigins?: string[];
+                    /** @description Your own id of the viewer (never stored; the token carries its SHA-256 with the project): the same viewer keeps their A/B variant across sessions, as a campaign recipient of that id does */
+                    viewerId?: string;
                     ttlSeconds?: number;
                 };
             };

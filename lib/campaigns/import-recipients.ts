@@ -1,3 +1,4 @@
+import { viewerHashOf } from "@/lib/analytics/viewer-hash";
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { ConflictError, ValidationError, isAppError, isCallerError } from "@/lib/errors";
@@ -83,7 +84,7 @@ export function textArrayLiteral(values: string[]): string {
 
 /** The viewer_hash of a recipient's events: what the SDK's hashViewer computes for viewerId = the recipient's id. */
 export function recipientViewerHash(projectId: string, recipientId: string): string {
-  return createHash("sha256").update(`${projectId}:${recipientId}`).digest("hex");
+  return viewerHashOf(projectId, recipientId);
 }
 
 /**

@@ -23,6 +23,12 @@ export const embedSessionBody = z
     shareSlug: z.string().regex(/^[A-Za-z0-9]{1,64}$/, { error: "must be a share slug" }).optional(),
     personalizationData: z.record(z.string(), z.unknown()).optional(),
     allowedOrigins: z.array(z.string()).optional(),
+    viewerId: z
+      .string()
+      .min(1, { error: "must not be empty" })
+      .max(200, { error: "must be at most 200 characters" })
+      .optional()
+      .describe("Your own id of the viewer (never stored; the token carries its SHA-256 with the project): the same viewer keeps their A/B variant across sessions, as a campaign recipient of that id does"),
     ttlSeconds: z
       .number()
       .int({ error: "must be a whole number of seconds" })

@@ -38,6 +38,7 @@ export async function createEmbedSession(db: Db, credential: Credential, input: 
     shareSlug: input.shareSlug,
     personalizationData: input.personalizationData,
     allowedOrigins: input.allowedOrigins,
+    viewerId: input.viewerId,
     ttlSeconds: input.ttlSeconds,
   });
   return { token, expiresAt, embedUrl: `${getConfig().publicBaseUrl}/embed?session=${encodeURIComponent(token)}` };

@@ -3,6 +3,7 @@ import { getConfig } from "@/lib/config";
 import { isCredentialActive } from "@/lib/credentials/active-credentials";
 import { shareForViewer } from "@/lib/releases/serve-variant";
 import type { Db } from "@/lib/db";
+import { recipientViewerHash } from "@/lib/campaigns/import-recipients";
 import { findShareRecipient } from "@/lib/campaigns/recipient-share";
 import { findProjectPublicShare, findPublicShareFor, viewerShareText, type PublicShare } from "@/lib/shares/public-share";
 import { chargeShareMiss } from "@/lib/shares/share-lookup-limit";
@@ -43,7 +44,7 @@ export async function buildPageManifest(db: Db, source: ManifestSource): Promise
       chargeShareMiss(source.share, source.address);
       throw unavailable();
     }
-    return manifestFor(db, await shareForViewer(db, share, { recipientId: recipient.id }), null, recipient.data);
+    return manifestFor(db, await shareForViewer(db, share, { viewerHash: recipientViewerHash(share.projectId, recipient.id) }), null, recipient.data);
   }
   const session = await verifyEmbedSessionToken(source.session);
   // Revoking the credential that minted a session ends it: the same 401 as any invalid token.
@@ -52,7 +53,7 @@ export async function buildPageManifest(db: Db, source: ManifestSource): Promise
   }
   const share = await findSessionShare(db, session);
   if (!share) throw unavailable();
-  return manifestFor(db, await shareForViewer(db, share, { session: source.session }), session);
+  return manifestFor(db, await shareForViewer(db, share, session.viewerHash ? { viewerHash: session.viewerHash } : { session: source.session }), session);
 }
 
 /** The share a session names, only if it is available and belongs to the session's project and organization. */

@@ -5,6 +5,7 @@ import type { Db } from "@/lib/db";
 import { recipientPosters } from "@/lib/db/schema";
 import { findPublicShareFor, type PublicShare } from "@/lib/shares/public-share";
 import { chargeShareMiss } from "@/lib/shares/share-lookup-limit";
+import { recipientViewerHash } from "@/lib/campaigns/import-recipients";
 import { shareForViewer } from "@/lib/releases/serve-variant";
 import { getBlobStore } from "@/lib/storage";
 import { readPreviewPng, renderPreview } from "@/lib/templates/preview";
@@ -48,7 +49,7 @@ export async function findRecipientPoster(db: Db, slug: string, token: string, a
     return null;
   }
   // The template the recipient's page plays: their A/B variant while the share runs a test.
-  const share = await shareForViewer(db, found, { recipientId: recipient.id });
+  const share = await shareForViewer(db, found, { viewerHash: recipientViewerHash(found.projectId, recipient.id) });
   if (!share.template) return null;
   const files = await getTemplateFiles(db, share.template.id);
   const posterFile = files.find((file) => file.role === "posterFile");

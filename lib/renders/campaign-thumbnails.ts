@@ -7,7 +7,9 @@ import { schema } from "@/lib/db";
 import { selectRows } from "@/lib/analytics/select-rows";
 import { audited, projectVerb, type Permitted } from "@/lib/services/verbs";
 import { assignVariant } from "@/lib/experiments/assign";
+import { viewerKey } from "@/lib/releases/serve-variant";
 import { shareVariantRows } from "@/lib/releases/variants";
+import { recipientViewerHash } from "@/lib/campaigns/import-recipients";
 import { findServedTemplate } from "@/lib/templates/served-template";
 import { signRenderDownload } from "./download-url";
 import { enqueueRenders } from "./queue";
@@ -53,7 +55,8 @@ export const queueCampaignThumbnails = projectVerb("render.create", async (ctx, 
   const shareData = JSON.stringify(share.personalizationData ?? {});
   // While the share runs an A/B test, each recipient's thumbnail is of the variant their page plays.
   const variants = (await shareVariantRows(ctx.db, share.id)).map((row) => row.variant);
-  const templateFor = (recipientId: string) => (variants.length > 0 ? assignVariant(share.id, `recipient:${recipientId}`, variants)!.templateId : template.id);
+  const templateFor = (recipientId: string) =>
+    variants.length > 0 ? assignVariant(share.id, viewerKey({ viewerHash: recipientViewerHash(project.id, recipientId) })!, variants)!.templateId : template.id;
   let queued = 0;
   for (let after = "00000000-0000-0000-0000-000000000000"; ; ) {
     const page = await ctx.db

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { viewerHashOf } from "@/lib/analytics/viewer-hash";
 import type { Channel } from "@/lib/db/schema";
 import { channelSchema } from "@/lib/shares/contract";
 import { allowedOriginsClaimSchema, allowedOriginsSchema } from "./origins";
@@ -41,6 +42,8 @@ const mintEmbedSessionTokenInput = z
     shareSlug: shareSlugSchema.nullish(),
     personalizationData: personalizationDataSchema.nullish(),
     allowedOrigins: allowedOriginsSchema.nullish(),
+    /** The host's own id of the viewer: only its digest with the project goes into the token (it travels in URLs). */
+    viewerId: z.string().min(1).max(200).nullish(),
     ttlSeconds: z
       .number()
       .int({ error: "must be a whole number of seconds" })
@@ -65,6 +68,7 @@ const embedSessionClaims = z
     share_slug: shareSlugSchema.optional(),
     personalization_data: personalizationDataSchema.optional(),
     allowed_origins: allowedOriginsClaimSchema.optional(),
+    viewer_hash: z.string().regex(/^[0-9a-f]{64}$/).optional(),
   })
   .refine((claims) => claims.channel !== undefined || claims.share_slug !== undefined, { error: "names no share" });
 
@@ -78,6 +82,8 @@ export type EmbedSessionClaims = {
   personalizationData: Record<string, unknown> | undefined;
   /** Canonical origins; the manifest's ingest token copies them. Undefined means no restriction. */
   allowedOrigins: string[] | undefined;
+  /** SHA-256 of `${projectId}:${viewerId}` when the session was minted for a viewer id (the events' viewer_hash too). */
+  viewerHash: string | undefined;
   expiresAt: Date;
 };
 
@@ -92,6 +98,7 @@ export async function mintEmbedSessionToken(input: MintEmbedSessionTokenInput, o
     ...(parsed.shareSlug ? { share_slug: parsed.shareSlug } : {}),
     ...(parsed.personalizationData ? { personalization_data: parsed.personalizationData } : {}),
     ...(parsed.allowedOrigins ? { allowed_origins: parsed.allowedOrigins } : {}),
+    ...(parsed.viewerId ? { viewer_hash: viewerHashOf(parsed.projectId, parsed.viewerId) } : {}),
   };
   return signToken(embedSessionTokenKind, claims, parsed.ttlSeconds ?? embedSessionTtlBounds.defaultSeconds, options);
 }
@@ -107,6 +114,7 @@ export async function verifyEmbedSessionToken(token: string, options: TokenOptio
     shareSlug: claims.share_slug,
     personalizationData: claims.personalization_data,
     allowedOrigins: claims.allowed_origins,
+    viewerHash: claims.viewer_hash,
     expiresAt,
   };
 }

@@ -3,6 +3,7 @@ import { cache } from "react";
 import { findShareRecipient } from "@/lib/campaigns/recipient-share";
 import { clientAddress } from "@/lib/client-address";
 import { getDb } from "@/lib/db";
+import { recipientViewerHash } from "@/lib/campaigns/import-recipients";
 import { shareForViewer } from "@/lib/releases/serve-variant";
 import { viewerCookieOf } from "@/lib/releases/viewer-cookie";
 import { loadPageData } from "@/lib/server/request-context";
@@ -43,6 +44,6 @@ export const loadRecipientShare = cache((slug: string, token: string) =>
       chargeShareMiss(slug, clientAddress(await headers()));
       return null;
     }
-    return { share: await shareForViewer(await getDb(), share, { recipientId: recipient.id }), recipient };
+    return { share: await shareForViewer(await getDb(), share, { viewerHash: recipientViewerHash(share.projectId, recipient.id) }), recipient };
   }),
 );

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { and, desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb, schema } from "@/lib/db";
+import { viewerHashOf } from "@/lib/analytics/viewer-hash";
 import { assignVariant } from "@/lib/experiments/assign";
 import { getRenderQueue } from "@/lib/renders/queue";
 import { thumbnailPageSchema } from "@/lib/renders/contract";
@@ -138,7 +139,7 @@ describe("campaign thumbnails", () => {
       const recipients = await db.select().from(schema.campaignRecipients).where(eq(schema.campaignRecipients.campaignId, campaignId));
       const latest = await db.select().from(schema.renders).where(eq(schema.renders.campaignId, campaignId)).orderBy(desc(schema.renders.createdAt));
       for (const recipient of recipients) {
-        const expected = assignVariant(share!.id, `recipient:${recipient.id}`, variants)!.templateId;
+        const expected = assignVariant(share!.id, `viewer:${viewerHashOf(projectId, recipient.id)}`, variants)!.templateId;
         expect(latest.find((render) => render.recipientId === recipient.id)!.templateId).toBe(expected);
       }
       // Queued again at once: each has its variant's thumbnail already (or on its way).

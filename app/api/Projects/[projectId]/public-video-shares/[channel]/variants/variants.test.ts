@@ -3,10 +3,12 @@ import { asc, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, schema } from "@/lib/db";
 import { buildPageManifest } from "@/lib/embed/page-manifest";
+import { viewerHashOf } from "@/lib/analytics/viewer-hash";
 import { assignVariant } from "@/lib/experiments/assign";
 import type { z } from "zod";
 import type { variantsSchema } from "@/lib/releases/contract";
 import { POST as createCredentialRoute } from "@/app/api/credentials/route";
+import { POST as createSessionRoute } from "@/app/api/embed-sessions/route";
 import { apiRequest, createTestMember, createTestProject, routeParams } from "@/testing/factories";
 import { archive, deploy, errorPaths, okJson, problemOf, uploadSmall } from "@/testing/template-api";
 import { PUT as putShareRoute } from "../route";
@@ -26,6 +28,7 @@ let shareId: string;
 let slug: string;
 let live: { id: string; version: string };
 let candidate: { id: string };
+let basic: string;
 
 beforeAll(async () => {
   const { project } = await createTestProject("Variants");
@@ -35,7 +38,11 @@ beforeAll(async () => {
   live = await uploadSmall(manager, projectId, "Live");
   await okJson(await deploy(manager, projectId, live.id));
   candidate = await uploadSmall(manager, projectId, "Candidate");
-  const credential = await okJson<{ id: string }>(await createCredentialRoute(apiRequest("POST", "/api/credentials", { token: manager, body: { projectId } }), routeParams({})), 201);
+  const credential = await okJson<{ id: string; apiKey: string; apiSecret: string }>(
+    await createCredentialRoute(apiRequest("POST", "/api/credentials", { token: manager, body: { projectId } }), routeParams({})),
+    201,
+  );
+  basic = `Basic ${Buffer.from(`${credential.apiKey}:${credential.apiSecret}`).toString("base64")}`;
   const share = await okJson<{ id: string; slug: string }>(
     await putShareRoute(apiRequest("PUT", `/api/Projects/${projectId}/public-video-shares/PROD`, { token: manager, body: { publicTitle: "Hello", apiCredentialId: credential.id } }), routeParams({ projectId, channel: "PROD" })),
     201,
@@ -100,8 +107,28 @@ describe("a share's A/B test", () => {
     const variants = await db.select().from(schema.shareVariants).where(eq(schema.shareVariants.shareId, shareId)).orderBy(asc(schema.shareVariants.position));
     for (const recipient of recipients) {
       const manifest = await buildPageManifest(db, { share: slug, address: "192.0.2.1", recipient: recipient.token });
-      expect(manifest.template?.id).toBe(assignVariant(shareId, `recipient:${recipient.id}`, variants)!.templateId);
+      expect(manifest.template?.id).toBe(assignVariant(shareId, `viewer:${viewerHashOf(projectId, recipient.id)}`, variants)!.templateId);
     }
+  });
+
+  it("an embed session minted for a viewer id plays that viewer's variant in every session; one without plays the same variant while it lasts", async () => {
+    const db = await getDb();
+    const variants = await db.select().from(schema.shareVariants).where(eq(schema.shareVariants.shareId, shareId)).orderBy(asc(schema.shareVariants.position));
+    const session = async (viewerId?: string) => {
+      const request = new Request("http://localhost:3000/api/embed-sessions", {
+        method: "POST",
+        headers: { authorization: basic, "content-type": "application/json" },
+        body: JSON.stringify({ channel: "PROD", ...(viewerId ? { viewerId } : {}) }),
+      });
+      return (await okJson<{ token: string }>(await createSessionRoute(request, routeParams({})), 201)).token;
+    };
+    for (const viewerId of ["crm-42", "crm-43", "ana@example.com"]) {
+      const expected = assignVariant(shareId, `viewer:${viewerHashOf(projectId, viewerId)}`, variants)!.templateId;
+      for (let again = 0; again < 2; again++) expect((await buildPageManifest(db, { session: await session(viewerId) })).template?.id).toBe(expected);
+    }
+    const anonymous = await session();
+    const first = (await buildPageManifest(db, { session: anonymous })).template?.id;
+    expect((await buildPageManifest(db, { session: anonymous })).template?.id).toBe(first);
   });
 
   it("changing only the weights keeps the start; promote makes the winner Production and ends the test; everyone then sees it", async () => {
