@@ -45,7 +45,7 @@ export function ChannelPin({ projectId, channel, served }: { projectId: string; 
   const reason = roleReason(channel === "DEV" ? "channel.pin-dev" : "channel.pin-staging");
   const value = served?.because === "pinned" ? served.id : "";
   return (
-    <div className="space-y-1 text-sm">
+    <div className="min-w-0 space-y-1 text-sm">
       <label htmlFor={id} className="block font-medium text-slate-800">
         Template for {channel}
       </label>
@@ -67,7 +67,7 @@ export function ChannelPin({ projectId, channel, served }: { projectId: string; 
             },
           );
         }}
-        className="block w-full rounded-md border-slate-300 py-1.5 text-sm disabled:bg-slate-50 disabled:text-slate-500"
+        className="block w-full min-w-0 truncate rounded-md border-slate-300 py-1.5 text-sm disabled:bg-slate-50 disabled:text-slate-500"
       >
         <option value="">Newest Testing template (no pin)</option>
         {testing.map((template) => (

@@ -25,7 +25,7 @@ export function SharesBoard({ projectId, shares: initialShares, servedTemplates,
           const share = list.find((candidate) => candidate.channel === channel) ?? null;
           const template = servedTemplates[channel];
           return (
-            <li key={channel} className="flex flex-col gap-3 rounded-lg bg-white p-4 ring-1 ring-slate-200" aria-label={`${channel} share`}>
+            <li key={channel} className="flex min-w-0 flex-col gap-3 rounded-lg bg-white p-4 ring-1 ring-slate-200" aria-label={`${channel} share`}>
               <div className="flex items-center justify-between">
                 <h2 className="text-lg font-semibold">{channel}</h2>
                 <ShareStatusBadge share={share} />
