@@ -78,7 +78,8 @@ describe("sealSecret / openSecret", () => {
   it.each([
     { name: "another project's ciphertext", open: (sealed: string) => openSecret(sealed, "project-2", keys), message: /does not decrypt/ },
     { name: "a kid no longer configured", open: (sealed: string) => openSecret(sealed, "project-1", [keys[1]!]), message: /"new", which is no longer configured/ },
-    { name: "a flipped byte", open: (sealed: string) => openSecret(`${sealed.slice(0, -2)}${sealed.endsWith("A") ? "B" : "A"}${sealed.slice(-1)}`, "project-1", keys), message: /does not decrypt/ },
+    // The second-to-last character (six whole bits of the tag), changed to another one.
+    { name: "a flipped byte", open: (sealed: string) => openSecret(`${sealed.slice(0, -2)}${sealed.at(-2) === "A" ? "B" : "A"}${sealed.slice(-1)}`, "project-1", keys), message: /does not decrypt/ },
     { name: "not a sealed value", open: () => openSecret("whsec_plain", "project-1", keys), message: /not in a known format/ },
   ])("openSecret – $name → SecretBoxError", ({ open, message }) => {
     const sealed = sealSecret("whsec_abc", "project-1", keys);
