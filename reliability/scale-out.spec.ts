@@ -160,6 +160,8 @@ test("a go-live scheduled on one app process happens once, whichever process loo
   const uploaded = await call(a.baseUrl, `${projectPath()}/templates/upload`, { method: "POST", headers: auth, body: weatherCardForm() });
   expect(uploaded.status, uploaded.body).toBe(201);
   const { id } = JSON.parse(uploaded.body) as { id: string };
+  // The demo project's live template, rolled back to at the end: the e2e specs below play the demo share.
+  const live = await demoTemplateId();
   const at = new Date(Date.now() + 2000).toISOString();
   const scheduled = await call(a.baseUrl, `${projectPath()}/templates/${id}/deploy`, { method: "POST", headers: bearer(), body: JSON.stringify({ at }) });
   expect(scheduled.status, scheduled.body).toBe(200);
@@ -173,6 +175,9 @@ test("a go-live scheduled on one app process happens once, whichever process loo
   const said = cluster.apps.map((app) => app.output().split(`Scheduled go-live of template ${id}: deployed`).length - 1);
   expect(said.reduce((sum, count) => sum + count, 0)).toBe(1);
   figures.scheduledGoLive = { carriedOutBy: said.map((count, index) => (count > 0 ? `app ${index}` : null)).filter(Boolean) };
+  const rolledBack = await call(b!.baseUrl, `${projectPath()}/templates/${live}/deploy`, { method: "POST", headers: auth });
+  expect(rolledBack.status, rolledBack.body).toBe(200);
+  expect(await demoTemplateId()).toBe(live);
 });
 
 test("Idempotency-Key – an upload on one app process is replayed by the other, not stored twice", async () => {
