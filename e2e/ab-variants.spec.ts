@@ -8,8 +8,9 @@ import { cli, type OwnUser } from "./sign-in-helpers";
 
 // The A/B test section of the analytics page (docs/adr/0151-ab-variant-statistics.md) against
 // the built app: the DEV share tests the uploaded template (A, the control) against two others.
-// Until the API that sets a share's variants lands (issue 36), the variants and the viewers'
-// events are written to the database directly, which needs the PostgreSQL pass.
+// The variants and the viewers' events are written to the database directly (hundreds of
+// sessions with exact outcomes, to check the statistics by hand), which needs the PostgreSQL pass;
+// e2e/release-control.spec.ts sets a test through the console and plays it in the browser.
 //
 // By hand: A 150 plays, 45 completed (30 %), 15 playing sessions clicked (10 %); B 150 plays, 75
 // completed (50 %), 18 clicked (12 %); C 10 plays, 5 completed. Completion B vs A: pooled 0.4,
