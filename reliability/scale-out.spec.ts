@@ -4,6 +4,7 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
+import { weatherCardForm } from "../testing/weather-card-upload";
 import { startScaleOutCluster, type ScaleOutCluster } from "../testing/scale-out-cluster";
 
 // Issue 15, point 5: two app processes (`npm start`) and two standalone ingest processes (`npm
@@ -141,23 +142,11 @@ test("POST /api/me/tokens/{id}/revoke on one app process – the tokens it creat
   for (const app of [b!, a]) for (const token of [child, grandchild]) expect((await me(app, token.token)).status, app.baseUrl).toBe(401);
 });
 
-/** The weather card as an upload's multipart body. */
-function weatherCardForm(): FormData {
-  const dir = "testing/fixtures/lottie/weather-card";
-  const body = new FormData();
-  body.set("name", "Scale-out card");
-  body.set("kind", "LottieStandalone");
-  body.set("templateJson", new Blob([readFileSync(`${dir}/data.json`)], { type: "application/json" }), "data.json");
-  body.set("manifestJson", new Blob([readFileSync(`${dir}/manifest.json`)], { type: "application/json" }), "manifest.json");
-  // The images its animation shows: an upload without them is refused.
-  for (const image of ["img_0.jpg", "img_1.jpg"]) body.append("assetFiles", new Blob([readFileSync(`${dir}/images/${image}`)], { type: "image/jpeg" }), image);
-  return body;
-}
 
 test("a go-live scheduled on one app process happens once, whichever process looks first (both run the scheduler)", async () => {
   const [a, b] = cluster.apps;
   const auth = { Authorization: `Bearer ${cluster.apps[0].token}` };
-  const uploaded = await call(a.baseUrl, `${projectPath()}/templates/upload`, { method: "POST", headers: auth, body: weatherCardForm() });
+  const uploaded = await call(a.baseUrl, `${projectPath()}/templates/upload`, { method: "POST", headers: auth, body: weatherCardForm("Scale-out card") });
   expect(uploaded.status, uploaded.body).toBe(201);
   const { id } = JSON.parse(uploaded.body) as { id: string };
   // The demo project's live template, rolled back to at the end: the e2e specs below play the demo share.
@@ -182,7 +171,7 @@ test("a go-live scheduled on one app process happens once, whichever process loo
 
 test("Idempotency-Key – an upload on one app process is replayed by the other, not stored twice", async () => {
   const [a, b] = cluster.apps;
-  const form = weatherCardForm;
+  const form = () => weatherCardForm("Scale-out card");
   const key = `scale-out-${randomUUID()}`;
   const headers = { Authorization: `Bearer ${cluster.apps[0].token}`, "Idempotency-Key": key };
   const first = await call(a.baseUrl, `${projectPath()}/templates/upload`, { method: "POST", headers, body: form() });

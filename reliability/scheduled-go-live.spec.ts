@@ -1,5 +1,5 @@
-import { readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
+import { weatherCardForm } from "../testing/weather-card-upload";
 import type { StartedApp } from "../testing/start-app";
 import { withAppDatabase } from "./database-checks";
 import { createOwnDatabase, startOwnApp, stopOwnApp } from "./own-app";
@@ -13,16 +13,6 @@ import { createOwnDatabase, startOwnApp, stopOwnApp } from "./own-app";
 /** Only a guard against a hang: no step waits longer for its event. */
 const hangGuardMs = 120_000;
 
-function weatherCardForm(): FormData {
-  const dir = "testing/fixtures/lottie/weather-card";
-  const body = new FormData();
-  body.set("name", "Scheduled card");
-  body.set("kind", "LottieStandalone");
-  body.set("templateJson", new Blob([readFileSync(`${dir}/data.json`)], { type: "application/json" }), "data.json");
-  body.set("manifestJson", new Blob([readFileSync(`${dir}/manifest.json`)], { type: "application/json" }), "manifest.json");
-  for (const image of ["img_0.jpg", "img_1.jpg"]) body.append("assetFiles", new Blob([readFileSync(`${dir}/images/${image}`)], { type: "image/jpeg" }), image);
-  return body;
-}
 
 test("a go-live due while the app is stopped is carried out once by the next start", async () => {
   test.setTimeout(300_000);
@@ -31,7 +21,7 @@ test("a go-live due while the app is stopped is carried out once by the next sta
   try {
     app = await startOwnApp(database);
     const auth = { Authorization: `Bearer ${app.token}` };
-    const uploaded = await fetch(`${app.baseUrl}/api/Projects/${app.projectId}/templates/upload`, { method: "POST", headers: auth, body: weatherCardForm() });
+    const uploaded = await fetch(`${app.baseUrl}/api/Projects/${app.projectId}/templates/upload`, { method: "POST", headers: auth, body: weatherCardForm("Scheduled card") });
     expect(uploaded.status).toBe(201);
     const { id } = (await uploaded.json()) as { id: string };
     const scheduled = await fetch(`${app.baseUrl}/api/Projects/${app.projectId}/templates/${id}/deploy`, {

@@ -10,7 +10,7 @@ import { EmptyState, ErrorState } from "@/components/console/states";
 import { formatDateTime } from "@/lib/console/format";
 import { formatBytes } from "@/lib/console/templates/format";
 import { templateFileList, type TemplateJson } from "@/lib/console/templates/template-rules";
-import { compareTemplates, type Counts, type FactDifference, type FactId, type TemplateComparison } from "@/lib/templates/compare-templates";
+import { compareTemplates, type Counts, type FactDifference, type FactId, type ItemDifference, type TemplateComparison } from "@/lib/templates/compare-templates";
 import type { Chapter } from "@/lib/templates/manifest";
 import type { OutlineField, TemplateOutline } from "@/lib/templates/template-outline";
 import type { ManifestCta } from "@/shared/templates/manifest";
@@ -141,65 +141,39 @@ function Comparison({ projectId, a, b }: { projectId: string; a: Loaded; b: Load
         <CompareTable caption="Size and files" itemLabel="Property" sides={sides} rows={comparison.facts.map((fact) => factRow(fact, a, b))} />
       </Section>
 
-      <Section title="Fields" id="fields" note="Matched by key. Each template's binding manifest (or its {{key}} text layers).">
-        {comparison.fields.length === 0 ? (
-          <p className="text-sm text-slate-600">Neither template has fields.</p>
-        ) : (
-          <CompareTable
-            caption="Fields"
-            itemLabel="Key"
-            sides={sides}
-            rows={comparison.fields.map((row) => ({
-              id: row.id,
-              label: <span className="font-mono text-xs">{row.id}</span>,
-              change: row.change,
-              changed: row.changed.map((property) => fieldPropertyLabels[property]),
-              a: row.a ? <Properties items={fieldItems(row.a, row.changed)} /> : <NotIn side="A" />,
-              b: row.b ? <Properties items={fieldItems(row.b, row.changed)} /> : <NotIn side="B" />,
-            }))}
-          />
-        )}
-      </Section>
-
-      <Section title="Chapters" id="chapters" note="Matched by id. From the manifest, else one per Lottie marker.">
-        {comparison.chapters.length === 0 ? (
-          <p className="text-sm text-slate-600">Neither template has chapters.</p>
-        ) : (
-          <CompareTable
-            caption="Chapters"
-            itemLabel="Id"
-            sides={sides}
-            rows={comparison.chapters.map((row) => ({
-              id: row.id,
-              label: <span className="font-mono text-xs">{row.id}</span>,
-              change: row.change,
-              changed: row.changed.map((property) => chapterPropertyLabels[property]),
-              a: row.a ? <Properties items={chapterItems(row.a, row.changed, a.outline.frameRate)} /> : <NotIn side="A" />,
-              b: row.b ? <Properties items={chapterItems(row.b, row.changed, b.outline.frameRate)} /> : <NotIn side="B" />,
-            }))}
-          />
-        )}
-      </Section>
-
-      <Section title="Calls to action" id="ctas" note="Matched by id: layers that open the share's CTA link when clicked.">
-        {comparison.ctas.length === 0 ? (
-          <p className="text-sm text-slate-600">Neither template has calls to action.</p>
-        ) : (
-          <CompareTable
-            caption="Calls to action"
-            itemLabel="Id"
-            sides={sides}
-            rows={comparison.ctas.map((row) => ({
-              id: row.id,
-              label: <span className="font-mono text-xs">{row.id}</span>,
-              change: row.change,
-              changed: row.changed,
-              a: row.a ? <Properties items={ctaItems(row.a, row.changed)} /> : <NotIn side="A" />,
-              b: row.b ? <Properties items={ctaItems(row.b, row.changed)} /> : <NotIn side="B" />,
-            }))}
-          />
-        )}
-      </Section>
+      <ItemsSection
+        title="Fields"
+        id="fields"
+        note="Matched by key. Each template's binding manifest (or its {{key}} text layers)."
+        itemLabel="Key"
+        none="Neither template has fields."
+        rows={comparison.fields}
+        sides={sides}
+        propertyLabel={(property) => fieldPropertyLabels[property]}
+        itemsOf={(field, changed) => fieldItems(field, changed)}
+      />
+      <ItemsSection
+        title="Chapters"
+        id="chapters"
+        note="Matched by id. From the manifest, else one per Lottie marker."
+        itemLabel="Id"
+        none="Neither template has chapters."
+        rows={comparison.chapters}
+        sides={sides}
+        propertyLabel={(property) => chapterPropertyLabels[property]}
+        itemsOf={(chapter, changed, side) => chapterItems(chapter, changed, (side === "A" ? a : b).outline.frameRate)}
+      />
+      <ItemsSection
+        title="Calls to action"
+        id="ctas"
+        note="Matched by id: layers that open the share's CTA link when clicked."
+        itemLabel="Id"
+        none="Neither template has calls to action."
+        rows={comparison.ctas}
+        sides={sides}
+        propertyLabel={(property) => property}
+        itemsOf={(cta, changed) => ctaItems(cta, changed)}
+      />
 
       <Section
         title="Live preview with the same data"
@@ -305,6 +279,51 @@ function factRow(fact: FactDifference, a: Loaded, b: Loaded): CompareRow {
     return fact.changed ? <mark className="rounded bg-amber-100 px-0.5 font-semibold text-slate-900">{text}</mark> : text;
   };
   return { id: fact.id, label: factLabels[fact.id], change: fact.changed ? "changed" : "same", a: cell(fact.a, a), b: cell(fact.b, b) };
+}
+
+/** Fields, chapters or CTAs of both templates, matched by id: one row each, its properties side by side. */
+function ItemsSection<T>({
+  title,
+  id,
+  note,
+  itemLabel,
+  none,
+  rows,
+  sides,
+  propertyLabel,
+  itemsOf,
+}: {
+  title: string;
+  id: string;
+  note: string;
+  itemLabel: string;
+  none: string;
+  rows: ItemDifference<T>[];
+  sides: React.ComponentProps<typeof CompareTable>["sides"];
+  propertyLabel: (property: keyof T & string) => string;
+  itemsOf: (item: T, changed: readonly string[], side: "A" | "B") => React.ComponentProps<typeof Properties>["items"];
+}) {
+  return (
+    <Section title={title} id={id} note={note}>
+      {rows.length === 0 ? (
+        <p className="text-sm text-slate-600">{none}</p>
+      ) : (
+        <CompareTable
+          caption={title}
+          itemLabel={itemLabel}
+          sides={sides}
+          rows={rows.map((row) => ({
+            id: row.id,
+            label: <span className="font-mono text-xs">{row.id}</span>,
+            change: row.change,
+            changed: row.changed.map(propertyLabel),
+            a: row.a ? <Properties items={itemsOf(row.a, row.changed, "A")} /> : <NotIn side="A" />,
+            b: row.b ? <Properties items={itemsOf(row.b, row.changed, "B")} /> : <NotIn side="B" />,
+          }))}
+        />
+      )}
+    </Section>
+  );
 }
 
 const fieldPropertyLabels: Record<keyof OutlineField, string> = { key: "key", type: "type", target: "target", default: "default", maxLength: "max length", strict: "bad data" };
