@@ -2,6 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { NotFoundError } from "@/lib/errors";
 import { parseInput } from "@/lib/validation/parse-input";
 import { revokeUserConsoleSessions } from "@/lib/auth/console-sessions";
+import { assertAcceptablePassword } from "@/lib/auth/password-policy";
 import { hashPassword } from "@/lib/auth/secrets";
 import { tokenScopes } from "@/lib/auth/token-scopes";
 import type { Db } from "@/lib/db";
@@ -29,6 +30,7 @@ export const createOrganization = operatorVerb(async ({ write }, input: z.input<
 /** A new user (with a sign-in password when given). It belongs to no organization yet, so no trail records it; its row keeps when it was made. */
 export const createUser = operatorVerb(async ({ write }, input: z.input<typeof createUserInput>) => {
   const { email, name, password } = parseInput(createUserInput, input);
+  if (password) assertAcceptablePassword(password, [email, name]);
   const passwordHash = password ? await hashPassword(password) : null;
   return write(async (tx) => {
     const [user] = await tx.insert(users).values({ email, name: name ?? null, passwordHash }).returning();
@@ -68,6 +70,7 @@ export const disableUser = operatorVerb(async ({ write }, input: z.input<typeof 
 /** Sets a new sign-in password; every console session of the user ends in the same transaction. */
 export const setUserPassword = operatorVerb(async ({ write }, input: z.input<typeof setPasswordInput>) => {
   const { userId, password } = parseInput(setPasswordInput, input);
+  assertAcceptablePassword(password);
   const passwordHash = await hashPassword(password);
   return write(async (tx) => {
     const [user] = await tx.update(users).set({ passwordHash }).where(eq(users.id, userId)).returning({ id: users.id, email: users.email });
