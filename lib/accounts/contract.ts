@@ -110,7 +110,7 @@ export const acceptedInvitationSchema = z.object({
   scope: z.enum(["organization", "project"]),
 });
 export const meSchema = z.object({
-  user: z.object({ id: z.uuid(), email: z.string() }),
+  user: z.object({ id: z.uuid(), email: z.string(), name: z.string().nullable() }),
   organizations: z.array(z.object({ id: z.uuid(), name: z.string(), role: z.enum(roles).nullable() })),
   projects: z.array(z.object({ id: z.uuid(), name: z.string(), organizationId: z.uuid(), organizationName: z.string(), role: z.enum(roles) })),
 });
@@ -125,3 +125,20 @@ export const personalAccessTokenSchema = z.object({
   revokedAt: z.iso.datetime().nullable(),
 });
 export const createdPersonalAccessTokenSchema = personalAccessTokenSchema.extend({ token: z.string().describe("rbk_…; in this response only") });
+
+export const updateProfileBody = z.strictObject({
+  name: z.string().trim().max(120).transform((name) => (name === "" ? null : name)).describe("Your display name; an empty string clears it"),
+});
+export const profileSchema = z.object({ id: z.uuid(), email: z.string(), name: z.string().nullable() });
+export const changePasswordBody = z.strictObject({
+  currentPassword: z.string().min(1, "give your current password").max(256),
+  newPassword: z.string().max(256).describe("At least 8 characters and not easy to guess (checked on the server against common passwords and your address)"),
+});
+export const changedPasswordSchema = z.object({ endedSessions: z.number().int().describe("Your other console sessions, signed out by the change") });
+export const consoleSessionSchema = z.object({
+  id: z.uuid(),
+  createdAt: z.iso.datetime().describe("When this sign-in happened"),
+  browser: z.string().nullable().describe("The browser and system it signed in from, as its User-Agent said"),
+  current: z.boolean().describe("The session making this request"),
+});
+export const endedSessionsSchema = z.object({ endedSessions: z.number().int() });

@@ -31,8 +31,9 @@ export const describeMe = accountVerb("account.read", async ({ db, actor }) => {
   for (const project of projectList) {
     if (!byId.has(project.organizationId)) byId.set(project.organizationId, { id: project.organizationId, name: project.organizationName, role: null });
   }
+  const [user] = await db.select({ name: users.name }).from(users).where(eq(users.id, actor.userId));
   return {
-    user: { id: actor.userId, email: actor.email },
+    user: { id: actor.userId, email: actor.email, name: user?.name ?? null },
     organizations: [...byId.values()].sort((a, b) => a.name.localeCompare(b.name)),
     projects: projectList,
   };

@@ -65,9 +65,10 @@ describe("authenticate – console session cookie", () => {
   const sessionCookie = async (sub: string, secret = getConfig().authSecret, sid?: string) =>
     `next-auth.session-token=${await encode({ token: { sub, sid: sid ?? (await startConsoleSession(await getDb(), member.user.id)), email: "x@example.com" }, secret })}`;
 
-  it("a session cookie signed with AUTH_SECRET → the user, via session", async () => {
-    const request = apiRequest("GET", "/api/x", { headers: { cookie: await sessionCookie(member.user.id) } });
-    expect(await authenticate(await getDb(), request)).toEqual({ userId: member.user.id, email: member.user.email, via: "session", scopes: [...tokenScopes], tokenId: null });
+  it("a session cookie signed with AUTH_SECRET → the user, via session, with the session it names", async () => {
+    const sid = await startConsoleSession(await getDb(), member.user.id);
+    const request = apiRequest("GET", "/api/x", { headers: { cookie: await sessionCookie(member.user.id, undefined, sid) } });
+    expect(await authenticate(await getDb(), request)).toEqual({ userId: member.user.id, email: member.user.email, via: "session", scopes: [...tokenScopes], tokenId: null, sessionId: sid });
   });
 
   it.each([

@@ -13,11 +13,19 @@ import { tokenScopes, type TokenScope } from "./token-scopes";
  * Who is calling. `scopes` bound what a token may do beside its user's roles (a console session
  * has them all); `tokenId` is the personal access token the call came with, if any.
  */
-export type Actor = { userId: string; email: string; via: "token" | "session"; scopes: readonly TokenScope[]; tokenId: string | null };
+export type Actor = {
+  userId: string;
+  email: string;
+  via: "token" | "session";
+  scopes: readonly TokenScope[];
+  tokenId: string | null;
+  /** The console_sessions row of a console call; null for a token or the operator. */
+  sessionId?: string | null;
+};
 
 /** The signed-in console user (or the operator acting as a user): every scope. */
-export function sessionActor(user: { id: string; email: string }): Actor {
-  return { userId: user.id, email: user.email, via: "session", scopes: tokenScopes, tokenId: null };
+export function sessionActor(user: { id: string; email: string; sessionId?: string }): Actor {
+  return { userId: user.id, email: user.email, via: "session", scopes: tokenScopes, tokenId: null, sessionId: user.sessionId ?? null };
 }
 
 const invalidToken = () => new UnauthorizedError("The bearer token is invalid or revoked.");

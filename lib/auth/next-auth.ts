@@ -33,13 +33,13 @@ export function getAuthOptions(): NextAuthOptions {
           if (!user) return null;
           const headers = (req.headers ?? {}) as Record<string, string | undefined>;
           await forgiveSignInAttempt(db, { email: user.email, address: clientAddress((name) => headers[name.toLowerCase()] ?? null) });
-          return user;
+          return { ...user, userAgent: headers["user-agent"] ?? null };
         },
       }),
     ],
     callbacks: {
       async jwt({ token, user }) {
-        if (user) token.sid = await startConsoleSession(await getDb(), user.id);
+        if (user) token.sid = await startConsoleSession(await getDb(), user.id, { userAgent: (user as { userAgent?: string | null }).userAgent });
         return token;
       },
       session({ session, token }) {

@@ -10,7 +10,7 @@ const credentialsInput = z.object({ email: z.email(), password: z.string().min(1
  * users without a password and disabled users are checked against it, so every refusal costs
  * one scrypt: the time of an answer does not tell whether an account exists.
  */
-const dummyPasswordHash = "scrypt$16384$8$1$fS3JBc1v15GfKK92uSY-hw$MWm3RAZb04xi_A8rIrxzp6AQPIUoG2MhRiGQ9eIz4Fc";
+export const dummyPasswordHash = "scrypt$16384$8$1$fS3JBc1v15GfKK92uSY-hw$MWm3RAZb04xi_A8rIrxzp6AQPIUoG2MhRiGQ9eIz4Fc";
 
 export type SignedInUser = { id: string; email: string; name: string | null };
 

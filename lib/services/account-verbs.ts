@@ -1,4 +1,5 @@
 import type { Actor } from "@/lib/auth/authenticate";
+import { ForbiddenError } from "@/lib/errors";
 import { requireScope, type AccountAction } from "@/lib/auth/token-scopes";
 import type { Db } from "@/lib/db";
 import { auditedWriter, type Writer } from "./verbs";
@@ -26,4 +27,16 @@ export function accountVerb<I = void, R = unknown>(action: AccountAction, body: 
     requireScope(ctx.actor, action);
     return body({ db: ctx.db, actor: ctx.actor, write: auditedWriter(ctx.db, noTrail) }, input);
   };
+}
+
+/**
+ * An account verb that changes how the account signs in (profile, password, sessions): only a
+ * console session may call it. A leaked personal access token must not be able to lock its
+ * owner out or keep itself alive by ending the owner's sessions (docs/adr/0162-account-page.md).
+ */
+export function consoleAccountVerb<I = void, R = unknown>(body: (ctx: AccountPermitted, input: I) => Promise<R>) {
+  return accountVerb<I, R>("account.read", async (ctx, input) => {
+    if (ctx.actor.via !== "session") throw new ForbiddenError("Only a console session can change the account: sign in to the console; personal access tokens cannot.");
+    return body(ctx, input);
+  });
 }

@@ -1,4 +1,5 @@
-import { meSchema } from "@/lib/accounts/contract";
+import { meSchema, profileSchema, updateProfileBody } from "@/lib/accounts/contract";
+import { updateOwnProfile } from "@/lib/accounts/own-account";
 import { describeMe } from "@/lib/accounts/organizations";
 import { defineRoute } from "@/lib/api/define-route";
 import { json } from "@/lib/api/responses";
@@ -13,4 +14,17 @@ export const GET = defineRoute(
     responses: { 200: { description: "The caller", schema: meSchema } },
   },
   async (ctx) => json(await describeMe(ctx)),
+);
+
+export const PATCH = defineRoute(
+  {
+    path: "/api/me",
+    operationId: "updateMe",
+    tag: "Account",
+    summary: "Change the caller's display name (console session only)",
+    access: { account: "account.read" },
+    body: updateProfileBody,
+    responses: { 200: { description: "The caller's profile", schema: profileSchema } },
+  },
+  async (ctx) => json(await updateOwnProfile(ctx, ctx.body)),
 );

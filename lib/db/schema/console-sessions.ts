@@ -1,4 +1,4 @@
-import { index, pgTable, uuid } from "drizzle-orm/pg-core";
+import { index, pgTable, text, uuid } from "drizzle-orm/pg-core";
 import { timestamptz } from "./columns";
 import { users } from "./users";
 
@@ -15,6 +15,8 @@ export const consoleSessions = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     createdAt: timestamptz("created_at").notNull().defaultNow(),
+    /** The browser's User-Agent at sign-in (cut to 512 characters), for the account page's session list. */
+    userAgent: text("user_agent"),
     revokedAt: timestamptz("revoked_at"),
   },
   (t) => [index("console_sessions_user_idx").on(t.userId)],
