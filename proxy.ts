@@ -2,6 +2,7 @@ import { NextResponse, type NextRequest } from "next/server";
 import { problemResponse } from "@/lib/api/errors";
 import { BadRequestError } from "@/lib/errors";
 import { clientAddress } from "@/lib/client-address";
+import { pagePathHeader } from "@/lib/console/page-path";
 import { isWellEncodedPath } from "@/lib/security/path-encoding";
 import { directUploadOrigins, mintNonce, pagePolicy } from "@/lib/security/page-policy";
 import { viewerCookie, viewerCookieMaxAge } from "@/lib/releases/viewer-cookie";
@@ -11,7 +12,8 @@ import { shareLookupRefusal, tooManyLookupsPage } from "@/lib/shares/share-looku
 // (docs/adr/0060-malformed-percent-encoding.md, docs/adr/0016-content-security-policy.md,
 // docs/adr/0082-security-checks.md): a path whose percent-encoding does not decode never
 // reaches Next's parameter decoding (a bare 500), every page gets a CSP with a nonce of its
-// own, which Next reads from the request's CSP header and puts on each of its scripts, and a
+// own, which Next reads from the request's CSP header and puts on each of its scripts (and the
+// page's own path, for the console's sign-in redirect: lib/console/page-path.ts), and a
 // landing page is refused (429) to an address that has missed too many slugs (a page cannot
 // answer a status of its own; lib/shares/share-lookup-limit.ts).
 
@@ -43,6 +45,7 @@ function withPagePolicy(request: NextRequest, respond: (init: ForwardInit) => Ne
   });
   const headers = new Headers(request.headers);
   headers.set("Content-Security-Policy", policy);
+  headers.set(pagePathHeader, `${request.nextUrl.pathname}${request.nextUrl.search}`);
   const response = respond({ request: { headers } });
   response.headers.set("Content-Security-Policy", policy);
   return response;

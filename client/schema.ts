@@ -292,7 +292,7 @@ export interface paths {
         head?: never;
         /**
          * Change the caller's display name (console session only)
-         * @description Any authenticated user; about the caller only. A token needs the read scope.
+         * @description A signed-in console session (the session cookie), about the caller only; a personal access token gets 403.
          */
         patch: operations["updateMe"];
         trace?: never;
@@ -307,7 +307,7 @@ export interface paths {
         get?: never;
         /**
          * Change the caller's password (console session only); the caller's other console sessions end
-         * @description Any authenticated user; about the caller only. A token needs the read scope.
+         * @description A signed-in console session (the session cookie), about the caller only; a personal access token gets 403.
          */
         put: operations["changeMyPassword"];
         post?: never;
@@ -326,7 +326,7 @@ export interface paths {
         };
         /**
          * The caller's signed-in console sessions, newest first (console session only)
-         * @description Any authenticated user; about the caller only. A token needs the read scope.
+         * @description A signed-in console session (the session cookie), about the caller only; a personal access token gets 403.
          */
         get: operations["listMySessions"];
         put?: never;
@@ -349,7 +349,7 @@ export interface paths {
         post?: never;
         /**
          * Sign one of the caller's console sessions out (console session only)
-         * @description Any authenticated user; about the caller only. A token needs the read scope.
+         * @description A signed-in console session (the session cookie), about the caller only; a personal access token gets 403.
          */
         delete: operations["endMySession"];
         options?: never;
@@ -368,7 +368,7 @@ export interface paths {
         put?: never;
         /**
          * Sign out every console session of the caller but this one (console session only)
-         * @description Any authenticated user; about the caller only. A token needs the read scope.
+         * @description A signed-in console session (the session cookie), about the caller only; a personal access token gets 403.
          */
         post: operations["endMyOtherSessions"];
         delete?: never;
@@ -3106,26 +3106,6 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or invalid bearer token or session */
-            401: {
-                headers: {
-                    /** @description The scheme to authenticate with (Bearer or Basic) */
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The token's scopes do not cover read; a read-only token, or a console session's request from another origin */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
             /** @description The body is larger than 1 MB */
             413: {
                 headers: {
@@ -3197,26 +3177,6 @@ export interface operations {
             };
             /** @description Malformed JSON */
             400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing or invalid bearer token or session */
-            401: {
-                headers: {
-                    /** @description The scheme to authenticate with (Bearer or Basic) */
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The token's scopes do not cover read; a read-only token, or a console session's request from another origin */
-            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3296,26 +3256,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or invalid bearer token or session */
-            401: {
-                headers: {
-                    /** @description The scheme to authenticate with (Bearer or Basic) */
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The token's scopes do not cover read */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
             /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
             503: {
                 headers: {
@@ -3351,37 +3291,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or invalid bearer token or session */
-            401: {
-                headers: {
-                    /** @description The scheme to authenticate with (Bearer or Basic) */
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The token's scopes do not cover read; a read-only token, or a console session's request from another origin */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
             /** @description Not found */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A console session's request with a body type a form can send */
-            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3420,35 +3331,6 @@ export interface operations {
                     "application/json": {
                         endedSessions: number;
                     };
-                };
-            };
-            /** @description Missing or invalid bearer token or session */
-            401: {
-                headers: {
-                    /** @description The scheme to authenticate with (Bearer or Basic) */
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The token's scopes do not cover read; a read-only token, or a console session's request from another origin */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A console session's request with a body type a form can send */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */

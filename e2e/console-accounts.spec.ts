@@ -110,7 +110,8 @@ test("an OrganizationAdmin creates a project, invites a Viewer who accepts by ch
 
 test("a personal access token made in the console calls the API until it is revoked", async ({ page, playwright }) => {
   await signIn(page, admin);
-  await page.getByRole("link", { name: "Access tokens" }).click();
+  await page.getByRole("link", { name: admin.email }).click();
+  await page.getByRole("navigation", { name: "Account" }).getByRole("link", { name: "Access tokens" }).click();
   await expect(page.getByText("No tokens yet")).toBeVisible();
   await expectAccessible(page);
   await page.getByRole("button", { name: "New token" }).click();

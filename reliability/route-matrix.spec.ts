@@ -110,6 +110,9 @@ function expectedByRole(op: Operation, caller: Caller, tenant: Tenant): number[]
   const success = op.successStatuses.filter((status) => status < 300);
   if (op.role === "public") return success;
   if (op.role === "credential") return caller.kind !== "credential" ? [401] : tenant === "own" ? success : [404];
+  // The account's own sign-in settings: the matrix's members call with tokens, which are refused
+  // before anything is read (app/api/me/account.test.ts and e2e/account.spec.ts call them as sessions).
+  if (op.role === "session") return caller.kind === "member" ? [403] : [401];
   if (caller.kind !== "member") return [401];
   if (op.role === "user") return tenant === "own" || !op.path.includes("{id}") ? success : [404];
   const { member } = caller;

@@ -15,8 +15,8 @@ export type Operation = {
   method: "get" | "post" | "put" | "patch" | "delete" | "options";
   path: string;
   operationId: string;
-  /** The minimum role, or "user" (about the caller), "credential", "public", "ingest". */
-  role: Role | "user" | "credential" | "public" | "ingest";
+  /** The minimum role, or "user" (about the caller), "session" (the caller's console session only), "credential", "public", "ingest". */
+  role: Role | "user" | "session" | "credential" | "public" | "ingest";
   /** The scope a personal access token needs, beside the role. */
   scope?: TokenScope;
   /** The success statuses (2xx, 3xx) the document declares. */

@@ -64,6 +64,8 @@ export type Access =
   | { organization: Action }
   | { account: AccountAction }
   | "signed-in"
+  /** The caller's own account, from the console only: a personal access token gets 403 (docs/adr/0162-account-page.md). */
+  | "console-session"
   | "credential"
   | "public"
   | "ingest"

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { authorizeOrganization, type OrganizationAccess } from "@/lib/accounts/organizations";
-import type { Actor } from "@/lib/auth/authenticate";
+import { requireConsoleSession, type Actor } from "@/lib/auth/authenticate";
 import type { Action } from "@/lib/auth/permissions";
 import { authorizeProject, type ProjectAccess } from "@/lib/auth/project-access";
 import type { Db } from "@/lib/db";
@@ -42,7 +42,7 @@ type AccessContext<A extends Access> = A extends { project: Action; checkedBy: "
     ? Member & { access: ProjectAccess }
     : A extends { organization: Action }
       ? Member & { access: OrganizationAccess }
-      : A extends { account: string } | "signed-in"
+      : A extends { account: string } | "signed-in" | "console-session"
         ? Member
         : A extends "credential"
           ? Omit<CredentialContext<unknown>, "req" | "params">
@@ -68,6 +68,11 @@ export function defineRoute<const C extends RouteContract>(contract: C, handler:
     route = withCredential<Record<string, string>>((ctx) => run(ctx));
   } else if (access === "signed-in") {
     route = withActor<Record<string, string>>((ctx) => run(ctx));
+  } else if (access === "console-session") {
+    route = withActor<Record<string, string>>((ctx) => {
+      requireConsoleSession(ctx.actor);
+      return run(ctx);
+    });
   } else if (typeof access === "string") {
     route = withPublic<Record<string, string>>((ctx) => run(ctx));
   } else if ("project" in access && access.checkedBy === "handler") {

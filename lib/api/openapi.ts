@@ -29,12 +29,14 @@ export function operationsOf(modules: readonly object[]): Operation[] {
  * Who may call an operation, as the document (x-access) and the route matrix name it: the minimum
  * role of its action on the project or organization; "user": any authenticated user, about
  * themselves; "credential": HTTP Basic apiKey:apiSecret; "public": no authentication (a signed
- * URL may still be its authorization); "ingest": an ingest token; "admin-channel": the CLI's secret.
+ * URL may still be its authorization); "ingest": an ingest token; "admin-channel": the CLI's secret;
+ * "session": the caller's own console session only (tokens get 403).
  * `scope`: the scope a personal access token needs for it, beside the role.
  */
-export function accessOf(op: RouteContract): { role: Role | "user" | "credential" | "public" | "ingest" | "admin-channel"; scope?: TokenScope } {
+export function accessOf(op: RouteContract): { role: Role | "user" | "session" | "credential" | "public" | "ingest" | "admin-channel"; scope?: TokenScope } {
   const { access } = op;
   if (access === "signed-in") return { role: "user" };
+  if (access === "console-session") return { role: "session" };
   if (typeof access === "string") return { role: access };
   if ("account" in access) return { role: "user", scope: scopeOfAction[access.account] };
   const action = "project" in access ? access.project : access.organization;
@@ -59,6 +61,7 @@ function describeAccess(op: Operation) {
   if (role === "credential") return { ...x, description: "Authenticated with an API credential: HTTP Basic apiKey:apiSecret.", security: [{ apiCredential: [] }] };
   if (role === "ingest") return { ...x, description: "Authenticated with an ingest token from the page manifest.", security: [{ ingestToken: [] }] };
   if (role === "public") return { ...x, description: "Public: no authentication.", security: [] };
+  if (role === "session") return { ...x, description: "A signed-in console session (the session cookie), about the caller only; a personal access token gets 403.", security: [] };
   const who = role === "user" ? "Any authenticated user; about the caller only." : `Minimum role: ${role}.`;
   if (!scope) return { ...x, description: who };
   // OpenAPI 3.1 lets a non-OAuth scheme's requirement name the roles it needs: here the token scope.

@@ -1,6 +1,6 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { parse as parseCookies } from "cookie";
-import { UnauthorizedError } from "@/lib/errors";
+import { ForbiddenError, UnauthorizedError } from "@/lib/errors";
 import type { Db } from "@/lib/db";
 import { lastUsedIsDue, lastUsedWasDue } from "@/lib/db/last-used";
 import { personalAccessTokens, users } from "@/lib/db/schema";
@@ -26,6 +26,11 @@ export type Actor = {
 /** The signed-in console user (or the operator acting as a user): every scope. */
 export function sessionActor(user: { id: string; email: string; sessionId?: string }): Actor {
   return { userId: user.id, email: user.email, via: "session", scopes: tokenScopes, tokenId: null, sessionId: user.sessionId ?? null };
+}
+
+/** 403 unless the caller is a console session: the account's own sign-in settings are not for tokens (docs/adr/0162-account-page.md). */
+export function requireConsoleSession(actor: Actor): void {
+  if (actor.via !== "session") throw new ForbiddenError("Only a console session can change the account or list its sessions: sign in to the console; personal access tokens cannot.");
 }
 
 const invalidToken = () => new UnauthorizedError("The bearer token is invalid or revoked.");

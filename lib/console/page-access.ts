@@ -1,11 +1,15 @@
+import { headers } from "next/headers";
 import { notFound, redirect } from "next/navigation";
 import { cache } from "react";
 import type { z } from "zod";
 import { sessionActor, type Actor } from "@/lib/auth/authenticate";
+import { defaultCallbackPath, safeCallbackPath } from "@/lib/auth/callback-url";
 import { getConsoleUser } from "@/lib/auth/next-auth";
+import { getConfig } from "@/lib/config";
 import { findProjectAccess, type ProjectAccess } from "@/lib/auth/project-access";
 import { getDb, type Db } from "@/lib/db";
 import { loadPageData } from "@/lib/server/request-context";
+import { pagePathHeader } from "./page-path";
 
 // What a console page (a server component) starts with: the signed-in user as an Actor, the
 // same the API's verbs take, and for project pages the authorized ProjectAccess. Anonymous
@@ -22,14 +26,18 @@ const projectAccess = cache((userId: string, email: string, projectId: string) =
   loadPageData(async () => findProjectAccess(await getDb(), sessionActor({ id: userId, email }), projectId)),
 );
 
-export async function requireConsoleActor(callbackPath?: string): Promise<ConsolePage> {
+/** The signed-in user; anyone else goes to sign-in and comes back to the page they asked for. */
+export async function requireConsoleActor(): Promise<ConsolePage> {
   const user = await signedInUser();
-  if (!user) redirect(callbackPath ? `/login?callbackUrl=${encodeURIComponent(callbackPath)}` : "/login");
+  if (!user) {
+    const callbackPath = safeCallbackPath((await headers()).get(pagePathHeader), getConfig().publicBaseUrl);
+    redirect(callbackPath === defaultCallbackPath ? "/login" : `/login?callbackUrl=${encodeURIComponent(callbackPath)}`);
+  }
   return { actor: sessionActor(user), db: await loadPageData(getDb) };
 }
 
 export async function requireProjectPage(projectId: string): Promise<ProjectPage> {
-  const page = await requireConsoleActor(`/projects/${projectId}`);
+  const page = await requireConsoleActor();
   const access = await projectAccess(page.actor.userId, page.actor.email, projectId);
   if (!access) notFound();
   return { ...page, access };

@@ -20,4 +20,6 @@ export const queryKeys = {
   organizationMembers: (organizationId: string) => ["organizations", organizationId, "members"] as const,
   organizationInvitations: (organizationId: string) => ["organizations", organizationId, "invitations"] as const,
   personalAccessTokens: () => ["me", "tokens"] as const,
+  me: () => ["me"] as const,
+  consoleSessions: () => ["me", "sessions"] as const,
 };

@@ -1,5 +1,4 @@
-import type { Actor } from "@/lib/auth/authenticate";
-import { ForbiddenError } from "@/lib/errors";
+import { requireConsoleSession, type Actor } from "@/lib/auth/authenticate";
 import { requireScope, type AccountAction } from "@/lib/auth/token-scopes";
 import type { Db } from "@/lib/db";
 import { auditedWriter, type Writer } from "./verbs";
@@ -36,7 +35,8 @@ export function accountVerb<I = void, R = unknown>(action: AccountAction, body: 
  */
 export function consoleAccountVerb<I = void, R = unknown>(body: (ctx: AccountPermitted, input: I) => Promise<R>) {
   return accountVerb<I, R>("account.read", async (ctx, input) => {
-    if (ctx.actor.via !== "session") throw new ForbiddenError("Only a console session can change the account: sign in to the console; personal access tokens cannot.");
+    requireConsoleSession(ctx.actor);
     return body(ctx, input);
   });
 }
+

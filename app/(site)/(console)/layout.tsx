@@ -22,13 +22,12 @@ export default async function ConsoleLayout({ children }: { children: React.Reac
               Projects
               <LinkPending />
             </Link>
-            <Link href="/account/tokens" className="relative pr-3 text-slate-600 hover:text-slate-900">
-              Access tokens
-              <LinkPending />
-            </Link>
           </nav>
           <div className="flex min-w-0 items-center gap-3 text-sm text-slate-600">
-            <span className="truncate">{actor.email}</span>
+            <Link href="/account" className="relative truncate pr-3 hover:text-slate-900" title="Your account: name, password, sessions and access tokens">
+              {actor.email}
+              <LinkPending />
+            </Link>
             <SignOutButton />
           </div>
         </div>

@@ -22,7 +22,7 @@ export const PATCH = defineRoute(
     operationId: "updateMe",
     tag: "Account",
     summary: "Change the caller's display name (console session only)",
-    access: { account: "account.read" },
+    access: "console-session",
     body: updateProfileBody,
     responses: { 200: { description: "The caller's profile", schema: profileSchema } },
   },

@@ -8,7 +8,7 @@ import { loadPageData } from "@/lib/server/request-context";
 export const metadata: Metadata = { title: "Projects" };
 
 export default async function ProjectsPage() {
-  const { actor, db } = await requireConsoleActor("/projects");
+  const { actor, db } = await requireConsoleActor();
   const me = asApiJson(meSchema, await loadPageData(() => describeMe({ db, actor })));
   return (
     <section>

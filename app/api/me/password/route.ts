@@ -10,7 +10,7 @@ export const PUT = defineRoute(
     operationId: "changeMyPassword",
     tag: "Account",
     summary: "Change the caller's password (console session only); the caller's other console sessions end",
-    access: { account: "account.read" },
+    access: "console-session",
     body: changePasswordBody,
     responses: { 200: { description: "Changed", schema: changedPasswordSchema } },
   },

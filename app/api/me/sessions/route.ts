@@ -10,7 +10,7 @@ export const GET = defineRoute(
     operationId: "listMySessions",
     tag: "Account",
     summary: "The caller's signed-in console sessions, newest first (console session only)",
-    access: { account: "account.read" },
+    access: "console-session",
     responses: { 200: { description: "The sessions", schema: listOf(consoleSessionSchema) } },
   },
   async (ctx) => json({ items: await listOwnSessions(ctx) }),

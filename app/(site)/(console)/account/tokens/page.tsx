@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { AccountNav } from "@/components/console/accounts/account-nav";
 import { TokensManager } from "@/components/console/accounts/tokens-manager";
 import { listOwnTokens } from "@/lib/accounts/personal-access-tokens";
 import { personalAccessTokenSchema } from "@/lib/accounts/contract";
@@ -9,7 +10,7 @@ import { loadPageData } from "@/lib/server/request-context";
 export const metadata: Metadata = { title: "Access tokens" };
 
 export default async function TokensPage() {
-  const { actor, db } = await requireConsoleActor("/account/tokens");
+  const { actor, db } = await requireConsoleActor();
   const tokens = asApiJson(personalAccessTokenSchema.array(), await loadPageData(() => listOwnTokens({ db, actor })));
   return (
     <section className="space-y-6">
@@ -20,6 +21,7 @@ export default async function TokensPage() {
           longer use: the tokens created with it stop too.
         </p>
       </div>
+      <AccountNav current="/account/tokens" />
       <TokensManager initialTokens={tokens} allScopes={tokenScopes} />
     </section>
   );

@@ -9,7 +9,7 @@ export const DELETE = defineRoute(
     operationId: "endMySession",
     tag: "Account",
     summary: "Sign one of the caller's console sessions out (console session only)",
-    access: { account: "account.read" },
+    access: "console-session",
     responses: { 200: { description: "Signed out", schema: endedSessionsSchema } },
   },
   async (ctx) => json(await endOwnSession(ctx, { sessionId: ctx.params.sessionId })),

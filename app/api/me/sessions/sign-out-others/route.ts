@@ -9,7 +9,7 @@ export const POST = defineRoute(
     operationId: "endMyOtherSessions",
     tag: "Account",
     summary: "Sign out every console session of the caller but this one (console session only)",
-    access: { account: "account.read" },
+    access: "console-session",
     responses: { 200: { description: "How many were signed out", schema: endedSessionsSchema } },
   },
   async (ctx) => json(await endOtherSessions(ctx)),

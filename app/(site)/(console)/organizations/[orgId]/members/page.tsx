@@ -14,7 +14,7 @@ export const metadata: Metadata = { title: "Members" };
 
 export default async function MembersPage({ params }: { params: Promise<{ orgId: string }> }) {
   const { orgId } = await params;
-  const { actor, db } = await requireConsoleActor(`/organizations/${orgId}/members`);
+  const { actor, db } = await requireConsoleActor();
   const access = await loadPageData(() => authorizeOrganization(db, actor, orgId, "member.list")).catch((error: unknown) => {
     if (isAppError(error, "not_found")) notFound();
     if (isAppError(error, "forbidden")) return null;
