@@ -7,17 +7,23 @@ import { cli } from "./sign-in-helpers";
 // the name and the password change in the browser, and sessions elsewhere can be signed out.
 
 type Created = { id: string };
-test.describe.configure({ mode: "serial" });
 
 const run = randomUUID().slice(0, 8);
-const user = { email: `account-${run}@example.com`, password: `pw-${randomUUID()}` };
+let orgId: string;
 let projectId: string;
 
 test.beforeAll(async () => {
-  const [org, created] = await Promise.all([cli<Created>("org", "create", "--name", `Account ${run}`), cli<Created>("user", "create", "--email", user.email, "--password", user.password)]);
-  projectId = (await cli<Created>("project", "create", "--org", org.id, "--name", `Account ${run}`)).id;
-  await cli("member", "add", "--user", created.id, "--org", org.id, "--role", "OrganizationAdmin");
+  orgId = (await cli<Created>("org", "create", "--name", `Account ${run}`)).id;
+  projectId = (await cli<Created>("project", "create", "--org", orgId, "--name", `Account ${run}`)).id;
 });
+
+/** A member of the organization of its own: each test counts its own sessions. */
+async function newMember() {
+  const user = { email: `account-${randomUUID()}@example.com`, password: `pw-${randomUUID()}` };
+  const created = await cli<Created>("user", "create", "--email", user.email, "--password", user.password);
+  await cli("member", "add", "--user", created.id, "--org", orgId, "--role", "OrganizationAdmin");
+  return user;
+}
 
 /** A second browser signed in as `account`, as another device would be. */
 async function elsewhere(browser: Browser, account: { email: string; password: string }) {
@@ -28,6 +34,7 @@ async function elsewhere(browser: Browser, account: { email: string; password: s
 }
 
 test("a deep link opened while signed out comes back after sign-in; an outside one does not", async ({ page }) => {
+  const user = await newMember();
   const deepLink = `/projects/${projectId}/shares/PROD?from=mail`;
   await page.goto(deepLink);
   await expect(page).toHaveURL(/\/login\?callbackUrl=/);
@@ -47,6 +54,7 @@ test("a deep link opened while signed out comes back after sign-in; an outside o
 });
 
 test("the account page changes the name and the password; the other browser is signed out, this one stays", async ({ page, browser }) => {
+  const user = await newMember();
   const other = await elsewhere(browser, user);
   await signIn(page, user);
   await page.getByRole("link", { name: user.email }).click();
@@ -93,6 +101,7 @@ test("the account page changes the name and the password; the other browser is s
 });
 
 test("a session elsewhere is signed out from the list, then all others at once", async ({ page, browser }) => {
+  const user = await newMember();
   const [first, second] = [await elsewhere(browser, user), await elsewhere(browser, user)];
   await signIn(page, user);
   await page.goto("/account");
@@ -114,6 +123,7 @@ test("a session elsewhere is signed out from the list, then all others at once",
 });
 
 test("the access tokens keep their address under the account", async ({ page }) => {
+  const user = await newMember();
   await signIn(page, user);
   await page.goto("/account");
   await page.getByRole("navigation", { name: "Account" }).getByRole("link", { name: "Access tokens" }).click();

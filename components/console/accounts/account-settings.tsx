@@ -169,6 +169,7 @@ function SessionsPanel({ initialSessions }: { initialSessions: ConsoleSessionJso
             {session.current ? null : (
               <Button
                 intent="ghost"
+                className="self-start sm:self-auto"
                 busy={endOne.isPending && endOne.variables === session.id}
                 onClick={() => endOne.mutate(session.id, { onSuccess: () => toast.success("Signed out."), onError: (error) => toast.error(problemMessage(error)) })}
               >
