@@ -101,39 +101,26 @@ function PasswordPanel() {
           );
         }}
       >
-        <Field label="Current password" error={fieldError("currentPassword")}>
-          {(control) => <input {...control} type="password" className={inputClass} value={currentPassword} autoComplete="current-password" onChange={(event) => setCurrentPassword(event.target.value)} />}
-        </Field>
-        <Field label="New password" hint="At least 8 characters, not a common password: a phrase of a few unrelated words works well." error={fieldError("newPassword")}>
-          {(control) => (
-            <input
-              {...control}
-              type="password"
-              className={inputClass}
-              value={newPassword}
-              autoComplete="new-password"
-              onChange={(event) => {
-                setNewPassword(event.target.value);
-                setMismatch(false);
-              }}
-            />
-          )}
-        </Field>
-        <Field label="New password again" error={mismatch ? "does not match the new password" : null}>
-          {(control) => (
-            <input
-              {...control}
-              type="password"
-              className={inputClass}
-              value={repeated}
-              autoComplete="new-password"
-              onChange={(event) => {
-                setRepeated(event.target.value);
-                setMismatch(false);
-              }}
-            />
-          )}
-        </Field>
+        <PasswordField label="Current password" value={currentPassword} onChange={setCurrentPassword} autoComplete="current-password" error={fieldError("currentPassword")} />
+        <PasswordField
+          label="New password"
+          hint="At least 8 characters, not a common password: a phrase of a few unrelated words works well."
+          value={newPassword}
+          onChange={(value) => {
+            setNewPassword(value);
+            setMismatch(false);
+          }}
+          error={fieldError("newPassword")}
+        />
+        <PasswordField
+          label="New password again"
+          value={repeated}
+          onChange={(value) => {
+            setRepeated(value);
+            setMismatch(false);
+          }}
+          error={mismatch ? "does not match the new password" : null}
+        />
         {otherError ? (
           <p role="alert" className="text-sm text-red-700">
             {otherError}
@@ -144,6 +131,16 @@ function PasswordPanel() {
         </Button>
       </form>
     </Panel>
+  );
+}
+
+type PasswordFieldProps = { label: string; hint?: string; value: string; onChange: (value: string) => void; error: string | null; autoComplete?: string };
+
+function PasswordField({ label, hint, value, onChange, error, autoComplete = "new-password" }: PasswordFieldProps) {
+  return (
+    <Field label={label} hint={hint} error={error}>
+      {(control) => <input {...control} type="password" className={inputClass} value={value} autoComplete={autoComplete} onChange={(event) => onChange(event.target.value)} />}
+    </Field>
   );
 }
 
