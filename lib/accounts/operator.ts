@@ -38,8 +38,8 @@ export const createUser = operatorVerb(async ({ write }, input: z.input<typeof c
   });
 });
 
-/** One trail row per organization the user belongs to (on it, or on one of its projects). */
-async function userChanges(tx: Db, user: { id: string; email: string }, change: Omit<TrailChange, "organizationId" | "targetType" | "targetId">): Promise<TrailChange[]> {
+/** One trail row per organization the user belongs to (on it, or on one of its projects); also for a reset by mail (password-resets.ts). */
+export async function userChanges(tx: Db, user: { id: string; email: string }, change: Omit<TrailChange, "organizationId" | "targetType" | "targetId">): Promise<TrailChange[]> {
   const rows = await tx
     .selectDistinct({ organizationId: sql<string>`coalesce(${memberships.organizationId}, ${projects.organizationId})` })
     .from(memberships)
