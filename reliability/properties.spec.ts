@@ -143,6 +143,10 @@ function validBody(op: Operation): Record<string, unknown> {
     // A bearer token never accepts (403); the first valid account creation uses the invitation up (410 after).
     "post /api/invitations/accept": { token: invitation.token },
     "post /api/invitations/create-account": { token: invitation.token, password: "fuzzed password", name: "Fuzzed" },
+    // 202 for any address (mailed only to an account's); past the per-address limits 429.
+    "post /api/password-resets": { email: "fuzzed-reset@example.com" },
+    // No link has this token: 404 (a valid-looking body still hashes the password first).
+    "post /api/password-resets/complete": { token: `rbr_${"A".repeat(43)}`, password: "fuzzed password" },
     "post /api/embed-sessions": { channel: "DEV", personalizationData: { firstName: "Ana" }, allowedOrigins: ["https://example.com"], ttlSeconds: 600 },
     "post /api/Projects/{projectId}/webhooks": { url: "https://example.com/hooks", description: "fuzzed", eventTypes: ["render.completed"], enabled: true },
     "patch /api/Projects/{projectId}/webhooks/{endpointId}": { url: "https://example.com/hooks/2", description: "fuzzed", eventTypes: [], enabled: true },
