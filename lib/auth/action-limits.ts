@@ -12,7 +12,7 @@ import { loadRateLimiterFlexible } from "./sign-in-throttle";
 /** Per key and window (seconds). */
 export const actionLimits = {
   /** Invitations made or re-sent by one admin in one organization. */
-  invitation: { points: 30, duration: 60 * 60 },
+  invitation: { points: 100, duration: 60 * 60 },
   /** Reset requests for one address, from anywhere. */
   passwordResetAccount: { points: 5, duration: 60 * 60 },
   /** Reset requests from one client address, whatever the addresses asked for. */
