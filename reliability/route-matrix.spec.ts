@@ -239,7 +239,7 @@ async function requestFor(op: Operation, caller: Caller, tenant: Tenant, succeed
  * authorization is the invitation's secret and the invited address's console session, not a
  * role (app/api/organizations/[orgId]/invitations/invitations.test.ts, e2e/security-invitations.spec.ts),
  * password resets, open to anyone and limited per address asked for and per client address
- * (app/api/password-resets/password-resets.test.ts, e2e/mail-password-reset.spec.ts),
+ * (app/api/password-resets/password-resets.test.ts, e2e/mail.spec.ts),
  * and ingest (/analytics/…), whose authorization is an ingest token (e2e/ingest.spec.ts, e2e/security-limits-ingest.spec.ts).
  */
 const matrixOperations = () =>
