@@ -162,7 +162,7 @@ test("reset by mail: Forgot password? → request → mail → new password; an 
   await refused.page.getByLabel("Email").fill(user.email);
   await refused.page.getByLabel("Password").fill(user.password);
   await refused.page.getByRole("button", { name: "Sign in" }).click();
-  await expect(refused.page.getByRole("alert")).toBeVisible();
+  await expect(refused.page.locator("#sign-in-error")).toBeVisible();
   await refused.context.close();
   const fresh = await newPage(browser);
   await signIn(fresh.page, { email: user.email, password: "a fresh long passphrase" });
@@ -171,7 +171,7 @@ test("reset by mail: Forgot password? → request → mail → new password; an 
   // Used: the page says the link no longer works, the API answers 410.
   const again = await newPage(browser);
   await again.page.goto(link);
-  await expect(again.page.getByRole("alert")).toContainText("does not work any more");
+  await expect(again.page.getByRole("main").getByRole("alert")).toContainText("does not work any more");
   await again.context.close();
   const reused = await request.post(url("/api/password-resets/complete"), { data: { token: tokenOf(link), password: "yet another passphrase" } });
   expect(reused.status()).toBe(410);
@@ -232,7 +232,7 @@ test("a link past PASSWORD_RESET_TTL: the page says it no longer works, the API 
   // The link expires a second after it was made: wait for the page to say so (capped), no fixed sleep.
   await expect(async () => {
     await page.goto(new URL(new URL(link).pathname, server.baseUrl).href);
-    await expect(page.getByRole("alert")).toContainText("does not work any more", { timeout: 1000 });
+    await expect(page.getByRole("main").getByRole("alert")).toContainText("does not work any more", { timeout: 1000 });
   }).toPass({ timeout: 30_000 });
   const expired = await api.request.post("/api/password-resets/complete", { data: { token: tokenOf(link), password: "a fresh long passphrase" } });
   expect(expired.status()).toBe(410);
