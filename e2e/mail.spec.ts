@@ -223,8 +223,9 @@ test("no token of a mailed link is in the server's output", async () => {
 
 test("a link past PASSWORD_RESET_TTL: the page says it no longer works, the API answers 410 expired", async ({ browser }) => {
   test.setTimeout(300_000);
-  const server = await instance.restart({ PASSWORD_RESET_TTL: "1s" });
+  // Made before the restart: the restarted process serves HTTP, not the admin channel the CLI uses.
   const user = await createUser("expiring");
+  const server = await instance.restart({ PASSWORD_RESET_TTL: "1s" });
   const api = await browser.newContext({ baseURL: server.baseUrl });
   expect((await api.request.post("/api/password-resets", { headers: newClient(), data: { email: user.email } })).status()).toBe(202);
   const link = linkIn(await mail.next(user.email), "/reset-password/");

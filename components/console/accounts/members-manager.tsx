@@ -146,8 +146,12 @@ function PendingInvitations({ organizationId, initialInvitations }: { organizati
           {list.map((invitation) => (
             <li key={invitation.id} className="flex flex-col gap-3 px-4 py-3 sm:flex-row sm:items-center sm:justify-between">
               <div className="min-w-0">
-                <p className="truncate font-medium">
-                  {invitation.email} <Badge tone={invitation.status === "pending" ? "amber" : "slate"}>{invitation.status === "pending" ? "Pending" : "Expired"}</Badge>
+                {/* The address may be cut short on a phone; its status never is. */}
+                <p className="flex min-w-0 items-center gap-2">
+                  <span className="truncate font-medium">{invitation.email}</span>
+                  <span className="shrink-0">
+                    <Badge tone={invitation.status === "pending" ? "amber" : "slate"}>{invitation.status === "pending" ? "Pending" : "Expired"}</Badge>
+                  </span>
                 </p>
                 <p className="text-sm text-slate-500">
                   {invitation.role} · {scopeBadge(invitation)}{" "}
