@@ -262,8 +262,8 @@ function pathAndJunkCases(op: Operation): fc.Arbitrary<Case> {
 /** The op's cases and how many at BAD_INPUT_SCALE=1: with the upload (1,500) and the ingest (1,800), 17,250 in all. */
 function endpointPlan(op: Operation): { runs: number; cases: fc.Arbitrary<Case> } {
   if (op.body) {
-    // A valid preview renders a frame and a valid account creation hashes a password: fewer of those.
-    const runs = op.path.endsWith("/preview") ? 300 : op.path.endsWith("/create-account") ? 350 : 550;
+    // A valid preview renders a frame and a valid account creation or password reset hashes a password: fewer of those.
+    const runs = op.path.endsWith("/preview") ? 300 : op.path.endsWith("/create-account") || op.path === "/api/password-resets/complete" ? 350 : 550;
     return { runs, cases: jsonBodyCases(op) };
   }
   if (op.query) return { runs: op.path.endsWith("/analytics") ? 350 : 300, cases: queryStringCases(op) };
