@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { NotFoundError } from "@/lib/errors";
 import { parseInput } from "@/lib/validation/parse-input";
 import { revokeUserConsoleSessions } from "@/lib/auth/console-sessions";
@@ -6,7 +6,7 @@ import { assertAcceptablePassword } from "@/lib/auth/password-policy";
 import { hashPassword } from "@/lib/auth/secrets";
 import { tokenScopes } from "@/lib/auth/token-scopes";
 import type { Db } from "@/lib/db";
-import { memberships, organizations, projects, users } from "@/lib/db/schema";
+import { memberships, organizations, passwordResets, projects, users } from "@/lib/db/schema";
 import { audited, operatorVerb, type TrailChange } from "@/lib/services/operator-verbs";
 import { insertPersonalAccessToken } from "./personal-access-tokens";
 import { createOrganizationInput, createTokenInput, createUserInput, disableUserInput, setPasswordInput } from "./contract";
@@ -67,7 +67,10 @@ export const disableUser = operatorVerb(async ({ write }, input: z.input<typeof 
   });
 });
 
-/** Sets a new sign-in password; every console session of the user ends in the same transaction. */
+/**
+ * Sets a new sign-in password; every console session of the user ends in the same transaction,
+ * and so does every open password-reset link (it was asked for the password replaced here).
+ */
 export const setUserPassword = operatorVerb(async ({ write }, input: z.input<typeof setPasswordInput>) => {
   const { userId, password } = parseInput(setPasswordInput, input);
   assertAcceptablePassword(password);
@@ -76,6 +79,7 @@ export const setUserPassword = operatorVerb(async ({ write }, input: z.input<typ
     const [user] = await tx.update(users).set({ passwordHash }).where(eq(users.id, userId)).returning({ id: users.id, email: users.email });
     if (!user) throw new NotFoundError(`User ${userId} was not found.`);
     await revokeUserConsoleSessions(tx, userId);
+    await tx.update(passwordResets).set({ usedAt: sql`now()` }).where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt)));
     return audited(user, await userChanges(tx, user, { action: "user.password_set" }));
   });
 });

@@ -1,10 +1,12 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findUserByEmail } from "@/lib/accounts/accounts";
+import { disableUser, setUserPassword } from "@/lib/accounts/operator";
 import { actionLimits } from "@/lib/auth/action-limits";
 import { findConsoleSessionUser, startConsoleSession } from "@/lib/auth/console-sessions";
 import { verifyPassword } from "@/lib/auth/secrets";
 import { getDb } from "@/lib/db";
+import { operatorContext } from "@/lib/services/operator-verbs";
 import { auditEvents, passwordResets } from "@/lib/db/schema";
 import { apiRequest, createTestMember, createTestProject, routeParams } from "@/testing/factories";
 import { linkIn, startMailServer, type MailServer } from "@/testing/mail-server";
@@ -63,8 +65,6 @@ describe("POST /api/password-resets – the same answer whether or not the addre
 
   it("a disabled account gets no mail, and the same answer", async () => {
     const { user } = await member();
-    const { disableUser } = await import("@/lib/accounts/operator");
-    const { operatorContext } = await import("@/lib/services/operator-verbs");
     await disableUser(operatorContext(await getDb()), { userId: user.id });
     const response = await request(user.email);
     expect(response.status).toBe(202);
@@ -121,6 +121,14 @@ describe("POST /api/password-resets/complete – the link works once, for a limi
     expect(response.status).toBe(410);
     expect(((await response.json()) as { detail: string }).detail).toMatch(/expired/);
     expect(await verifyPassword("correct horse battery", (await findUserByEmail(db, user.email))!.passwordHash!)).toBe(true);
+  });
+
+  it("a password the operator sets meanwhile (reelbind user set-password) uses up the open link → 410", async () => {
+    const { user } = await member();
+    await request(user.email);
+    const token = tokenOf(linkIn(await mail.next(user.email), "/reset-password/"));
+    await setUserPassword(operatorContext(await getDb()), { userId: user.id, password: "set by the operator" });
+    expect((await complete({ token, password: "a brand new passphrase" })).status).toBe(410);
   });
 
   it("expires 30 minutes after the request (PASSWORD_RESET_TTL's default)", async () => {
