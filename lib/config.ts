@@ -128,6 +128,12 @@ const envSchema = z.object({
   UPLOADTHING_TOKEN: z.string().optional(),
   UPLOADTHING_INGEST_URL: z.url({ protocol: /^https?$/ }).optional(),
   UPLOADTHING_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+  SMTP_URL: z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL, like smtps://user:password@mail.example.com:465" }).optional(),
+  MAIL_FROM: z.string().min(3).optional(),
+  PASSWORD_RESET_TTL: z
+    .string()
+    .default("30m")
+    .refine((value) => (parseDurationSeconds(value) ?? 0) >= 1, "must be a duration with a unit, like 15m, 30m or 1h"),
 });
 
 /** Where template files live: files under DATA_DIR/blobs, or a bucket on an S3-compatible service. */
@@ -186,6 +192,13 @@ export type Config = {
   uploadSessionTtlSeconds: number;
   /** UploadThing, when UPLOADTHING_TOKEN is set; the URLs point at a self-hosted compatible server. */
   uploadThing: { token: string; ingestUrl: string | undefined; apiUrl: string | undefined } | null;
+  /**
+   * Outgoing mail (lib/mail): SMTP_URL and the From address; null without SMTP_URL, when links
+   * are shown to the admin and written to the server log instead.
+   */
+  mail: { smtpUrl: string; from: string } | null;
+  /** How long a password-reset link works (PASSWORD_RESET_TTL, 30 minutes by default). */
+  passwordResetTtlSeconds: number;
 };
 
 export class ConfigError extends Error {
@@ -292,6 +305,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     uploadMode: e.UPLOAD_MODE ?? (e.UPLOADTHING_TOKEN ? "uploadthing" : storage.driver === "s3" ? "direct" : "server"),
     uploadSessionTtlSeconds: parseDurationSeconds(e.UPLOAD_SESSION_TTL)!,
     uploadThing: e.UPLOADTHING_TOKEN ? { token: e.UPLOADTHING_TOKEN, ingestUrl: e.UPLOADTHING_INGEST_URL, apiUrl: e.UPLOADTHING_API_URL } : null,
+    // The From address defaults to one at the public host name, which receivers can at least attribute.
+    mail: e.SMTP_URL ? { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM ?? `Reelbind <no-reply@${new URL(publicBaseUrl).hostname}>` } : null,
+    passwordResetTtlSeconds: parseDurationSeconds(e.PASSWORD_RESET_TTL)!,
   };
 }
 

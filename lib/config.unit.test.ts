@@ -68,7 +68,18 @@ describe("parseConfig – defaults", () => {
       uploadMode: "server",
       uploadSessionTtlSeconds: 24 * 3600,
       uploadThing: null,
+      mail: null,
+      passwordResetTtlSeconds: 30 * 60,
     });
+  });
+
+  it("parseConfig – SMTP_URL → mail on, From at the public host unless MAIL_FROM", () => {
+    expect(parseConfig(env({ SMTP_URL: "smtp://127.0.0.1:2525", PUBLIC_BASE_URL: "https://video.example.com" })).mail).toEqual({
+      smtpUrl: "smtp://127.0.0.1:2525",
+      from: "Reelbind <no-reply@video.example.com>",
+    });
+    expect(parseConfig(env({ SMTP_URL: "smtps://u:p@mail.example.com", MAIL_FROM: "Video <video@example.com>" })).mail?.from).toBe("Video <video@example.com>");
+    expect(() => parseConfig(env({ SMTP_URL: "https://mail.example.com" }))).toThrow(/SMTP_URL: must be an smtp:\/\/ or smtps:\/\/ URL/);
   });
 
   it.each([

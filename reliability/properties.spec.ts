@@ -143,6 +143,10 @@ function validBody(op: Operation): Record<string, unknown> {
     // A bearer token never accepts (403); the first valid account creation uses the invitation up (410 after).
     "post /api/invitations/accept": { token: invitation.token },
     "post /api/invitations/create-account": { token: invitation.token, password: "fuzzed password", name: "Fuzzed" },
+    // 202 for any address (mailed only to an account's); past the per-address limits 429.
+    "post /api/password-resets": { email: "fuzzed-reset@example.com" },
+    // No link has this token: 404 (a valid-looking body still hashes the password first).
+    "post /api/password-resets/complete": { token: `rbr_${"A".repeat(43)}`, password: "fuzzed password" },
     "post /api/embed-sessions": { channel: "DEV", personalizationData: { firstName: "Ana" }, allowedOrigins: ["https://example.com"], ttlSeconds: 600 },
     "post /api/Projects/{projectId}/webhooks": { url: "https://example.com/hooks", description: "fuzzed", eventTypes: ["render.completed"], enabled: true },
     "patch /api/Projects/{projectId}/webhooks/{endpointId}": { url: "https://example.com/hooks/2", description: "fuzzed", eventTypes: [], enabled: true },
@@ -258,8 +262,8 @@ function pathAndJunkCases(op: Operation): fc.Arbitrary<Case> {
 /** The op's cases and how many at BAD_INPUT_SCALE=1: with the upload (1,500) and the ingest (1,800), 17,250 in all. */
 function endpointPlan(op: Operation): { runs: number; cases: fc.Arbitrary<Case> } {
   if (op.body) {
-    // A valid preview renders a frame and a valid account creation hashes a password: fewer of those.
-    const runs = op.path.endsWith("/preview") ? 300 : op.path.endsWith("/create-account") ? 350 : 550;
+    // A valid preview renders a frame and a valid account creation or password reset hashes a password: fewer of those.
+    const runs = op.path.endsWith("/preview") ? 300 : op.path.endsWith("/create-account") || op.path === "/api/password-resets/complete" ? 350 : 550;
     return { runs, cases: jsonBodyCases(op) };
   }
   if (op.query) return { runs: op.path.endsWith("/analytics") ? 350 : 300, cases: queryStringCases(op) };

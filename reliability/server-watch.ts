@@ -116,9 +116,12 @@ export function rowCounter(): { count: () => Promise<RowCounts>; close: () => Pr
  * the events a batch carried when the v1 schema refused it (docs/adr/0087-quarantine.md),
  * written after the 422 is answered; the analytics rollups and their cursor are derived
  * from events already stored, by a job that runs in the background every few seconds; webhook
- * deliveries are queued by the render worker when a render accepted earlier finishes.
+ * deliveries are queued by the render worker when a render accepted earlier finishes; the
+ * rate_limits rows count attempts at what sends mail (invitations, password resets), refused
+ * ones too (lib/auth/action-limits.ts).
  */
 const recordsOfRefusals = new Set([
+  "rate_limits",
   "analytics_quarantine_counts",
   "analytics_quarantine_samples",
   "analytics_daily_rollups",

@@ -91,8 +91,21 @@ export const invitationSchema = z.object({
   expiresAt: z.iso.datetime(),
 });
 export const createdInvitationSchema = invitationSchema.extend({
-  acceptUrl: z.url().describe("The one address the invited person accepts at: shown only here, to hand to them"),
+  delivery: z
+    .enum(["email", "link"])
+    .describe("email: the accept URL was mailed to the invited address (mail is configured) and is not in this answer; link: no mail on this instance, acceptUrl is here to hand over"),
+  acceptUrl: z.url().optional().describe("Only with delivery link: the one address the invited person accepts at, shown only here (and in the server log)"),
 });
+const passwordField = z.string().min(8, "must be at least 8 characters").max(256);
+export const requestPasswordResetBody = z.strictObject({
+  email: z.email({ error: "must be an email address" }).max(254).transform((email) => email.toLowerCase()),
+});
+export const passwordResetRequestedSchema = z.object({
+  message: z.string().describe("The same whether or not the address has an account"),
+});
+const passwordResetToken = z.string().regex(/^rbr_[A-Za-z0-9_-]{43}$/, { error: "must be the token at the end of a password-reset link" });
+export const completePasswordResetBody = z.strictObject({ token: passwordResetToken, password: passwordField });
+export const passwordResetDoneSchema = z.object({ email: z.string().describe("The account whose password was set: sign in with it") });
 const invitationToken = z.string().regex(/^rbi_[A-Za-z0-9_-]{43}$/, { error: "must be the token at the end of an invitation's accept URL" });
 export const acceptInvitationBody = z.strictObject({ token: invitationToken });
 export const createAccountFromInvitationBody = z.strictObject({

@@ -1,20 +1,26 @@
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
-import { ConflictError, ForbiddenError, GoneError, NotFoundError, ValidationError } from "@/lib/errors";
+import { ConflictError, ForbiddenError, GoneError, NotFoundError, ServiceUnavailableError, ValidationError } from "@/lib/errors";
+import { spendActionLimits } from "@/lib/auth/action-limits";
 import { isUuid } from "@/lib/auth/project-access";
 import { assertAcceptablePassword } from "@/lib/auth/password-policy";
 import { generateInvitationToken, hashPassword, sha256Hex } from "@/lib/auth/secrets";
 import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db";
+import { linkMessage, logUndeliveredLink, mailConfigured, sendMail, type Delivery } from "@/lib/mail";
 import { memberInvitations, memberships, organizations, projects, users, type Role } from "@/lib/db/schema";
 import type { AccountContext } from "@/lib/services/account-verbs";
 import { audited as trailAudited, trailWriter } from "@/lib/services/operator-verbs";
-import { audited, organizationVerb } from "@/lib/services/organization-verbs";
+import { audited, organizationVerb, type OrganizationActor } from "@/lib/services/organization-verbs";
 
 // Adding a member is an invitation the person accepts: until then it grants nothing (no
 // membership row exists) and the admin learns nothing about the address (the answer is the same
 // whether it has an account or not). The admin gets the accept URL once and hands it over; a
 // new address accepts it by choosing a password there, an existing user by signing in and
 // accepting. Invitations expire, can be revoked, and each step is audited.
+// With mail configured (lib/mail) the accept URL goes to the invited address by mail and the
+// admin never sees it; without, the admin gets it once as before and the server log has it too
+// (docs/adr/0153-mail-and-the-link-fallback.md). Inviting and re-sending are limited per admin
+// and organization, since each can send a mail (docs/adr/0154-invitation-resend-and-limits.md).
 
 /** How long an invitation can be accepted. */
 export const invitationLifetime = "7 days";
@@ -68,14 +74,56 @@ const isOpen = and(isNull(memberInvitations.acceptedAt), isNull(memberInvitation
 
 const acceptUrlOf = (token: string) => `${getConfig().publicBaseUrl}/invitations/${token}`;
 
+const roleNames: Record<Role, string> = { OrganizationAdmin: "an organization admin", ProjectManager: "a project manager", Editor: "an editor", Viewer: "a viewer" };
+
+/**
+ * Hands the accept URL over: by mail when configured (a refused send throws, so the caller's
+ * transaction, and the token with it, is undone), otherwise to the server log and the answer.
+ */
+async function deliverInvitation(
+  invitation: { email: string; role: Role; projectName: string | null; expiresAt: Date },
+  context: { organizationName: string; invitedBy: string | null },
+  token: string,
+): Promise<{ delivery: Delivery; acceptUrl?: string }> {
+  const acceptUrl = acceptUrlOf(token);
+  if (!mailConfigured()) {
+    logUndeliveredLink("invitation", invitation.email, acceptUrl);
+    return { delivery: "link", acceptUrl };
+  }
+  const where = invitation.projectName ? `the project ${invitation.projectName} of ${context.organizationName}` : context.organizationName;
+  const message = linkMessage({
+    to: invitation.email,
+    subject: `You are invited to ${context.organizationName} on Reelbind`,
+    paragraphs: [`${context.invitedBy ?? "An administrator"} invited you to join ${where} on Reelbind as ${roleNames[invitation.role]}.`, "Open the link to accept: you choose a password there, or sign in if you have an account."],
+    link: acceptUrl,
+    linkLabel: "Accept the invitation",
+    after: [`The link works once, until ${invitation.expiresAt.toUTCString()}. If you did not expect this invitation, ignore this mail.`],
+  });
+  try {
+    await sendMail(message);
+  } catch (error) {
+    console.error(`Sending the invitation mail to ${invitation.email} failed:`, error instanceof Error ? error.message : error);
+    throw new ServiceUnavailableError(`The invitation mail to ${invitation.email} could not be sent (the mail server did not take it), so no invitation was made. Try again; if it keeps failing, check SMTP_URL.`);
+  }
+  return { delivery: "email" };
+}
+
+/** Each invitation made or re-sent spends one of the admin's points in this organization. */
+async function spendInvitation(db: Db, actor: OrganizationActor, organizationId: string) {
+  await spendActionLimits(db, [{ limit: "invitation", key: `${organizationId}:${actor.userId ?? "operator"}` }], "Too many invitations sent from your account in this organization. Try again later.");
+}
+
+const actorEmail = (actor: OrganizationActor) => ("email" in actor ? actor.email : null);
+
 /**
  * Invites an address to the organization or one of its projects. The same answer (201, the
  * invitation and its accept URL) whether the address has an account or not; an open invitation
  * for the same address and scope is replaced (its URL stops working). 409 only when the address
  * is already a member there, which the admin can see in the member list anyway.
  */
-export const inviteMember = organizationVerb("member.manage", async ({ actor, access, write }, input: { email: string; role: Role; projectId?: string }) => {
+export const inviteMember = organizationVerb("member.manage", async ({ db, actor, access, write }, input: { email: string; role: Role; projectId?: string }) => {
   const projectId = input.projectId ?? null;
+  await spendInvitation(db, actor, access.organization.id);
   return write(async (tx) => {
     if (projectId) {
       const [project] = await tx
@@ -127,14 +175,15 @@ export const inviteMember = organizationVerb("member.manage", async ({ actor, ac
       .from(memberInvitations)
       .leftJoin(projects, eq(projects.id, memberInvitations.projectId))
       .where(eq(memberInvitations.id, created!.id));
+    const delivered = await deliverInvitation(row!, { organizationName: access.organization.name, invitedBy: actorEmail(actor) }, token);
     return audited(
-      { ...presentInvitation(row!), acceptUrl: acceptUrlOf(token) },
+      { ...presentInvitation(row!), ...delivered },
       {
         projectId,
         action: "member.invited",
         targetType: "invitation",
         targetId: created!.id,
-        data: { email: input.email, role: input.role, ...(replaced.length ? { replaces: replaced.map((row) => row.id) } : {}) },
+        data: { email: input.email, role: input.role, delivery: delivered.delivery, ...(replaced.length ? { replaces: replaced.map((row) => row.id) } : {}) },
       },
     );
   });
@@ -172,6 +221,41 @@ export const revokeInvitation = organizationVerb("member.manage", async ({ acces
       targetId: invitationId,
       data: { email: row.email, role: row.role },
     });
+  });
+});
+
+/**
+ * Sends a pending (or expired) invitation again with a new token: the old link stops working and
+ * the seven days start afresh. An accepted or revoked one is 409 / 410 (invite again instead).
+ */
+export const resendInvitation = organizationVerb("member.manage", async ({ db, actor, access, write }, invitationId: string) => {
+  const notFound = new NotFoundError(`Invitation ${invitationId} was not found in this organization.`);
+  if (!isUuid(invitationId)) throw notFound;
+  await spendInvitation(db, actor, access.organization.id);
+  return write(async (tx) => {
+    const [open] = await tx
+      .select({ acceptedAt: memberInvitations.acceptedAt, revokedAt: memberInvitations.revokedAt, email: memberInvitations.email })
+      .from(memberInvitations)
+      .where(and(eq(memberInvitations.id, invitationId), eq(memberInvitations.organizationId, access.organization.id)))
+      .for("update");
+    if (!open) throw notFound;
+    if (open.acceptedAt) throw new ConflictError(`${open.email} has accepted this invitation already.`);
+    if (open.revokedAt) throw new GoneError(`The invitation of ${open.email} was revoked; invite them again instead.`);
+    const token = generateInvitationToken();
+    await tx
+      .update(memberInvitations)
+      .set({ tokenHash: sha256Hex(token), expiresAt: sql`now() + ${invitationLifetime}::interval` })
+      .where(eq(memberInvitations.id, invitationId));
+    const [row] = await tx
+      .select(invitationColumns)
+      .from(memberInvitations)
+      .leftJoin(projects, eq(projects.id, memberInvitations.projectId))
+      .where(eq(memberInvitations.id, invitationId));
+    const delivered = await deliverInvitation(row!, { organizationName: access.organization.name, invitedBy: actorEmail(actor) }, token);
+    return audited(
+      { ...presentInvitation(row!), ...delivered },
+      { projectId: row!.projectId, action: "member.invitation_resent", targetType: "invitation", targetId: invitationId, data: { email: row!.email, role: row!.role, delivery: delivered.delivery } },
+    );
   });
 });
 

@@ -8,6 +8,7 @@ import { tokenScopes } from "@/lib/auth/token-scopes";
 import type { Db } from "@/lib/db";
 import { memberships, organizations, projects, users } from "@/lib/db/schema";
 import { audited, operatorVerb, type TrailChange } from "@/lib/services/operator-verbs";
+import { closeOpenPasswordResets } from "./open-password-resets";
 import { insertPersonalAccessToken } from "./personal-access-tokens";
 import { createOrganizationInput, createTokenInput, createUserInput, disableUserInput, setPasswordInput } from "./contract";
 import type { z } from "zod";
@@ -38,8 +39,8 @@ export const createUser = operatorVerb(async ({ write }, input: z.input<typeof c
   });
 });
 
-/** One trail row per organization the user belongs to (on it, or on one of its projects). */
-async function userChanges(tx: Db, user: { id: string; email: string }, change: Omit<TrailChange, "organizationId" | "targetType" | "targetId">): Promise<TrailChange[]> {
+/** One trail row per organization the user belongs to (on it, or on one of its projects); also for a reset by mail (password-resets.ts). */
+export async function userChanges(tx: Db, user: { id: string; email: string }, change: Omit<TrailChange, "organizationId" | "targetType" | "targetId">): Promise<TrailChange[]> {
   const rows = await tx
     .selectDistinct({ organizationId: sql<string>`coalesce(${memberships.organizationId}, ${projects.organizationId})` })
     .from(memberships)
@@ -67,7 +68,10 @@ export const disableUser = operatorVerb(async ({ write }, input: z.input<typeof 
   });
 });
 
-/** Sets a new sign-in password; every console session of the user ends in the same transaction. */
+/**
+ * Sets a new sign-in password; every console session of the user ends in the same transaction,
+ * and so does every open password-reset link (it was asked for the password replaced here).
+ */
 export const setUserPassword = operatorVerb(async ({ write }, input: z.input<typeof setPasswordInput>) => {
   const { userId, password } = parseInput(setPasswordInput, input);
   assertAcceptablePassword(password);
@@ -76,6 +80,7 @@ export const setUserPassword = operatorVerb(async ({ write }, input: z.input<typ
     const [user] = await tx.update(users).set({ passwordHash }).where(eq(users.id, userId)).returning({ id: users.id, email: users.email });
     if (!user) throw new NotFoundError(`User ${userId} was not found.`);
     await revokeUserConsoleSessions(tx, userId);
+    await closeOpenPasswordResets(tx, userId);
     return audited(user, await userChanges(tx, user, { action: "user.password_set" }));
   });
 });

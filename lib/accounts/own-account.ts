@@ -8,6 +8,7 @@ import { forgiveSignInAttempt, spendSignInAttempt } from "@/lib/auth/sign-in-thr
 import { hashPassword, verifyPassword } from "@/lib/auth/secrets";
 import { users } from "@/lib/db/schema";
 import { audited } from "@/lib/services/verbs";
+import { closeOpenPasswordResets } from "./open-password-resets";
 import { consoleAccountVerb } from "@/lib/services/account-verbs";
 
 // The account page's verbs (/account): the caller's name, password and console sessions. Only a
@@ -45,6 +46,7 @@ export const changeOwnPassword = consoleAccountVerb(
     const passwordHash = await hashPassword(input.newPassword);
     return write(async (tx) => {
       await tx.update(users).set({ passwordHash }).where(eq(users.id, actor.userId));
+      await closeOpenPasswordResets(tx, actor.userId);
       const endedSessions = await revokeOtherConsoleSessions(tx, actor.userId, actor.sessionId ?? null);
       return audited({ endedSessions }, []);
     });

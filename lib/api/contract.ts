@@ -22,7 +22,7 @@ export const tagDescriptions: Record<Tag, string> = {
   Audit: "Who changed what in the project",
   Webhooks: "Endpoints the project's events are POSTed to, signed per Standard Webhooks",
   Credentials: "API credentials (pk_/sk_) a customer's server mints embed sessions with",
-  Account: "The caller's own account and personal access tokens",
+  Account: "The caller's own account and personal access tokens; password resets by mail",
   Organizations: "Projects and members of an organization",
   Invitations: "Joining an organization by an invitation",
   Embed: "What the player and the host-page SDK load: the page manifest, files, posters, embed sessions",

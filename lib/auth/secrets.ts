@@ -24,6 +24,11 @@ export function generateInvitationToken(): string {
   return `rbi_${randomBytes(32).toString("base64url")}`;
 }
 
+/** A password-reset link's token: rbr_ + 256 random bits (the link's last segment). */
+export function generatePasswordResetToken(): string {
+  return `rbr_${randomBytes(32).toString("base64url")}`;
+}
+
 /** A generated sign-in password: 96 random bits, base64url. */
 export function generatePassword(): string {
   return randomBytes(12).toString("base64url");

@@ -32,7 +32,7 @@ export type SignInAttempt = { email: string; address: string };
  * drizzle-orm with a computed import(), which Next's bundler replaces by a throw ("expression is
  * too dynamic"). (Listing the package in next.config.ts serverExternalPackages does the same.)
  */
-function loadRateLimiterFlexible(): typeof import("rate-limiter-flexible") {
+export function loadRateLimiterFlexible(): typeof import("rate-limiter-flexible") {
   const { createRequire } = process.getBuiltinModule("node:module");
   return createRequire(path.join(process.cwd(), "package.json"))("rate-limiter-flexible");
 }

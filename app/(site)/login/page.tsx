@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { SignInForm } from "@/components/sign-in-form";
 import { safeCallbackPath } from "@/lib/auth/callback-url";
 import { getConfig } from "@/lib/config";
@@ -15,6 +16,11 @@ export default async function LoginPage({ searchParams }: Props) {
     <main className="mx-auto mt-24 max-w-sm rounded-xl bg-white p-8 shadow-sm ring-1 ring-slate-200">
       <h1 className="mb-6 text-2xl font-semibold">Sign in to Reelbind</h1>
       <SignInForm callbackPath={callbackPath} />
+      <p className="mt-4 text-center text-sm">
+        <Link href="/forgot-password" className="text-indigo-700 hover:underline">
+          Forgot password?
+        </Link>
+      </p>
     </main>
   );
 }

@@ -1,3 +1,4 @@
+import { eq } from "drizzle-orm";
 import { encode } from "next-auth/jwt";
 import { beforeAll, describe, expect, it } from "vitest";
 import { startConsoleSession } from "@/lib/auth/console-sessions";
@@ -5,6 +6,7 @@ import { verifySignIn } from "@/lib/auth/sign-in";
 import { signInLimits } from "@/lib/auth/sign-in-throttle";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db";
+import { passwordResets } from "@/lib/db/schema";
 import { apiRequest, createTestMember, createTestProject, routeParams } from "@/testing/factories";
 import { PUT as changePasswordRoute } from "./password/route";
 import { GET as meRoute, PATCH as updateMeRoute } from "./route";
@@ -70,9 +72,13 @@ describe("/api/me: the account page's API", () => {
     expect(await meStatus(other!.cookie)).toBe(200);
     expect(await verifySignIn(await getDb(), { email: member.user.email, password })).not.toBeNull();
 
+    // An open reset link asked for before the change must not set the password again after it.
+    await (await getDb()).insert(passwordResets).values({ userId: member.user.id, tokenHash: `test-${member.user.id}`, expiresAt: new Date(Date.now() + 1_800_000) });
     const changed = await change({ currentPassword: password, newPassword: "a brand new long passphrase" });
     expect(changed.status).toBe(200);
     expect(await changed.json()).toEqual({ endedSessions: 2 });
+    const [reset] = await (await getDb()).select({ usedAt: passwordResets.usedAt }).from(passwordResets).where(eq(passwordResets.userId, member.user.id));
+    expect(reset!.usedAt).not.toBeNull();
     expect(await meStatus(current!.cookie)).toBe(200);
     expect(await meStatus(other!.cookie)).toBe(401);
     expect(await meStatus(third!.cookie)).toBe(401);

@@ -16,7 +16,9 @@ import {
   useInviteMember,
   useMembers,
   useRemoveMember,
+  useResendInvitation,
   useRevokeInvitation,
+  type CreatedInvitationJson,
   type InvitationJson,
   type MemberJson,
 } from "@/lib/console/hooks/organizations";
@@ -125,10 +127,11 @@ function ChangeRoleDialog({ member, role, mutation, onClose }: { member: MemberJ
   );
 }
 
-/** Invitations nobody has accepted yet: they grant nothing until then; the admin may revoke one. */
+/** Invitations nobody has accepted yet: they grant nothing until then; the admin may send one again or revoke it. */
 function PendingInvitations({ organizationId, initialInvitations }: { organizationId: string; initialInvitations: InvitationJson[] }) {
   const invitations = useInvitations(organizationId, initialInvitations);
   const [revoking, setRevoking] = useState<InvitationJson | null>(null);
+  const [resending, setResending] = useState<InvitationJson | null>(null);
   const list = invitations.data ?? initialInvitations;
   return (
     <section className="space-y-2" aria-labelledby="pending-invitations">
@@ -143,8 +146,12 @@ function PendingInvitations({ organizationId, initialInvitations }: { organizati
           {list.map((invitation) => (
             <li key={invitation.id} className="flex flex-col gap-3 px-4 py-3 sm:flex-row sm:items-center sm:justify-between">
               <div className="min-w-0">
-                <p className="truncate font-medium">
-                  {invitation.email} <Badge tone={invitation.status === "pending" ? "amber" : "slate"}>{invitation.status === "pending" ? "Pending" : "Expired"}</Badge>
+                {/* The address may be cut short on a phone; its status never is. */}
+                <p className="flex min-w-0 items-center gap-2">
+                  <span className="truncate font-medium">{invitation.email}</span>
+                  <span className="shrink-0">
+                    <Badge tone={invitation.status === "pending" ? "amber" : "slate"}>{invitation.status === "pending" ? "Pending" : "Expired"}</Badge>
+                  </span>
                 </p>
                 <p className="text-sm text-slate-500">
                   {invitation.role} · {scopeBadge(invitation)}{" "}
@@ -153,15 +160,72 @@ function PendingInvitations({ organizationId, initialInvitations }: { organizati
                   </span>
                 </p>
               </div>
-              <Button intent="ghost" onClick={() => setRevoking(invitation)}>
-                Revoke
-              </Button>
+              <div className="flex shrink-0 gap-2">
+                <Button onClick={() => setResending(invitation)} aria-label={`Resend the invitation of ${invitation.email}`}>
+                  Resend
+                </Button>
+                <Button intent="ghost" onClick={() => setRevoking(invitation)} aria-label={`Revoke the invitation of ${invitation.email}`}>
+                  Revoke
+                </Button>
+              </div>
             </li>
           ))}
         </ul>
       )}
       {revoking ? <RevokeInvitationDialog organizationId={organizationId} invitation={revoking} onClose={() => setRevoking(null)} /> : null}
+      {resending ? <ResendInvitationDialog organizationId={organizationId} invitation={resending} onClose={() => setResending(null)} /> : null}
     </section>
+  );
+}
+
+/** How an invitation's link went out: mailed, or (no mail on this instance) shown once here. */
+function InvitationDelivered({ invited, shownOnceTitle }: { invited: CreatedInvitationJson; shownOnceTitle: string }) {
+  return (
+    <div className="space-y-3 text-sm">
+      <p>
+        <strong>{invited.email}</strong> is invited as {invited.role} on {invited.scope === "organization" ? "the whole organization" : `the project ${invited.projectName}`}, until{" "}
+        {formatDateTime(invited.expiresAt)}.
+      </p>
+      {invited.delivery === "email" || !invited.acceptUrl ? (
+        <p data-testid="invitation-mailed">An e-mail with the accept link was sent to {invited.email}. The link works once.</p>
+      ) : (
+        <ShownOnce title={shownOnceTitle} value={invited.acceptUrl} testId="accept-url" copyLabel="Copy link">
+          This instance does not send mail: send the link to them over a safe channel. With an account they sign in and accept; without one they choose a password there.
+        </ShownOnce>
+      )}
+    </div>
+  );
+}
+
+function ResendInvitationDialog({ organizationId, invitation, onClose }: { organizationId: string; invitation: InvitationJson; onClose: () => void }) {
+  const resend = useResendInvitation(organizationId);
+  const toast = useToast();
+  const sent = resend.data;
+  if (sent) {
+    return (
+      <Dialog
+        open
+        onClose={onClose}
+        title="Invitation sent again"
+        dismissible={sent.delivery === "email"}
+        undismissibleHint="The new accept link is not shown again: copy it first, then press “I have copied it”."
+        actions={<CreateDialogActions done doneLabel={sent.delivery === "email" ? "Done" : "I have copied it"} onClose={onClose} formId="" submitLabel="" busy={false} />}
+      >
+        <InvitationDelivered invited={sent} shownOnceTitle="New accept link — shown only now" />
+      </Dialog>
+    );
+  }
+  return (
+    <ConfirmDialog
+      open
+      onClose={onClose}
+      title={`Send the invitation of ${invitation.email} again?`}
+      description="A new accept link goes out, valid for seven days; the link sent before stops working."
+      confirmLabel="Resend invitation"
+      busy={resend.isPending}
+      error={resend.error ? problemMessage(resend.error) : null}
+      onConfirm={() => resend.mutate(invitation.id, { onSuccess: (result) => toast.success(result.delivery === "email" ? `The invitation was mailed to ${result.email} again.` : `A new accept link for ${result.email} was made.`) })}
+    />
   );
 }
 
@@ -239,22 +303,14 @@ function InviteButton({ organizationId, projects }: { organizationId: string; pr
       <Dialog
         open={open}
         onClose={close}
-        title={invited ? "Invitation created" : "Invite a member"}
+        title={invited ? (invited.delivery === "email" ? "Invitation sent" : "Invitation created") : "Invite a member"}
         description={invited ? null : "They get a link to accept; until they do, the invitation grants nothing."}
-        dismissible={!invited}
+        dismissible={!invited || invited.delivery === "email"}
         undismissibleHint="The accept link is not shown again: copy it first, then press “I have copied it”."
-        actions={<CreateDialogActions done={Boolean(invited)} onClose={close} formId={formId} submitLabel="Invite" busy={invite.isPending} />}
+        actions={<CreateDialogActions done={Boolean(invited)} doneLabel={invited?.delivery === "email" ? "Done" : undefined} onClose={close} formId={formId} submitLabel="Invite" busy={invite.isPending} />}
       >
         {invited ? (
-          <div className="space-y-3 text-sm">
-            <p>
-              <strong>{invited.email}</strong> is invited as {invited.role} on {invited.scope === "organization" ? "the whole organization" : `the project ${invited.projectName}`}, until{" "}
-              {formatDateTime(invited.expiresAt)}.
-            </p>
-            <ShownOnce title="Accept link — shown only now" value={invited.acceptUrl} testId="accept-url" copyLabel="Copy link">
-              Send it to them over a safe channel. With an account they sign in and accept; without one they choose a password there.
-            </ShownOnce>
-          </div>
+          <InvitationDelivered invited={invited} shownOnceTitle="Accept link — shown only now" />
         ) : (
           <form
             id={formId}
@@ -265,7 +321,7 @@ function InviteButton({ organizationId, projects }: { organizationId: string; pr
               invite.mutate(
                 { email, role, ...(scope ? { projectId: scope } : {}) },
                 {
-                  onSuccess: (result) => toast.success(`${result.email} was invited.`),
+                  onSuccess: (result) => toast.success(result.delivery === "email" ? `An invitation was mailed to ${result.email}.` : `${result.email} was invited.`),
                 },
               );
             }}

@@ -13,7 +13,8 @@ import type { Role } from "@/lib/db/schema";
 export type Me = z.infer<typeof meSchema>;
 export type MemberJson = z.infer<typeof memberSchema>;
 export type InvitationJson = z.infer<typeof invitationSchema>;
-type CreatedInvitation = z.infer<typeof createdInvitationSchema>;
+export type CreatedInvitationJson = z.infer<typeof createdInvitationSchema>;
+type CreatedInvitation = CreatedInvitationJson;
 type CreatedProject = { id: string; name: string; organizationId: string };
 
 const membersPath = (organizationId: string) => `/api/organizations/${encodeURIComponent(organizationId)}/members`;
@@ -74,6 +75,15 @@ export function useRevokeInvitation(organizationId: string) {
     mutationFn: (invitationId: string) => apiRequest<void>(`${invitationsPath(organizationId)}/${encodeURIComponent(invitationId)}`, { method: "DELETE" }),
     ...optimisticList<InvitationJson, string>(client, key, (invitations, invitationId) => invitations.filter((invitation) => invitation.id !== invitationId)),
     onSettled: () => client.invalidateQueries({ queryKey: key }),
+  });
+}
+
+/** A new accept link for an open invitation (mailed, or shown once without mail); the old link stops working. */
+export function useResendInvitation(organizationId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (invitationId: string) => apiRequest<CreatedInvitation>(`${invitationsPath(organizationId)}/${encodeURIComponent(invitationId)}/resend`, { method: "POST" }),
+    onSettled: () => client.invalidateQueries({ queryKey: queryKeys.organizationInvitations(organizationId) }),
   });
 }
 

@@ -23,11 +23,11 @@ export const POST = defineRoute(
     operationId: "inviteMember",
     tag: "Organizations",
     summary:
-      "Invite by email: a pending invitation (7 days) that grants nothing until the person accepts it at its accept URL, returned only here; the same answer whether the address has an account or not; an open invitation for the same address and scope is replaced; 409 if already a member on that scope",
+      "Invite by email: a pending invitation (7 days) that grants nothing until the person accepts it at its accept URL, mailed to them when mail is configured (delivery email), else returned only here (delivery link); the same answer whether the address has an account or not; an open invitation for the same address and scope is replaced; 409 if already a member on that scope",
     access: { organization: "member.manage" },
     body: inviteMemberBody,
     responses: { 201: { description: "The invitation, status pending, and its accept URL", schema: createdInvitationSchema } },
-    errors: { 409: "Already a member on that scope" },
+    errors: { 409: "Already a member on that scope", 429: "Too many invitations sent by this admin in this organization", 503: "Mail is configured but the mail server did not take the message" },
   },
   async ({ actor, db, access, body }) => json(await inviteMember({ db, actor, access }, body), 201),
 );
