@@ -1,0 +1,114 @@
+"use client";
+
+import { getCsrfToken } from "next-auth/react";
+import { useEffect, useRef, useState } from "react";
+
+type Props = {
+  /** Where to go after signing in: a same-origin path, already checked by the login page. */
+  callbackPath: string;
+  /** Why the last single sign-on was refused (the login page's ?error=), in words. */
+  refusal: string | null;
+};
+
+/**
+ * "Sign in with single sign-on": the address finds its organization by domain (POST
+ * /api/sso/lookup), then a form POST to next-auth's sign-in of that organization's provider sends
+ * the browser to the identity provider (authorization code with PKCE, state and nonce).
+ */
+export function SsoSignIn({ callbackPath, refusal }: Props) {
+  const [open, setOpen] = useState(refusal !== null);
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  const redirectForm = useRef<HTMLFormElement>(null);
+  const [target, setTarget] = useState<{ action: string; csrfToken: string } | null>(null);
+  // Submitted once rendered with its action: a real navigation, so the browser follows next-auth's redirect to the provider.
+  useEffect(() => {
+    if (target) redirectForm.current?.submit();
+  }, [target]);
+
+  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const email = String(new FormData(event.currentTarget).get("email") ?? "").trim();
+    setPending(true);
+    setError(null);
+    try {
+      const response = await fetch("/api/sso/lookup", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email }) });
+      const body = (await response.json().catch(() => ({}))) as { providerId?: string; detail?: string };
+      if (!response.ok || !body.providerId) {
+        setError(body.detail ?? "Single sign-on could not be started. Try again.");
+        setPending(false);
+        return;
+      }
+      const csrfToken = (await getCsrfToken()) ?? "";
+      setTarget({ action: `/api/auth/signin/${encodeURIComponent(body.providerId)}?${new URLSearchParams({ login_hint: email })}`, csrfToken });
+    } catch {
+      setError("Could not reach the server. Try again.");
+      setPending(false);
+    }
+  }
+
+  if (!open) {
+    return (
+      <button
+        type="button"
+        onClick={() => setOpen(true)}
+        className="w-full rounded-md bg-white px-4 py-2 font-medium text-slate-800 ring-1 ring-inset ring-slate-300 hover:bg-slate-50"
+      >
+        Sign in with single sign-on
+      </button>
+    );
+  }
+  const shown = error ?? refusal;
+  return (
+    <section aria-labelledby="sso-heading" className="space-y-3">
+      <h2 id="sso-heading" className="text-base font-semibold">
+        Single sign-on
+      </h2>
+      <form onSubmit={onSubmit} className="space-y-3" aria-describedby={shown ? "sso-error" : undefined}>
+        <label className="block">
+          <span className="text-sm font-medium">Work email</span>
+          <input name="email" type="email" required autoComplete="username" className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2" />
+        </label>
+        {shown && (
+          <p id="sso-error" role="alert" className="text-sm text-red-700">
+            {shown}
+          </p>
+        )}
+        <button type="submit" disabled={pending} className="w-full rounded-md bg-slate-800 px-4 py-2 font-medium text-white hover:bg-slate-900 disabled:opacity-60">
+          {pending ? "Redirecting…" : "Continue with single sign-on"}
+        </button>
+      </form>
+      {target && (
+        <form ref={redirectForm} method="post" action={target.action} hidden>
+          <input type="hidden" name="csrfToken" value={target.csrfToken} />
+          <input type="hidden" name="callbackUrl" value={callbackPath} />
+        </form>
+      )}
+    </section>
+  );
+}
+
+/** What the login page says for next-auth's and the SSO sign-in's ?error= codes; null for none. */
+export function ssoRefusalMessage(code: string | undefined): string | null {
+  switch (code) {
+    case undefined:
+    case "":
+      return null;
+    case "SsoNotMember":
+      return "Your identity provider signed you in, but that address is not a member of this organization. Ask an OrganizationAdmin to invite you.";
+    case "SsoNoEmail":
+      return "Your identity provider did not give a verified e-mail address, so you cannot be signed in.";
+    case "SsoUserDisabled":
+      return "This account is disabled.";
+    case "SsoUnavailable":
+      return "Single sign-on of this organization is not available: its identity provider could not be reached or is misconfigured. Ask an OrganizationAdmin.";
+    case "OAuthCallback":
+    case "OAuthSignin":
+    case "Callback":
+      return "Single sign-on failed: the identity provider's answer could not be verified. You are not signed in.";
+    case "AccessDenied":
+      return "Sign-in was refused.";
+    default:
+      return null;
+  }
+}
