@@ -11,7 +11,8 @@ type Props = {
 };
 
 /**
- * "Sign in with single sign-on": the address finds its organization by domain (POST
+ * "Continue with single sign-on" (no "Sign in" in its name: the password form's button keeps that
+ * name to itself): the address finds its organization by domain (POST
  * /api/sso/lookup), then a form POST to next-auth's sign-in of that organization's provider sends
  * the browser to the identity provider (authorization code with PKCE, state and nonce).
  */
@@ -54,7 +55,7 @@ export function SsoSignIn({ callbackPath, refusal }: Props) {
         onClick={() => setOpen(true)}
         className="w-full rounded-md bg-white px-4 py-2 font-medium text-slate-800 ring-1 ring-inset ring-slate-300 hover:bg-slate-50"
       >
-        Sign in with single sign-on
+        Continue with single sign-on
       </button>
     );
   }
@@ -66,7 +67,7 @@ export function SsoSignIn({ callbackPath, refusal }: Props) {
       </h2>
       <form onSubmit={onSubmit} className="space-y-3" aria-describedby={shown ? "sso-error" : undefined}>
         <label className="block">
-          <span className="text-sm font-medium">Work email</span>
+          <span className="text-sm font-medium">Work e-mail</span>
           <input name="email" type="email" required autoComplete="username" className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2" />
         </label>
         {shown && (
@@ -75,7 +76,7 @@ export function SsoSignIn({ callbackPath, refusal }: Props) {
           </p>
         )}
         <button type="submit" disabled={pending} className="w-full rounded-md bg-slate-800 px-4 py-2 font-medium text-white hover:bg-slate-900 disabled:opacity-60">
-          {pending ? "Redirecting…" : "Continue with single sign-on"}
+          {pending ? "Redirecting…" : "Go to your identity provider"}
         </button>
       </form>
       {target && (

@@ -15,11 +15,12 @@ const issuerField = z
   .trim()
   .max(500)
   .pipe(z.url({ error: "must be the issuer's URL, e.g. https://login.example.com/realms/acme" }))
+  // URL.parse: zod runs these refinements on a value the pipe refused too.
   .refine((value) => {
-    const url = new URL(value);
-    return url.protocol === "https:" || (url.protocol === "http:" && loopbackHosts.has(url.hostname));
+    const url = URL.parse(value);
+    return !url || url.protocol === "https:" || (url.protocol === "http:" && loopbackHosts.has(url.hostname));
   }, "must be an https URL (plain http only on a loopback address)")
-  .refine((value) => !new URL(value).search && !new URL(value).hash, "must not have a query or a fragment")
+  .refine((value) => !URL.parse(value)?.search && !URL.parse(value)?.hash, "must not have a query or a fragment")
   // The issuer is compared character for character with the provider's `iss`; a trailing slash is
   // the one difference people type by accident, so it is dropped here and compared without.
   .transform((value) => value.replace(/\/+$/, ""));

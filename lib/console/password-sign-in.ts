@@ -26,7 +26,7 @@ export async function signInWithPassword({ email, password, callbackPath }: { em
     const refusal = url ? new URL(url, window.location.href).searchParams.get("error") : null;
     // The password was right, but an organization of the account requires single sign-on (lib/accounts/sso.ts).
     if (refusal === "SsoRequired") {
-      return { ok: false, message: "Your organization requires single sign-on: use “Sign in with single sign-on” below." };
+      return { ok: false, message: "Your organization requires single sign-on: use “Continue with single sign-on” below." };
     }
     if (!response.ok || !url || refusal !== null) {
       return { ok: false, message: "Email or password is incorrect." };
