@@ -1,7 +1,7 @@
 "use client";
 
 import { getCsrfToken } from "next-auth/react";
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
 
 type Props = {
   /** Where to go after signing in: a same-origin path, already checked by the login page. */
@@ -13,19 +13,14 @@ type Props = {
 /**
  * "Continue with single sign-on" (no "Sign in" in its name: the password form's button keeps that
  * name to itself): the address finds its organization by domain (POST
- * /api/sso/lookup), then a form POST to next-auth's sign-in of that organization's provider sends
- * the browser to the identity provider (authorization code with PKCE, state and nonce).
+ * /api/sso/lookup), then next-auth's sign-in of that organization's provider answers where the
+ * browser goes: the identity provider (authorization code with PKCE, state and nonce), or back
+ * to /login?error=… when the provider is unavailable.
  */
 export function SsoSignIn({ callbackPath, refusal }: Props) {
   const [open, setOpen] = useState(refusal !== null);
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
-  const redirectForm = useRef<HTMLFormElement>(null);
-  const [target, setTarget] = useState<{ action: string; csrfToken: string } | null>(null);
-  // Submitted once rendered with its action: a real navigation, so the browser follows next-auth's redirect to the provider.
-  useEffect(() => {
-    if (target) redirectForm.current?.submit();
-  }, [target]);
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -40,8 +35,21 @@ export function SsoSignIn({ callbackPath, refusal }: Props) {
         setPending(false);
         return;
       }
-      const csrfToken = (await getCsrfToken()) ?? "";
-      setTarget({ action: `/api/auth/signin/${encodeURIComponent(body.providerId)}?${new URLSearchParams({ login_hint: email })}`, csrfToken });
+      // As next-auth/react's signIn() does, minus its provider list (which names only the password
+      // provider): json=true answers the provider's authorization URL (and sets the state, PKCE and
+      // nonce cookies) instead of a redirect, which the page's CSP form-action 'self' would block.
+      const started = await fetch(`/api/auth/signin/${encodeURIComponent(body.providerId)}?${new URLSearchParams({ login_hint: email })}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ csrfToken: (await getCsrfToken()) ?? "", callbackUrl: callbackPath, json: "true" }),
+      });
+      const { url } = (await started.json().catch(() => ({}))) as { url?: string };
+      if (!started.ok || !url) {
+        setError("Single sign-on could not be started. Try again.");
+        setPending(false);
+        return;
+      }
+      window.location.assign(url);
     } catch {
       setError("Could not reach the server. Try again.");
       setPending(false);
@@ -79,12 +87,6 @@ export function SsoSignIn({ callbackPath, refusal }: Props) {
           {pending ? "Redirecting…" : "Go to your identity provider"}
         </button>
       </form>
-      {target && (
-        <form ref={redirectForm} method="post" action={target.action} hidden>
-          <input type="hidden" name="csrfToken" value={target.csrfToken} />
-          <input type="hidden" name="callbackUrl" value={callbackPath} />
-        </form>
-      )}
     </section>
   );
 }

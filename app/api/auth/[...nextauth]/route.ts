@@ -24,7 +24,11 @@ async function nextAuth(req: Request, context: NextAuthContext) {
   } catch (error) {
     console.warn(`Single sign-on of organization ${organizationId}: ${(error as Error).message}`);
   }
-  if (!provider) return Response.redirect(new URL("/login?error=SsoUnavailable", getConfig().publicBaseUrl), 303);
+  if (!provider) {
+    const refused = new URL("/login?error=SsoUnavailable", getConfig().publicBaseUrl).href;
+    // The login page starts a sign-in with fetch and json=true, as next-auth/react does: it gets the address to go to.
+    return req.method === "POST" ? Response.json({ url: refused }) : Response.redirect(refused, 303);
+  }
   return NextAuth(getAuthOptions([provider]))(req, context);
 }
 
