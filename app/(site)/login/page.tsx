@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { SignInForm } from "@/components/sign-in-form";
-import { SsoSignIn, ssoRefusalMessage } from "@/components/sso-sign-in";
+import { ssoRefusalMessage } from "@/components/sso-refusals";
+import { SsoSignIn } from "@/components/sso-sign-in";
 import { safeCallbackPath } from "@/lib/auth/callback-url";
 import { getConfig } from "@/lib/config";
 
