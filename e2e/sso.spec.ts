@@ -166,7 +166,7 @@ test("an address outside the domain that is not a member is refused on /login, w
     await page.locator("input[name=password]").fill("x");
     await page.getByRole("button", { name: "Sign-in" }).click();
     await page.getByRole("button", { name: "Continue" }).click();
-    await expect(page).toHaveURL(/\/login\?error=SsoNotMember/, { timeout: 60_000 });
+    await expect(page).toHaveURL(/\/login\?(.*&)?error=SsoNotMember/, { timeout: 60_000 });
     await expect(page.locator("#sso-error")).toContainText("not a member of this organization");
     expect(await signedInAs(page)).toBe(401);
   });
@@ -184,7 +184,7 @@ for (const [clientId, what] of [
     try {
       await inFreshContext(browser, async (page) => {
         await startSso(page, member.email);
-        await expect(page).toHaveURL(/\/login\?error=OAuthCallback/);
+        await expect(page).toHaveURL(/\/login\?(.*&)?error=OAuthCallback/);
         await expect(page.locator("#sso-error")).toContainText("could not be verified");
         expect(await signedInAs(page)).toBe(401);
       });
@@ -203,7 +203,7 @@ test("an issuer whose discovery document names another issuer is refused before 
       await page.getByRole("button", { name: "Continue with single sign-on" }).click();
       await page.getByLabel("Work e-mail").fill(member.email);
       await page.getByRole("button", { name: "Go to your identity provider" }).click();
-      await expect(page).toHaveURL(/\/login\?error=SsoUnavailable/, { timeout: 60_000 });
+      await expect(page).toHaveURL(/\/login\?(.*&)?error=SsoUnavailable/, { timeout: 60_000 });
       await expect(page.locator("#sso-error")).toContainText("not available");
       expect(await signedInAs(page)).toBe(401);
     });
