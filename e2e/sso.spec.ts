@@ -174,10 +174,12 @@ test("an address outside the domain that is not a member is refused on /login, w
   expect(members).not.toContain(outsider);
 });
 
-for (const [clientId, what] of [
-  ["reelbind-wrong-issuer", "an ID token with another iss"],
-  ["reelbind-wrong-audience", "an ID token for another client (aud)"],
-  ["reelbind-expired", "an expired ID token"],
+// Each refused by its own check: the server's log names it (openid-client's message), so a
+// signature broken by the re-signing could not pass for the check under test.
+for (const [clientId, what, check] of [
+  ["reelbind-wrong-issuer", "an ID token with another iss", "unexpected iss value"],
+  ["reelbind-wrong-audience", "an ID token for another client (aud)", "aud is missing the client_id"],
+  ["reelbind-expired", "an expired ID token", "JWT expired"],
 ] as const) {
   test(`${what} is refused with no session`, async ({ browser }) => {
     await useClient(clientId);
@@ -188,6 +190,7 @@ for (const [clientId, what] of [
         await expect(page.locator("#sso-error")).toContainText("could not be verified");
         expect(await signedInAs(page)).toBe(401);
       });
+      await expect.poll(() => instance!.app.output(), { timeout: 30_000 }).toContain(check);
     } finally {
       await useClient("reelbind");
     }
