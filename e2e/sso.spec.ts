@@ -178,7 +178,7 @@ test("an address outside the domain that is not a member is refused on /login, w
 // signature broken by the re-signing could not pass for the check under test.
 for (const [clientId, what, check] of [
   ["reelbind-wrong-issuer", "an ID token with another iss", "unexpected iss value"],
-  ["reelbind-wrong-audience", "an ID token for another client (aud)", "aud is missing the client_id"],
+  ["reelbind-wrong-audience", "an ID token for another client (aud)", "aud mismatch, expected reelbind-wrong-audience"],
   ["reelbind-expired", "an expired ID token", "JWT expired"],
 ] as const) {
   test(`${what} is refused with no session`, async ({ browser }) => {
