@@ -569,6 +569,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/organizations/{orgId}/sso": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's single sign-on (OpenID Connect) settings, without the client secret, and the callback URL to register at the identity provider
+         * @description Minimum role: OrganizationAdmin. A token needs the read scope.
+         */
+        get: operations["getSsoSettings"];
+        /**
+         * Configure single sign-on: issuer, client id and secret (sealed, never answered; omitted later: kept), the e-mail domain whose new addresses join with defaultRole (never OrganizationAdmin), and requireSso; 409 when the domain is another organization's or the secret is missing the first time
+         * @description Minimum role: OrganizationAdmin. A token needs the members:write scope.
+         */
+        put: operations["putSsoSettings"];
+        post?: never;
+        /**
+         * Turn single sign-on off: the settings and the sealed secret are deleted; members sign in with passwords again
+         * @description Minimum role: OrganizationAdmin. A token needs the members:write scope.
+         */
+        delete: operations["deleteSsoSettings"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/password-resets": {
         parameters: {
             query?: never;
@@ -1507,6 +1535,26 @@ export interface paths {
         get: operations["downloadRender"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sso/lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The single sign-on an address signs in through, found by its domain: the next-auth provider to POST /api/auth/signin/{providerId} to; 404 when no organization signs in that domain. It tells about domains, never about accounts
+         * @description Public: no authentication.
+         */
+        post: operations["lookUpSso"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4537,6 +4585,313 @@ export interface operations {
             };
             /** @description Validation failed; errors lists each path */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getSsoSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings (null when not configured) and the callback URL */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uri
+                         * @description The redirect URI to register at the identity provider for this organization
+                         */
+                        callbackUrl: string;
+                        /** @description null: single sign-on is not configured */
+                        settings: {
+                            issuer: string;
+                            clientId: string;
+                            /**
+                             * @description The secret is stored (sealed); it is never answered
+                             * @constant
+                             */
+                            clientSecretSet: true;
+                            emailDomain: string | null;
+                            /** @enum {string} */
+                            defaultRole: "Viewer" | "Editor" | "ProjectManager";
+                            requireSso: boolean;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role is below OrganizationAdmin, or the token's scopes do not cover read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putSsoSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The OpenID provider's issuer identifier; its /.well-known/openid-configuration must name the same issuer */
+                    issuer: string;
+                    clientId: string;
+                    /** @description Required the first time; omitted later: the stored one is kept. Sealed at rest and never answered */
+                    clientSecret?: string;
+                    /**
+                     * @description Addresses of this domain find the organization at sign-in, and new ones join it with defaultRole; null: only existing members sign in
+                     * @default null
+                     */
+                    emailDomain?: string | null;
+                    /**
+                     * @default Viewer
+                     * @enum {string}
+                     */
+                    defaultRole?: "Viewer" | "Editor" | "ProjectManager";
+                    /**
+                     * @description Members then cannot sign in with a password (OrganizationAdmins still can: the way back when the IdP fails)
+                     * @default false
+                     */
+                    requireSso?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The settings, clientSecretSet: true */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uri
+                         * @description The redirect URI to register at the identity provider for this organization
+                         */
+                        callbackUrl: string;
+                        /** @description null: single sign-on is not configured */
+                        settings: {
+                            issuer: string;
+                            clientId: string;
+                            /**
+                             * @description The secret is stored (sealed); it is never answered
+                             * @constant
+                             */
+                            clientSecretSet: true;
+                            emailDomain: string | null;
+                            /** @enum {string} */
+                            defaultRole: "Viewer" | "Editor" | "ProjectManager";
+                            requireSso: boolean;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Malformed JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role is below OrganizationAdmin, or the token's scopes do not cover members:write; a read-only token, or a console session's request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The e-mail domain is another organization's, or the client secret is missing the first time */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; errors lists each path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteSsoSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted (or was not configured) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role is below OrganizationAdmin, or the token's scopes do not cover members:write; a read-only token, or a console session's request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A console session's request with a body type a form can send */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11400,6 +11755,93 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    lookUpSso: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The provider and its organization's name */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The next-auth provider to sign in with: POST /api/auth/signin/{providerId} */
+                        providerId: string;
+                        organizationName: string;
+                    };
+                };
+            };
+            /** @description Malformed JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No organization signs in this address's domain through single sign-on */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; errors lists each path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
             /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
             503: {

@@ -140,6 +140,9 @@ function validBody(op: Operation): Record<string, unknown> {
     "post /api/organizations/{orgId}/projects": { name: "fuzzed" },
     "post /api/organizations/{orgId}/members": { email: "fuzzed-member@example.com", role: "Viewer", projectId: own.projectId },
     "patch /api/organizations/{orgId}/members/{membershipId}": { role: "Editor" },
+    // An issuer nobody signs in through: the settings are stored, nothing is fetched.
+    "put /api/organizations/{orgId}/sso": { issuer: "https://idp.example.com", clientId: "fuzzed", clientSecret: "fuzzed secret" },
+    "post /api/sso/lookup": { email: "fuzzed@example.com" },
     // A bearer token never accepts (403); the first valid account creation uses the invitation up (410 after).
     "post /api/invitations/accept": { token: invitation.token },
     "post /api/invitations/create-account": { token: invitation.token, password: "fuzzed password", name: "Fuzzed" },

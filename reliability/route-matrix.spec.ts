@@ -94,6 +94,8 @@ function expectedStatuses(op: Operation, caller: Caller, tenant: Tenant): number
 const answersWithoutState: Record<string, number> = {
   // The tenants' STAGING share runs no A/B test.
   "get /api/Projects/{projectId}/public-video-shares/{channel}/variants/comparison": 409,
+  // No tenant's organization signs in example.com addresses through single sign-on.
+  "post /api/sso/lookup": 404,
 };
 
 function expectedByScope(op: Operation, caller: Caller, tenant: Tenant): number[] {
@@ -214,6 +216,8 @@ async function requestFor(op: Operation, caller: Caller, tenant: Tenant, succeed
     "post /api/organizations/{orgId}/projects": { name: "matrix" },
     "post /api/organizations/{orgId}/members": { email: `matrix-${randomUUID()}@example.com`, role: "Viewer" },
     "patch /api/organizations/{orgId}/members/{membershipId}": { role: "Editor" },
+    "put /api/organizations/{orgId}/sso": { issuer: "https://idp.example.com", clientId: "matrix", clientSecret: "matrix secret" },
+    "post /api/sso/lookup": { email: "matrix@example.com" },
     "post /api/embed-sessions": { shareSlug: project.share.slug },
     "post /api/Projects/{projectId}/webhooks": { url: "http://127.0.0.1:9/matrix" },
     "patch /api/Projects/{projectId}/webhooks/{endpointId}": { description: "matrix" },

@@ -68,10 +68,12 @@ import * as route64 from "@/app/api/organizations/[orgId]/invitations/route";
 import * as route65 from "@/app/api/organizations/[orgId]/members/[membershipId]/route";
 import * as route66 from "@/app/api/organizations/[orgId]/members/route";
 import * as route67 from "@/app/api/organizations/[orgId]/projects/route";
-import * as route68 from "@/app/api/password-resets/complete/route";
-import * as route69 from "@/app/api/password-resets/route";
-import * as route70 from "@/app/api/previews/[file]/route";
-import * as route71 from "@/app/api/renders/[renderId]/download/route";
-import * as route72 from "@/app/api/uploads/[sessionId]/files/[fileIndex]/parts/[partNumber]/route";
+import * as route68 from "@/app/api/organizations/[orgId]/sso/route";
+import * as route69 from "@/app/api/password-resets/complete/route";
+import * as route70 from "@/app/api/password-resets/route";
+import * as route71 from "@/app/api/previews/[file]/route";
+import * as route72 from "@/app/api/renders/[renderId]/download/route";
+import * as route73 from "@/app/api/sso/lookup/route";
+import * as route74 from "@/app/api/uploads/[sessionId]/files/[fileIndex]/parts/[partNumber]/route";
 
-export const routeModules: readonly object[] = [route0, route1, route2, route3, route4, route5, route6, route7, route8, route9, route10, route11, route12, route13, route14, route15, route16, route17, route18, route19, route20, route21, route22, route23, route24, route25, route26, route27, route28, route29, route30, route31, route32, route33, route34, route35, route36, route37, route38, route39, route40, route41, route42, route43, route44, route45, route46, route47, route48, route49, route50, route51, route52, route53, route54, route55, route56, route57, route58, route59, route60, route61, route62, route63, route64, route65, route66, route67, route68, route69, route70, route71, route72];
+export const routeModules: readonly object[] = [route0, route1, route2, route3, route4, route5, route6, route7, route8, route9, route10, route11, route12, route13, route14, route15, route16, route17, route18, route19, route20, route21, route22, route23, route24, route25, route26, route27, route28, route29, route30, route31, route32, route33, route34, route35, route36, route37, route38, route39, route40, route41, route42, route43, route44, route45, route46, route47, route48, route49, route50, route51, route52, route53, route54, route55, route56, route57, route58, route59, route60, route61, route62, route63, route64, route65, route66, route67, route68, route69, route70, route71, route72, route73, route74];

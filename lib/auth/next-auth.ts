@@ -1,6 +1,8 @@
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
-import { cookies } from "next/headers";
+import type { Provider } from "next-auth/providers/index";
+import { resolveSsoSignIn, ssoProviderPrefix, ssoRequiredFor } from "@/lib/accounts/sso";
+import { cookies, headers } from "next/headers";
 import { clientAddress } from "@/lib/client-address";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db";
@@ -13,16 +15,18 @@ import { verifySignIn } from "./sign-in";
  * The console signs in with email and password; the session is a JWT cookie carrying the user
  * id and the id of its console_sessions row. Attempts are limited before next-auth runs
  * (app/api/auth/[...nextauth]/route.ts). Built on first use rather than at import, so that
- * `next build` never reads configuration.
+ * `next build` never reads configuration. `extraProviders`: the organization's single sign-on
+ * provider of an /api/auth/{signin,callback}/sso-<org id> request (lib/auth/sso-provider.ts).
  */
-export function getAuthOptions(): NextAuthOptions {
+export function getAuthOptions(extraProviders: Provider[] = []): NextAuthOptions {
   const { publicBaseUrl, authSecret } = getConfig();
   // next-auth reads its base URL from the environment at request time.
   process.env.NEXTAUTH_URL ??= publicBaseUrl;
   return {
     secret: authSecret,
     session: { strategy: "jwt", maxAge: 12 * 3600 },
-    pages: { signIn: "/login" },
+    // Refusals (a password refused by "require SSO", an ID token that does not verify) land on the login page, which says why.
+    pages: { signIn: "/login", error: "/login" },
     providers: [
       CredentialsProvider({
         name: "Email and password",
@@ -31,15 +35,32 @@ export function getAuthOptions(): NextAuthOptions {
           const db = await getDb();
           const user = await verifySignIn(db, credentials);
           if (!user) return null;
+          // After the password check, so only someone who knows it learns that SSO is required.
+          if (await ssoRequiredFor(db, user.id)) throw new Error("SsoRequired");
           const headers = (req.headers ?? {}) as Record<string, string | undefined>;
           await forgiveSignInAttempt(db, { email: user.email, address: clientAddress((name) => headers[name.toLowerCase()] ?? null) });
           return { ...user, userAgent: headers["user-agent"] ?? null };
         },
       }),
+      ...extraProviders,
     ],
     callbacks: {
+      // An SSO sign-in's ID token (already verified by openid-client) names an address: who it
+      // signs in as, or a refusal the login page explains (lib/accounts/sso.ts). The Reelbind
+      // user's id replaces the provider's `sub` on the user object next-auth passes on to `jwt`.
+      async signIn({ user, account, profile }) {
+        if (!account?.provider.startsWith(ssoProviderPrefix)) return true;
+        const outcome = await resolveSsoSignIn(await getDb(), account.provider.slice(ssoProviderPrefix.length), profile ?? {});
+        if (!outcome.ok) return `/login?error=${outcome.refusal}`;
+        Object.assign(user, outcome.user);
+        return true;
+      },
       async jwt({ token, user }) {
-        if (user) token.sid = await startConsoleSession(await getDb(), user.id, { userAgent: (user as { userAgent?: string | null }).userAgent });
+        if (user) {
+          token.sub = user.id;
+          token.email = user.email;
+          token.sid = await startConsoleSession(await getDb(), user.id, { userAgent: (user as { userAgent?: string | null }).userAgent ?? (await signInUserAgent()) });
+        }
         return token;
       },
       session({ session, token }) {
@@ -57,6 +78,15 @@ export function getAuthOptions(): NextAuthOptions {
       },
     },
   };
+}
+
+/** The User-Agent of the sign-in request (an SSO callback's), for the account page's session list; null outside a request. */
+async function signInUserAgent(): Promise<string | null> {
+  try {
+    return (await headers()).get("user-agent");
+  } catch {
+    return null;
+  }
 }
 
 /** The signed-in console user of a live session (not signed out, revoked or disabled), or null. */

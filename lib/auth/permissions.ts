@@ -35,6 +35,9 @@ export const minimumRole = {
   "member.list": "OrganizationAdmin",
   /** Invite, change a role, remove a member, revoke an invitation. */
   "member.manage": "OrganizationAdmin",
+  /** The organization's single sign-on settings (docs/adr/0159-organization-sso.md): who may sign in, and how. */
+  "sso.read": "OrganizationAdmin",
+  "sso.manage": "OrganizationAdmin",
 } as const satisfies Record<string, Role>;
 
 export type Action = keyof typeof minimumRole;

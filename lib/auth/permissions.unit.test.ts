@@ -65,6 +65,8 @@ describe("can – role matrix", () => {
         "render.read",
         "share.read",
         "share.write",
+        "sso.manage",
+        "sso.read",
         "template.archive",
         "template.delete",
         "template.deploy",

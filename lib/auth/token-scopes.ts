@@ -38,6 +38,9 @@ export const scopeOfAction = {
   "webhook.write": "webhooks:write",
   "project.manage": "projects:write",
   "member.manage": "members:write",
+  "sso.read": "read",
+  // SSO decides who joins the organization (just-in-time members): a members change.
+  "sso.manage": "members:write",
   "token.write": "tokens:write",
 } as const satisfies Record<Action | AccountAction, TokenScope>;
 

@@ -23,7 +23,12 @@ export async function signInWithPassword({ email, password, callbackPath }: { em
       return { ok: false, message: `Too many sign-in attempts. Try again in ${waitText(Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : 60)}.` };
     }
     const { url } = (await response.json().catch(() => ({}))) as { url?: string };
-    if (!response.ok || !url || new URL(url, window.location.href).searchParams.has("error")) {
+    const refusal = url ? new URL(url, window.location.href).searchParams.get("error") : null;
+    // The password was right, but an organization of the account requires single sign-on (lib/accounts/sso.ts).
+    if (refusal === "SsoRequired") {
+      return { ok: false, message: "Your organization requires single sign-on: use “Continue with single sign-on” below." };
+    }
+    if (!response.ok || !url || refusal !== null) {
       return { ok: false, message: "Email or password is incorrect." };
     }
     return { ok: true };

@@ -41,6 +41,7 @@ export function ProjectsOverview({ initialMe }: { initialMe: Me }) {
               {admin ? (
                 <div className="flex gap-2">
                   <ButtonLink href={`/organizations/${organization.id}/members`}>Members</ButtonLink>
+                  <ButtonLink href={`/organizations/${organization.id}/sso`}>Single sign-on</ButtonLink>
                   <CreateProjectButton organizationId={organization.id} organizationName={organization.name} />
                 </div>
               ) : null}

@@ -22,4 +22,5 @@ export * from "./webhooks";
 export * from "./upload-sessions";
 export * from "./recipient-posters";
 export * from "./releases";
+export * from "./organization-sso";
 export * from "./password-resets";

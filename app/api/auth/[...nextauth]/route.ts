@@ -2,14 +2,39 @@ import NextAuth from "next-auth";
 import { errorResponse } from "@/lib/api/errors";
 import { getAuthOptions } from "@/lib/auth/next-auth";
 import { signInEmailOf, spendSignInAttempt } from "@/lib/auth/sign-in-throttle";
+import { ssoOrganizationOfAuthPath, ssoProviderForOrganization } from "@/lib/auth/sso-provider";
 import { clientAddress } from "@/lib/client-address";
+import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db";
 
 type NextAuthContext = { params: Promise<{ nextauth: string[] }> };
 
-// GET /api/auth/* – next-auth (CSRF token, providers, session)
+/**
+ * next-auth with the options of this request: a sign-in or callback at …/sso-<org id> gets that
+ * organization's OpenID provider (docs/adr/0161-sso-provider-per-request.md). An organization
+ * without SSO, or whose provider cannot be discovered, is a refusal on the login page, never a 500.
+ */
+async function nextAuth(req: Request, context: NextAuthContext) {
+  const { nextauth } = await context.params;
+  const organizationId = ssoOrganizationOfAuthPath(nextauth);
+  if (!organizationId) return NextAuth(getAuthOptions())(req, context);
+  let provider;
+  try {
+    provider = await ssoProviderForOrganization(await getDb(), organizationId);
+  } catch (error) {
+    console.warn(`Single sign-on of organization ${organizationId}: ${(error as Error).message}`);
+  }
+  if (!provider) {
+    const refused = new URL("/login?error=SsoUnavailable", getConfig().publicBaseUrl).href;
+    // The login page starts a sign-in with fetch and json=true, as next-auth/react does: it gets the address to go to.
+    return req.method === "POST" ? Response.json({ url: refused }) : Response.redirect(refused, 303);
+  }
+  return NextAuth(getAuthOptions([provider]))(req, context);
+}
+
+// GET /api/auth/* – next-auth (CSRF token, providers, session, an OpenID provider's callback)
 function GET(req: Request, context: NextAuthContext) {
-  return NextAuth(getAuthOptions())(req, context);
+  return nextAuth(req, context);
 }
 
 // POST /api/auth/* – next-auth; a credentials sign-in first spends an attempt of its account and
@@ -24,7 +49,7 @@ async function POST(req: Request, context: NextAuthContext) {
       return errorResponse(error);
     }
   }
-  return NextAuth(getAuthOptions())(req, context);
+  return nextAuth(req, context);
 }
 
 export { GET, POST };
