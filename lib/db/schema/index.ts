@@ -22,3 +22,4 @@ export * from "./webhooks";
 export * from "./upload-sessions";
 export * from "./recipient-posters";
 export * from "./releases";
+export * from "./two-factor";
