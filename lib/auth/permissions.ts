@@ -35,6 +35,8 @@ export const minimumRole = {
   "member.list": "OrganizationAdmin",
   /** Invite, change a role, remove a member, revoke an invitation. */
   "member.manage": "OrganizationAdmin",
+  /** Whether the organization's members must use two-factor to sign in with a password (docs/adr/0157-organizations-require-two-factor.md). */
+  "organization.require-two-factor": "OrganizationAdmin",
 } as const satisfies Record<string, Role>;
 
 export type Action = keyof typeof minimumRole;

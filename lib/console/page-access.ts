@@ -4,6 +4,7 @@ import type { z } from "zod";
 import { sessionActor, type Actor } from "@/lib/auth/authenticate";
 import { getConsoleUser } from "@/lib/auth/next-auth";
 import { findProjectAccess, type ProjectAccess } from "@/lib/auth/project-access";
+import { sessionMustEnrol, twoFactorEnrolmentPath } from "@/lib/auth/two-factor-enrolment";
 import { getDb, type Db } from "@/lib/db";
 import { loadPageData } from "@/lib/server/request-context";
 
@@ -22,9 +23,16 @@ const projectAccess = cache((userId: string, email: string, projectId: string) =
   loadPageData(async () => findProjectAccess(await getDb(), sessionActor({ id: userId, email }), projectId)),
 );
 
-export async function requireConsoleActor(callbackPath?: string): Promise<ConsolePage> {
+const mustEnrol = cache((userId: string, signInMethod: string) => loadPageData(async () => sessionMustEnrol(await getDb(), { id: userId, signInMethod })));
+
+/**
+ * The signed-in user, or a redirect to sign-in; a user held back by an organization's two-factor
+ * requirement goes to the enrolment page instead (`enrolling`: the pages that stay open to them).
+ */
+export async function requireConsoleActor(callbackPath?: string, { enrolling = false }: { enrolling?: boolean } = {}): Promise<ConsolePage> {
   const user = await signedInUser();
   if (!user) redirect(callbackPath ? `/login?callbackUrl=${encodeURIComponent(callbackPath)}` : "/login");
+  if (!enrolling && (await mustEnrol(user.id, user.signInMethod))) redirect(twoFactorEnrolmentPath);
   return { actor: sessionActor(user), db: await loadPageData(getDb) };
 }
 
