@@ -39,6 +39,9 @@ export async function describeTwoFactor(db: Db, userId: string) {
   };
 }
 
+/** The caller's own two-factor state (GET /api/me/two-factor). */
+export const describeOwnTwoFactor = accountVerb("account.read", ({ db, actor }) => describeTwoFactor(db, actor.userId));
+
 /** The organizations requiring two-factor that the user belongs to, at the organization or at one of its projects. */
 async function organizationsRequiringTwoFactor(db: Db, userId: string): Promise<{ id: string; name: string }[]> {
   const rows = await db
