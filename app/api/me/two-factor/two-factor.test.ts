@@ -19,17 +19,14 @@ import { POST as disableRoute } from "./disable/route";
 import { POST as enrolRoute } from "./enrolment/route";
 import { GET as statusRoute } from "./route";
 
-type Member = Awaited<ReturnType<typeof createTestMember>>;
 type Enrolment = { secret: string; otpauthUri: string; qrCode: string };
 type Problem = { status: number; code: string; detail: string };
 
 let organizationId: string;
-let admin: Member;
 
 beforeAll(async () => {
   const { organization } = await createTestProject();
   organizationId = organization.id;
-  admin = await createTestMember("OrganizationAdmin", { organizationId });
 });
 
 /** The headers of a console session of the user (signed in with a password unless `signInMethod` says otherwise), from the app's origin. */
@@ -39,7 +36,8 @@ async function session(user: { id: string; email: string }, signInMethod = "pass
   return { cookie, origin: new URL(getConfig().publicBaseUrl).origin };
 }
 
-const call = async (route: (req: Request, ctx: ReturnType<typeof routeParams>) => Promise<Response>, method: string, path: string, headers: Record<string, string>, body?: unknown, params = {}) =>
+type Route = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
+const call = async (route: Route, method: string, path: string, headers: Record<string, string>, body?: unknown, params: Record<string, string> = {}) =>
   route(apiRequest(method, path, { headers, body }), routeParams(params));
 
 /** Enrols the user through the API as the console does; the recovery codes and the secret. */
