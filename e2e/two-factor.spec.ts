@@ -18,12 +18,12 @@ test("enrol on /account/security → a password sign-in asks for the code: a wro
   const { secret, recoveryCodes } = await enrolOnPage(page, { screenshot: (name) => screenshots(page, name) });
   await signOut(page);
 
-  // The enrolment used this step's code: the next step's is inside the window and not yet used.
-  const code = codeAt(secret, Date.now() + 30_000);
   await signInToCodeStep(page, user);
   await screenshots(page, "sign-in-code");
   await expectAccessible(page);
   await submitCode(page, wrongCode(secret), "refused");
+  // The enrolment used this step's code: the next step's is inside the window and not yet used.
+  const code = codeAt(secret, Date.now() + 30_000);
   await submitCode(page, code, "in");
   await signOut(page);
 

@@ -37,6 +37,7 @@ export const auditActionLabels: Record<string, string> = {
   "organization.two_factor_not_required": "Two-factor no longer required",
   "user.disabled": "User disabled by the operator",
   "user.password_set": "Password set by the operator",
+  "user.two_factor_reset": "Two-factor turned off by the operator",
   "user.token_created": "Token made by the operator",
 };
 

@@ -3,6 +3,7 @@ import { encode } from "next-auth/jwt";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as meRoute } from "@/app/api/me/route";
 import { GET as getOrgRoute, PUT as putOrgRoute } from "@/app/api/organizations/[orgId]/two-factor/route";
+import { resetUserTwoFactor } from "@/lib/accounts/operator";
 import { verifySecondFactor } from "@/lib/accounts/two-factor";
 import { startConsoleSession } from "@/lib/auth/console-sessions";
 import { hashPassword } from "@/lib/auth/secrets";
@@ -13,6 +14,7 @@ import { twoFactorLimit } from "@/lib/auth/two-factor-throttle";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db";
 import { auditEvents, userTwoFactor, users } from "@/lib/db/schema";
+import { operatorContext } from "@/lib/services/operator-verbs";
 import { apiRequest, createTestMember, createTestProject, routeParams } from "@/testing/factories";
 import { POST as confirmRoute } from "./confirm/route";
 import { POST as disableRoute } from "./disable/route";
@@ -222,5 +224,20 @@ describe("PUT /api/organizations/{orgId}/two-factor – require two-factor", () 
     await enrol(member.user);
     expect(await needsTwoFactorEnrolment(db, member.user.id)).toBe(false);
     expect((await call(meRoute, "GET", "/api/me", headers)).status).toBe(200);
+  });
+});
+
+describe("resetUserTwoFactor – the operator's way back for a lost phone", () => {
+  it("turns two-factor off and ends the user's sessions; audited once", async () => {
+    const { user } = await createTestMember("Viewer", { organizationId });
+    const { headers } = await enrol(user);
+    const db = await getDb();
+    const reset = await resetUserTwoFactor(operatorContext(db), { userId: user.id });
+    expect(reset).toMatchObject({ id: user.id, twoFactor: false });
+    expect((await call(statusRoute, "GET", "/api/me/two-factor", headers)).status).toBe(401);
+    expect(await resetUserTwoFactor(operatorContext(db), { userId: user.id })).toMatchObject({ twoFactor: false });
+    const trail = await db.select({ action: auditEvents.action }).from(auditEvents).where(and(eq(auditEvents.organizationId, organizationId), eq(auditEvents.targetId, user.id)));
+    expect(trail.filter((row) => row.action === "user.two_factor_reset")).toHaveLength(1);
+    expect(await (await call(statusRoute, "GET", "/api/me/two-factor", await session(user))).json()).toMatchObject({ enabled: false });
   });
 });
