@@ -25,10 +25,10 @@ export async function enrolOnPage(page: Page, { screenshot }: { screenshot?: (na
   expect(secret).toMatch(/^[A-Z2-7]{32}$/);
   await expect(page.getByTestId("two-factor-qr")).toBeVisible();
   await screenshot?.("two-factor-enrol");
-  await page.getByLabel("Code").fill(wrongCode(secret));
+  await page.getByRole("textbox", { name: "Code", exact: true }).fill(wrongCode(secret));
   await page.getByRole("button", { name: "Turn on two-factor" }).click();
   await expect(page.getByText("is not the current code of your authenticator app")).toBeVisible();
-  await page.getByLabel("Code").fill(codeAt(secret));
+  await page.getByRole("textbox", { name: "Code", exact: true }).fill(codeAt(secret));
   await page.getByRole("button", { name: "Turn on two-factor" }).click();
   const list = page.getByTestId("recovery-codes");
   await expect(list.getByRole("listitem")).toHaveCount(10);

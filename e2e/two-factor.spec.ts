@@ -53,8 +53,10 @@ test("an organization requiring two-factor: its member's password sign-in lands 
     await expect(setting).not.toBeChecked();
     await setting.check();
     await expect(adminPage.getByText("Two-factor authentication is now required.")).toBeVisible();
+    await screenshots(adminPage, "organization-require-two-factor");
+    // The admin is a member too, signed in with a password and not enrolled: held back like the others.
     await adminPage.reload();
-    await expect(adminPage.getByRole("checkbox", { name: /Require two-factor authentication/ })).toBeChecked();
+    await expect(adminPage).toHaveURL(/\/account\/security/);
   } finally {
     await adminContext.close();
   }

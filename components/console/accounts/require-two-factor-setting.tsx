@@ -39,8 +39,8 @@ export function RequireTwoFactorSetting({ organizationId, initialRequired }: { o
         <span>
           <span className="font-medium text-slate-800">Require two-factor authentication</span>
           <span className="block text-slate-600">
-            Members who sign in with a password must set up an authenticator app before they can use the console. Personal access tokens and single sign-on are not
-            affected.
+            Members who sign in with a password, you included, must set up an authenticator app before they can use the console. Personal access tokens and single
+            sign-on are not affected.
           </span>
         </span>
       </label>

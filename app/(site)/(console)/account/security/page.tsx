@@ -22,7 +22,8 @@ export default async function SecurityPage() {
           to go on using the console.
         </p>
       ) : null}
-      <TwoFactorManager enabled={state.enabled} enabledAt={state.enabledAt?.toISOString() ?? null} recoveryCodesLeft={state.recoveryCodesLeft} />
+      {/* Remounted when the server says two-factor turned on or off: the codes shown once go with the old state. */}
+      <TwoFactorManager key={String(state.enabled)} enabled={state.enabled} enabledAt={state.enabledAt?.toISOString() ?? null} recoveryCodesLeft={state.recoveryCodesLeft} />
     </section>
   );
 }
