@@ -213,6 +213,7 @@ async function requestFor(op: Operation, caller: Caller, tenant: Tenant, succeed
     "put /api/Projects/{projectId}/public-video-shares/{channel}": { publicTitle: "Matrix", apiCredentialId: project.credential.id },
     "post /api/credentials": { projectId: project.projectId, name: "matrix" },
     "post /api/me/tokens": { name: "matrix" },
+    "put /api/organizations/{orgId}/two-factor": { required: false },
     "post /api/organizations/{orgId}/projects": { name: "matrix" },
     "post /api/organizations/{orgId}/members": { email: `matrix-${randomUUID()}@example.com`, role: "Viewer" },
     "patch /api/organizations/{orgId}/members/{membershipId}": { role: "Editor" },
@@ -247,10 +248,14 @@ async function requestFor(op: Operation, caller: Caller, tenant: Tenant, succeed
  * role (app/api/organizations/[orgId]/invitations/invitations.test.ts, e2e/security-invitations.spec.ts),
  * password resets, open to anyone and limited per address asked for and per client address
  * (app/api/password-resets/password-resets.test.ts, e2e/mail.spec.ts),
- * and ingest (/analytics/…), whose authorization is an ingest token (e2e/ingest.spec.ts, e2e/security-limits-ingest.spec.ts).
+ * and ingest (/analytics/…), whose authorization is an ingest token (e2e/ingest.spec.ts, e2e/security-limits-ingest.spec.ts),
+ * and the two-factor changes under /api/me/two-factor/, which only a console session may make, never a token
+ * (app/api/me/two-factor/two-factor.test.ts, e2e/two-factor.spec.ts).
  */
 const matrixOperations = () =>
-  operations.filter((op) => !op.path.startsWith("/api/invitations/") && !op.path.startsWith("/api/password-resets") && !op.path.startsWith("/analytics/"));
+  operations.filter(
+    (op) => !op.path.startsWith("/api/invitations/") && !op.path.startsWith("/api/password-resets") && !op.path.startsWith("/analytics/") && !op.path.startsWith("/api/me/two-factor/"),
+  );
 
 /** An open invitation of the project's organization, to a new address. */
 const inviteVictim = (project: Project) =>

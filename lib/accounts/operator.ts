@@ -6,7 +6,7 @@ import { assertAcceptablePassword } from "@/lib/auth/password-policy";
 import { hashPassword } from "@/lib/auth/secrets";
 import { tokenScopes } from "@/lib/auth/token-scopes";
 import type { Db } from "@/lib/db";
-import { memberships, organizations, projects, users } from "@/lib/db/schema";
+import { memberships, organizations, projects, twoFactorRecoveryCodes, userTwoFactor, users } from "@/lib/db/schema";
 import { audited, operatorVerb, type TrailChange } from "@/lib/services/operator-verbs";
 import { closeOpenPasswordResets } from "./open-password-resets";
 import { insertPersonalAccessToken } from "./personal-access-tokens";
@@ -82,6 +82,22 @@ export const setUserPassword = operatorVerb(async ({ write }, input: z.input<typ
     await revokeUserConsoleSessions(tx, userId);
     await closeOpenPasswordResets(tx, userId);
     return audited(user, await userChanges(tx, user, { action: "user.password_set" }));
+  });
+});
+
+/**
+ * Turns off a user's two-factor authentication (a lost phone and lost recovery codes): the secret
+ * and the recovery codes are deleted and the user's console sessions end. Audited only when it was on.
+ */
+export const resetUserTwoFactor = operatorVerb(async ({ write }, input: z.input<typeof disableUserInput>) => {
+  const { userId } = parseInput(disableUserInput, input);
+  return write(async (tx) => {
+    const [user] = await tx.select({ id: users.id, email: users.email }).from(users).where(eq(users.id, userId));
+    if (!user) throw new NotFoundError(`User ${userId} was not found.`);
+    await tx.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, userId));
+    const removed = await tx.delete(userTwoFactor).where(eq(userTwoFactor.userId, userId)).returning({ userId: userTwoFactor.userId });
+    await revokeUserConsoleSessions(tx, userId);
+    return audited({ ...user, twoFactor: false }, removed.length > 0 ? await userChanges(tx, user, { action: "user.two_factor_reset" }) : []);
   });
 });
 

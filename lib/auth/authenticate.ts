@@ -7,6 +7,7 @@ import { personalAccessTokens, users } from "@/lib/db/schema";
 import { consoleUserFromSessionToken, sessionCookieNames } from "./console-sessions";
 import { sha256Hex } from "./secrets";
 import { tokenAncestry } from "./token-chain";
+import { isTwoFactorApiPath, sessionMustEnrol, TwoFactorEnrolmentRequiredError } from "./two-factor-enrolment";
 import { tokenScopes, type TokenScope } from "./token-scopes";
 
 /**
@@ -67,7 +68,10 @@ async function actorFromSessionCookie(db: Db, req: Request): Promise<Actor | nul
   // From the headers alone: new NextRequest(req) would take over the body the handler still has to read.
   const cookies = parseCookies(req.headers.get("cookie") ?? "");
   const user = await consoleUserFromSessionToken(db, sessionCookieNames.map((name) => cookies[name]).find(Boolean));
-  return user ? sessionActor(user) : null;
+  if (!user) return null;
+  // A session held back by its organizations' two-factor requirement reaches only the enrolment routes.
+  if (!isTwoFactorApiPath(new URL(req.url).pathname) && (await sessionMustEnrol(db, user))) throw new TwoFactorEnrolmentRequiredError();
+  return sessionActor(user);
 }
 
 /**

@@ -9,6 +9,8 @@ import { consoleSessions, users } from "@/lib/db/schema";
 
 /** A signed-in console user and the console_sessions row their cookie names. */
 export type ConsoleUser = { id: string; email: string; sessionId: string };
+/** A console user with how the session signed in: "password", or the provider of another method (SSO). */
+export type ConsoleSessionUser = ConsoleUser & { signInMethod: string };
 
 export const sessionCookieNames = ["__Secure-next-auth.session-token", "next-auth.session-token"];
 
@@ -41,10 +43,12 @@ export async function findConsoleSessionUser(db: Db, sessionId: unknown, userId:
 }
 
 /** The user behind a session cookie's value, or null for a bad, expired, revoked or disabled one. */
-export async function consoleUserFromSessionToken(db: Db, token: string | undefined): Promise<ConsoleUser | null> {
+export async function consoleUserFromSessionToken(db: Db, token: string | undefined): Promise<ConsoleSessionUser | null> {
   if (!token) return null;
   const jwt = await decode({ token, secret: getConfig().authSecret }).catch(() => null);
-  return jwt ? findConsoleSessionUser(db, jwt.sid, jwt.sub) : null;
+  const user = jwt ? await findConsoleSessionUser(db, jwt.sid, jwt.sub) : null;
+  // Sessions from before the claim existed were password sign-ins.
+  return user && { ...user, signInMethod: typeof jwt?.signInMethod === "string" ? jwt.signInMethod : "password" };
 }
 
 export async function revokeConsoleSession(db: Db, sessionId: unknown): Promise<void> {

@@ -7,13 +7,18 @@ import { clientAddress } from "@/lib/client-address";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db";
 import { safeCallbackPath } from "./callback-url";
-import { consoleUserFromSessionToken, revokeConsoleSession, sessionCookieNames, startConsoleSession, type ConsoleUser } from "./console-sessions";
+import { consoleUserFromSessionToken, revokeConsoleSession, sessionCookieNames, startConsoleSession, type ConsoleSessionUser } from "./console-sessions";
+import { hasTwoFactor, verifySecondFactor } from "@/lib/accounts/two-factor";
 import { forgiveSignInAttempt } from "./sign-in-throttle";
 import { verifySignIn } from "./sign-in";
+import { mintTwoFactorChallenge, userOfTwoFactorChallenge } from "./two-factor-challenge";
+import { forgiveTwoFactorAttempts } from "./two-factor-throttle";
+import { twoFactorSignInErrors } from "./two-factor-sign-in-errors";
 
 /**
- * The console signs in with email and password; the session is a JWT cookie carrying the user
- * id and the id of its console_sessions row. Attempts are limited before next-auth runs
+ * The console signs in with email and password (and a second factor once the user has enrolled:
+ * docs/adr/0156-two-factor-totp.md); the session is a JWT cookie carrying the user id, the id of
+ * its console_sessions row and how the user signed in. Attempts are limited before next-auth runs
  * (app/api/auth/[...nextauth]/route.ts). Built on first use rather than at import, so that
  * `next build` never reads configuration. `extraProviders`: the organization's single sign-on
  * provider of an /api/auth/{signin,callback}/sso-<org id> request (lib/auth/sso-provider.ts).
@@ -31,15 +36,26 @@ export function getAuthOptions(extraProviders: Provider[] = []): NextAuthOptions
       CredentialsProvider({
         name: "Email and password",
         credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
+        // A thrown Error's message is the `error` of the answer's URL: how the form tells the steps apart.
         async authorize(credentials, req) {
           const db = await getDb();
+          const requestHeaders = (req.headers ?? {}) as Record<string, string | undefined>;
+          const userAgent = requestHeaders["user-agent"] ?? null;
+          const fields = (credentials ?? {}) as Record<string, unknown>;
+          if (fields.challenge) {
+            const challenged = await userOfTwoFactorChallenge(db, fields.challenge);
+            if (!challenged) throw new Error(twoFactorSignInErrors.expired);
+            if (typeof fields.code !== "string" || !(await verifySecondFactor(db, challenged.id, fields.code))) throw new Error(twoFactorSignInErrors.wrongCode);
+            await forgiveTwoFactorAttempts(db, challenged.id);
+            return { ...challenged, userAgent };
+          }
           const user = await verifySignIn(db, credentials);
           if (!user) return null;
           // After the password check, so only someone who knows it learns that SSO is required.
           if (await ssoRequiredFor(db, user.id)) throw new Error("SsoRequired");
-          const headers = (req.headers ?? {}) as Record<string, string | undefined>;
-          await forgiveSignInAttempt(db, { email: user.email, address: clientAddress((name) => headers[name.toLowerCase()] ?? null) });
-          return { ...user, userAgent: headers["user-agent"] ?? null };
+          await forgiveSignInAttempt(db, { email: user.email, address: clientAddress((name) => requestHeaders[name.toLowerCase()] ?? null) });
+          if (await hasTwoFactor(db, user.id)) throw new Error(`${twoFactorSignInErrors.required}${await mintTwoFactorChallenge(db, user.id)}`);
+          return { ...user, userAgent };
         },
       }),
       ...extraProviders,
@@ -55,11 +71,13 @@ export function getAuthOptions(extraProviders: Provider[] = []): NextAuthOptions
         Object.assign(user, outcome.user);
         return true;
       },
-      async jwt({ token, user }) {
+      async jwt({ token, user, account }) {
         if (user) {
           token.sub = user.id;
           token.email = user.email;
           token.sid = await startConsoleSession(await getDb(), user.id, { userAgent: (user as { userAgent?: string | null }).userAgent ?? (await signInUserAgent()) });
+          // Password sign-ins must meet an organization's two-factor requirement; other providers' (SSO) leave MFA to the identity provider.
+          token.signInMethod = !account || account.type === "credentials" ? "password" : account.provider;
         }
         return token;
       },
@@ -90,7 +108,7 @@ async function signInUserAgent(): Promise<string | null> {
 }
 
 /** The signed-in console user of a live session (not signed out, revoked or disabled), or null. */
-export async function getConsoleUser(): Promise<ConsoleUser | null> {
+export async function getConsoleUser(): Promise<ConsoleSessionUser | null> {
   const jar = await cookies();
   const token = sessionCookieNames.map((name) => jar.get(name)?.value).find(Boolean);
   return consoleUserFromSessionToken(await getDb(), token);

@@ -38,6 +38,8 @@ export const minimumRole = {
   /** The organization's single sign-on settings (docs/adr/0159-organization-sso.md): who may sign in, and how. */
   "sso.read": "OrganizationAdmin",
   "sso.manage": "OrganizationAdmin",
+  /** Whether the organization's members must use two-factor to sign in with a password (docs/adr/0157-organizations-require-two-factor.md). */
+  "organization.require-two-factor": "OrganizationAdmin",
 } as const satisfies Record<string, Role>;
 
 export type Action = keyof typeof minimumRole;

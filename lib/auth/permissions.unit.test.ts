@@ -60,6 +60,7 @@ describe("can – role matrix", () => {
         "member.list",
         "member.manage",
         "member.read",
+        "organization.require-two-factor",
         "project.manage",
         "render.create",
         "render.read",

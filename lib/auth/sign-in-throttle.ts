@@ -71,7 +71,7 @@ const keysOf = ({ email, address }: SignInAttempt): Record<Limit, string> => {
 };
 
 /** rate-limiter-flexible rejects with its result object when the limit is reached, with an Error when the store fails. */
-function isLimitReached(reason: unknown): reason is RateLimiterRes {
+export function isLimitReached(reason: unknown): reason is RateLimiterRes {
   return typeof reason === "object" && reason !== null && !(reason instanceof Error) && typeof (reason as RateLimiterRes).msBeforeNext === "number";
 }
 
@@ -143,22 +143,27 @@ export async function forgiveSignInAttempt(db: Db, attempt: SignInAttempt): Prom
 }
 
 /**
- * The email of a credentials sign-in request, read from a copy of its body (next-auth reads the
+ * The fields of a credentials sign-in request, read from a copy of its body (next-auth reads the
  * original). next-auth takes form or JSON bodies; a JSON body that does not parse is a 400 here
  * rather than next-auth's 500.
  */
-export async function signInEmailOf(req: Request): Promise<string> {
+export async function signInFieldsOf(req: Request): Promise<Record<string, unknown>> {
   const contentType = req.headers.get("content-type") ?? "";
   const text = await req.clone().text();
-  let email: unknown;
   if (contentType.includes("application/json")) {
     try {
-      email = (JSON.parse(text) as { email?: unknown } | null)?.email;
+      const parsed = JSON.parse(text) as unknown;
+      return parsed && typeof parsed === "object" ? (parsed as Record<string, unknown>) : {};
     } catch {
       throw new BadRequestError("The request body is not valid JSON.");
     }
-  } else if (contentType.includes("application/x-www-form-urlencoded")) {
-    email = new URLSearchParams(text).get("email");
   }
+  if (contentType.includes("application/x-www-form-urlencoded")) return Object.fromEntries(new URLSearchParams(text));
+  return {};
+}
+
+/** The email of a credentials sign-in request ("" when it has none). */
+export async function signInEmailOf(req: Request): Promise<string> {
+  const { email } = await signInFieldsOf(req);
   return typeof email === "string" ? email : "";
 }

@@ -9,7 +9,7 @@ export { tokenScopes, type TokenScope };
 // session has every scope. docs/security.md, "Token scopes", lists them for users.
 
 /** About the caller's own account: any signed-in user may, whatever their roles. */
-export type AccountAction = "account.read" | "token.write";
+export type AccountAction = "account.read" | "token.write" | "two-factor.write";
 
 /** The scope each action needs: every read is `read`, every change the write scope of what it changes. */
 export const scopeOfAction = {
@@ -42,6 +42,9 @@ export const scopeOfAction = {
   // SSO decides who joins the organization (just-in-time members): a members change.
   "sso.manage": "members:write",
   "token.write": "tokens:write",
+  "organization.require-two-factor": "members:write",
+  /** Two-factor is set up in the console only (the verbs refuse tokens); the scope is the one of the account's credentials. */
+  "two-factor.write": "tokens:write",
 } as const satisfies Record<Action | AccountAction, TokenScope>;
 
 /** Whether the scopes allow anything but reading: a read-only token never takes an unsafe method. */

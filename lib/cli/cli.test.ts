@@ -229,7 +229,7 @@ describe("runCommand – db row-counts", () => {
       [
         "analytics_daily_rollups", "analytics_events", "analytics_hourly_rollups", "analytics_quarantine_counts", "analytics_quarantine_samples", "analytics_rollup_cursors", "api_credentials", "audit_events",
         "campaign_imports", "campaign_recipients", "campaigns", "channel_pins", "console_sessions", "idempotency_keys", "member_invitations", "memberships", "organization_sso", "organizations", "password_resets", "personal_access_tokens", "projects", "public_video_shares",
-        "rate_limits", "recipient_posters", "renders", "share_slugs", "share_variants", "template_files", "template_upload_sessions", "templates", "users", "webhook_deliveries", "webhook_endpoints", "webhook_signing_keys",
+        "rate_limits", "recipient_posters", "renders", "share_slugs", "share_variants", "template_files", "template_upload_sessions", "templates", "two_factor_recovery_codes", "user_two_factor", "users", "webhook_deliveries", "webhook_endpoints", "webhook_signing_keys",
       ],
     );
     await run(["org", "create", "--name", `Counted ${randomUUID()}`]);

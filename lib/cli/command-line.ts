@@ -11,6 +11,7 @@ export const usage = `Usage: reelbind <command> [options]   (every command print
   user create --email E [--password P] [--name N]
   user set-password --user U [--password P]     (generates and prints one when omitted; ends the user's console sessions)
   user disable --user U                         (no sign-in; console sessions and tokens stop working)
+  user reset-two-factor --user U                (turns two-factor off: a lost phone and lost recovery codes; ends console sessions)
   member add --user U (--org ORG | --project P) --role Viewer|Editor|ProjectManager|OrganizationAdmin
                                                 (at once, no invitation: the operator is trusted)
   member remove --user U (--org ORG | --project P)   (ends the user's console sessions)
@@ -38,6 +39,7 @@ const commands = [
   "user create",
   "user set-password",
   "user disable",
+  "user reset-two-factor",
   "member add",
   "member remove",
   "token create",

@@ -1,5 +1,5 @@
 import { resolveUserId } from "@/lib/accounts/accounts";
-import { createOrganization, createPersonalAccessToken, createUser, disableUser, setUserPassword } from "@/lib/accounts/operator";
+import { createOrganization, createPersonalAccessToken, createUser, disableUser, resetUserTwoFactor, setUserPassword } from "@/lib/accounts/operator";
 import { addMemberInput, createProjectInput, createTokenInput, createUserInput, removeMemberInput, setPasswordInput } from "@/lib/accounts/contract";
 import { organizationOfProject } from "@/lib/accounts/organization-access";
 import { addOrganizationMember, createOrganizationProject, findMembershipOf, removeOrganizationMember } from "@/lib/accounts/organizations";
@@ -51,6 +51,8 @@ export async function runCommand(db: Db, { command, options }: CliCommand): Prom
     }
     case "user disable":
       return disableUser(operator(db), { userId: await resolveUserId(db, required(options, "user")) });
+    case "user reset-two-factor":
+      return resetUserTwoFactor(operator(db), { userId: await resolveUserId(db, required(options, "user")) });
     case "member remove": {
       const userId = await resolveUserId(db, required(options, "user"));
       const member = parseInput(removeMemberInput, { userId, organizationId: options.org, projectId: options.project });

@@ -33,8 +33,11 @@ export const auditActionLabels: Record<string, string> = {
   "member.role_changed": "Member role changed",
   "member.removed": "Member removed",
   "organization.created": "Organization created",
+  "organization.two_factor_required": "Two-factor required for members",
+  "organization.two_factor_not_required": "Two-factor no longer required",
   "user.disabled": "User disabled by the operator",
   "user.password_set": "Password set by the operator",
+  "user.two_factor_reset": "Two-factor turned off by the operator",
   "user.token_created": "Token made by the operator",
 };
 

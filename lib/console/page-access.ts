@@ -7,6 +7,7 @@ import { defaultCallbackPath, safeCallbackPath } from "@/lib/auth/callback-url";
 import { getConsoleUser } from "@/lib/auth/next-auth";
 import { getConfig } from "@/lib/config";
 import { findProjectAccess, type ProjectAccess } from "@/lib/auth/project-access";
+import { sessionMustEnrol, twoFactorEnrolmentPath } from "@/lib/auth/two-factor-enrolment";
 import { getDb, type Db } from "@/lib/db";
 import { loadPageData } from "@/lib/server/request-context";
 import { pagePathHeader } from "./page-path";
@@ -26,13 +27,20 @@ const projectAccess = cache((userId: string, email: string, projectId: string) =
   loadPageData(async () => findProjectAccess(await getDb(), sessionActor({ id: userId, email }), projectId)),
 );
 
-/** The signed-in user; anyone else goes to sign-in and comes back to the page they asked for. */
-export async function requireConsoleActor(): Promise<ConsolePage> {
+const mustEnrol = cache((userId: string, signInMethod: string) => loadPageData(async () => sessionMustEnrol(await getDb(), { id: userId, signInMethod })));
+
+/**
+ * The signed-in user; anyone else goes to sign-in and comes back to the page they asked for. A
+ * user held back by an organization's two-factor requirement goes to the enrolment page instead
+ * (`enrolling`: the pages that stay open to them).
+ */
+export async function requireConsoleActor({ enrolling = false }: { enrolling?: boolean } = {}): Promise<ConsolePage> {
   const user = await signedInUser();
   if (!user) {
     const callbackPath = safeCallbackPath((await headers()).get(pagePathHeader), getConfig().publicBaseUrl);
     redirect(callbackPath === defaultCallbackPath ? "/login" : `/login?callbackUrl=${encodeURIComponent(callbackPath)}`);
   }
+  if (!enrolling && (await mustEnrol(user.id, user.signInMethod))) redirect(twoFactorEnrolmentPath);
   return { actor: sessionActor(user), db: await loadPageData(getDb) };
 }
 

@@ -6,7 +6,8 @@ import { requireConsoleActor } from "@/lib/console/page-access";
 
 // Every console page needs a signed-in user; pages and API handlers still check access themselves.
 export default async function ConsoleLayout({ children }: { children: React.ReactNode }) {
-  const { actor } = await requireConsoleActor();
+  // Each page holds back a user who must enrol in two-factor first; the layout frames the enrolment page too.
+  const { actor } = await requireConsoleActor({ enrolling: true });
   return (
     <ConsoleProviders>
       <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">

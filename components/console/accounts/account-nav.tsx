@@ -1,8 +1,9 @@
 import Link from "next/link";
 
-// The account pages' tabs: who you are and how you sign in, and your API tokens.
+// The account pages' tabs: who you are and how you sign in, the second factor, and your API tokens.
 const pages = [
   { href: "/account", label: "Profile and sign-in" },
+  { href: "/account/security", label: "Two-factor" },
   { href: "/account/tokens", label: "Access tokens" },
 ] as const;
 

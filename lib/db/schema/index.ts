@@ -24,3 +24,4 @@ export * from "./recipient-posters";
 export * from "./releases";
 export * from "./organization-sso";
 export * from "./password-resets";
+export * from "./two-factor";

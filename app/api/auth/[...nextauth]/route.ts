@@ -1,8 +1,10 @@
 import NextAuth from "next-auth";
 import { errorResponse } from "@/lib/api/errors";
 import { getAuthOptions } from "@/lib/auth/next-auth";
-import { signInEmailOf, spendSignInAttempt } from "@/lib/auth/sign-in-throttle";
+import { signInFieldsOf, spendSignInAttempt } from "@/lib/auth/sign-in-throttle";
 import { ssoOrganizationOfAuthPath, ssoProviderForOrganization } from "@/lib/auth/sso-provider";
+import { userOfTwoFactorChallenge } from "@/lib/auth/two-factor-challenge";
+import { spendTwoFactorAttempt } from "@/lib/auth/two-factor-throttle";
 import { clientAddress } from "@/lib/client-address";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db";
@@ -38,13 +40,21 @@ function GET(req: Request, context: NextAuthContext) {
 }
 
 // POST /api/auth/* – next-auth; a credentials sign-in first spends an attempt of its account and
-// client address, so a used-up limit answers 429 before any password is checked.
+// client address, so a used-up limit answers 429 before any password is checked. Its second step
+// (a two-factor challenge and a code) spends one of the challenged user's code attempts instead.
 async function POST(req: Request, context: NextAuthContext) {
   const { nextauth } = await context.params;
   if (nextauth.join("/") === "callback/credentials") {
     try {
-      const email = await signInEmailOf(req);
-      await spendSignInAttempt(await getDb(), { email, address: clientAddress((name) => req.headers.get(name)) });
+      const fields = await signInFieldsOf(req);
+      const db = await getDb();
+      if (fields.challenge) {
+        const user = await userOfTwoFactorChallenge(db, fields.challenge);
+        if (user) await spendTwoFactorAttempt(db, user.id);
+      } else {
+        const email = typeof fields.email === "string" ? fields.email : "";
+        await spendSignInAttempt(db, { email, address: clientAddress((name) => req.headers.get(name)) });
+      }
     } catch (error) {
       return errorResponse(error);
     }

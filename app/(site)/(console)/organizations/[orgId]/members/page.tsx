@@ -1,9 +1,11 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { MembersManager } from "@/components/console/accounts/members-manager";
+import { RequireTwoFactorSetting } from "@/components/console/accounts/require-two-factor-setting";
 import { RoleNote } from "@/components/console/states";
 import { listProjectsForUser } from "@/lib/accounts/accounts";
 import { listInvitations } from "@/lib/accounts/invitations";
+import { organizationRequiresTwoFactor } from "@/lib/accounts/two-factor";
 import { authorizeOrganization, listOrganizationMembers } from "@/lib/accounts/organizations";
 import { invitationSchema, memberSchema } from "@/lib/accounts/contract";
 import { isAppError } from "@/lib/errors";
@@ -28,8 +30,13 @@ export default async function MembersPage({ params }: { params: Promise<{ orgId:
       </section>
     );
   }
-  const [members, invitations, projects] = await loadPageData(() =>
-    Promise.all([listOrganizationMembers({ db, actor, access }), listInvitations({ db, actor, access }), listProjectsForUser(db, actor.userId)]),
+  const [members, invitations, projects, requireTwoFactor] = await loadPageData(() =>
+    Promise.all([
+      listOrganizationMembers({ db, actor, access }),
+      listInvitations({ db, actor, access }),
+      listProjectsForUser(db, actor.userId),
+      organizationRequiresTwoFactor(db, orgId),
+    ]),
   );
   return (
     <section className="space-y-6">
@@ -44,6 +51,7 @@ export default async function MembersPage({ params }: { params: Promise<{ orgId:
         initialMembers={asApiJson(memberSchema.array(), members)}
         initialInvitations={asApiJson(invitationSchema.array(), invitations)}
       />
+      <RequireTwoFactorSetting organizationId={orgId} initialRequired={requireTwoFactor} />
     </section>
   );
 }
