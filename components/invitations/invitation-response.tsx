@@ -5,7 +5,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { SignOutButton } from "@/components/sign-out-button";
 import { apiRequest, problemMessage } from "@/lib/console/api-client";
-import { signInWithPassword } from "@/lib/console/password-sign-in";
+import { useNewPasswordForm } from "@/lib/console/new-password-form";
 
 type Props = { token: string; invitedEmail: string; signedInEmail: string | null };
 
@@ -74,36 +74,11 @@ function AcceptButton({ token }: { token: string }) {
 }
 
 function CreateAccountForm({ token, email }: { token: string; email: string }) {
-  const router = useRouter();
-  const [error, setError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
-  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const password = String(form.get("password"));
-    if (password !== String(form.get("confirm"))) {
-      setError("The two passwords differ.");
-      return;
-    }
-    setPending(true);
-    setError(null);
-    try {
-      await apiRequest("/api/invitations/create-account", { method: "POST", json: { token, password } });
-    } catch (problem) {
-      setError(problemMessage(problem));
-      setPending(false);
-      return;
-    }
-    const signedIn = await signInWithPassword({ email, password, callbackPath: "/projects" });
-    if (!signedIn.ok) {
-      router.replace("/login?callbackUrl=%2Fprojects");
-      return;
-    }
-    router.replace("/projects");
-    router.refresh();
-  }
+  const { error, pending, onSubmit } = useNewPasswordForm(email, (password) =>
+    apiRequest("/api/invitations/create-account", { method: "POST", json: { token, password } }),
+  );
   return (
-    <form onSubmit={(event) => void onSubmit(event)} className="space-y-4" aria-labelledby="new-account" aria-describedby={error ? "create-account-error" : undefined}>
+    <form onSubmit={onSubmit} className="space-y-4" aria-labelledby="new-account" aria-describedby={error ? "create-account-error" : undefined}>
       <h2 id="new-account" className="font-semibold">
         New to Reelbind? Choose a password
       </h2>

@@ -1,10 +1,9 @@
 "use client";
 
 import Link from "next/link";
-import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { apiRequest, problemMessage } from "@/lib/console/api-client";
-import { signInWithPassword } from "@/lib/console/password-sign-in";
+import { useNewPasswordForm } from "@/lib/console/new-password-form";
 
 const primaryButton = "w-full rounded-md bg-indigo-600 px-4 py-2 font-medium text-white hover:bg-indigo-700 disabled:opacity-60";
 const inputClass = "mt-1 w-full rounded-md border border-slate-300 px-3 py-2";
@@ -67,32 +66,11 @@ export function RequestPasswordResetForm() {
 
 /** Chooses the new password with the link's token, then signs in with it (every older session has ended). */
 export function ChooseNewPasswordForm({ token, email }: { token: string; email: string }) {
-  const router = useRouter();
-  const [error, setError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
-  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const password = String(form.get("password"));
-    if (password !== String(form.get("confirm"))) {
-      setError("The two passwords differ.");
-      return;
-    }
-    setPending(true);
-    setError(null);
-    try {
-      await apiRequest("/api/password-resets/complete", { method: "POST", json: { token, password } });
-    } catch (problem) {
-      setError(problemMessage(problem));
-      setPending(false);
-      return;
-    }
-    const signedIn = await signInWithPassword({ email, password, callbackPath: "/projects" });
-    router.replace(signedIn.ok ? "/projects" : "/login");
-    router.refresh();
-  }
+  const { error, pending, onSubmit } = useNewPasswordForm(email, (password) =>
+    apiRequest("/api/password-resets/complete", { method: "POST", json: { token, password } }),
+  );
   return (
-    <form onSubmit={(event) => void onSubmit(event)} className="space-y-4" aria-describedby={error ? "new-password-error" : undefined}>
+    <form onSubmit={onSubmit} className="space-y-4" aria-describedby={error ? "new-password-error" : undefined}>
       {/* For password managers: the account the new password belongs to. */}
       <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
       <label className="block">

@@ -6,9 +6,12 @@ import { sessionActor, type Actor } from "@/lib/auth/authenticate";
 import { defaultCallbackPath, safeCallbackPath } from "@/lib/auth/callback-url";
 import { getConsoleUser } from "@/lib/auth/next-auth";
 import { getConfig } from "@/lib/config";
+import type { Action } from "@/lib/auth/permissions";
 import { findProjectAccess, type ProjectAccess } from "@/lib/auth/project-access";
 import { sessionMustEnrol, twoFactorEnrolmentPath } from "@/lib/auth/two-factor-enrolment";
+import { authorizeOrganization, type OrganizationAccess } from "@/lib/accounts/organizations";
 import { getDb, type Db } from "@/lib/db";
+import { isAppError } from "@/lib/errors";
 import { loadPageData } from "@/lib/server/request-context";
 import { pagePathHeader } from "./page-path";
 
@@ -48,6 +51,21 @@ export async function requireProjectPage(projectId: string): Promise<ProjectPage
   const page = await requireConsoleActor();
   const access = await projectAccess(page.actor.userId, page.actor.email, projectId);
   if (!access) notFound();
+  return { ...page, access };
+}
+
+/**
+ * An organization's console page: the signed-in user and their access for `action`, or
+ * `access: null` when their role is too low (the page shows a note); an organization they are
+ * not in is a 404, as in the API.
+ */
+export async function requireOrganizationPage(organizationId: string, action: Action): Promise<ConsolePage & { access: OrganizationAccess | null }> {
+  const page = await requireConsoleActor();
+  const access = await loadPageData(() => authorizeOrganization(page.db, page.actor, organizationId, action)).catch((error: unknown) => {
+    if (isAppError(error, "not_found")) notFound();
+    if (isAppError(error, "forbidden")) return null;
+    throw error;
+  });
   return { ...page, access };
 }
 

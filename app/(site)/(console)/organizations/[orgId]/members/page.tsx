@@ -1,27 +1,20 @@
 import type { Metadata } from "next";
-import { notFound } from "next/navigation";
 import { MembersManager } from "@/components/console/accounts/members-manager";
 import { RequireTwoFactorSetting } from "@/components/console/accounts/require-two-factor-setting";
 import { RoleNote } from "@/components/console/states";
 import { listProjectsForUser } from "@/lib/accounts/accounts";
 import { listInvitations } from "@/lib/accounts/invitations";
 import { organizationRequiresTwoFactor } from "@/lib/accounts/two-factor";
-import { authorizeOrganization, listOrganizationMembers } from "@/lib/accounts/organizations";
+import { listOrganizationMembers } from "@/lib/accounts/organizations";
 import { invitationSchema, memberSchema } from "@/lib/accounts/contract";
-import { isAppError } from "@/lib/errors";
-import { asApiJson, requireConsoleActor } from "@/lib/console/page-access";
+import { asApiJson, requireOrganizationPage } from "@/lib/console/page-access";
 import { loadPageData } from "@/lib/server/request-context";
 
 export const metadata: Metadata = { title: "Members" };
 
 export default async function MembersPage({ params }: { params: Promise<{ orgId: string }> }) {
   const { orgId } = await params;
-  const { actor, db } = await requireConsoleActor();
-  const access = await loadPageData(() => authorizeOrganization(db, actor, orgId, "member.list")).catch((error: unknown) => {
-    if (isAppError(error, "not_found")) notFound();
-    if (isAppError(error, "forbidden")) return null;
-    throw error;
-  });
+  const { actor, db, access } = await requireOrganizationPage(orgId, "member.list");
   if (!access) {
     return (
       <section className="space-y-4">

@@ -1,24 +1,16 @@
 import type { Metadata } from "next";
-import { notFound } from "next/navigation";
 import { SsoSettings } from "@/components/console/accounts/sso-settings";
 import { RoleNote } from "@/components/console/states";
-import { authorizeOrganization } from "@/lib/accounts/organizations";
 import { getSsoSettings } from "@/lib/accounts/sso";
 import { ssoSettingsSchema } from "@/lib/accounts/sso-contract";
-import { isAppError } from "@/lib/errors";
-import { asApiJson, requireConsoleActor } from "@/lib/console/page-access";
+import { asApiJson, requireOrganizationPage } from "@/lib/console/page-access";
 import { loadPageData } from "@/lib/server/request-context";
 
 export const metadata: Metadata = { title: "Single sign-on" };
 
 export default async function SsoPage({ params }: { params: Promise<{ orgId: string }> }) {
   const { orgId } = await params;
-  const { actor, db } = await requireConsoleActor();
-  const access = await loadPageData(() => authorizeOrganization(db, actor, orgId, "sso.read")).catch((error: unknown) => {
-    if (isAppError(error, "not_found")) notFound();
-    if (isAppError(error, "forbidden")) return null;
-    throw error;
-  });
+  const { actor, db, access } = await requireOrganizationPage(orgId, "sso.read");
   if (!access) {
     return (
       <section className="space-y-4">
