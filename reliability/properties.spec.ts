@@ -137,6 +137,9 @@ function validBody(op: Operation): Record<string, unknown> {
     },
     "post /api/credentials": { projectId: own.projectId, name: "fuzzed" },
     "post /api/me/tokens": { name: "fuzzed" },
+    // The account's own settings: a bearer token is refused them (403) whatever the body.
+    "patch /api/me": { name: "Fuzzed" },
+    "put /api/me/password": { currentPassword: "fuzzed password", newPassword: "a fuzzed long passphrase" },
     // Through a token these answer 403 whatever the body (two-factor is set up in the console only).
     "post /api/me/two-factor/confirm": { code: "123456" },
     "post /api/me/two-factor/disable": { password: "fuzzed password" },
