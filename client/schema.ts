@@ -3318,6 +3318,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A personal access token (only a console session may), or a console session's request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The body is larger than 1 MB */
             413: {
                 headers: {
@@ -3389,6 +3409,26 @@ export interface operations {
             };
             /** @description Malformed JSON */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A personal access token (only a console session may), or a console session's request from another origin */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3468,6 +3508,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A personal access token (only a console session may), or a console session's request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
             503: {
                 headers: {
@@ -3503,8 +3563,37 @@ export interface operations {
                     };
                 };
             };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A personal access token (only a console session may), or a console session's request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A console session's request with a body type a form can send */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3543,6 +3632,35 @@ export interface operations {
                     "application/json": {
                         endedSessions: number;
                     };
+                };
+            };
+            /** @description Missing or invalid bearer token or session */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A personal access token (only a console session may), or a console session's request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A console session's request with a body type a form can send */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */

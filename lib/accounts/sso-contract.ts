@@ -30,7 +30,8 @@ const domainField = z
   .trim()
   .toLowerCase()
   .max(253)
-  .regex(/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, { error: "must be a domain name such as example.com" });
+  // No lookahead for the length: .max says it, and the JSON Schema's pattern stays one every generator reads.
+  .regex(/^([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, { error: "must be a domain name such as example.com" });
 
 export const ssoSettingsBody = z.strictObject({
   issuer: issuerField.describe("The OpenID provider's issuer identifier; its /.well-known/openid-configuration must name the same issuer"),

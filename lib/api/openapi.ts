@@ -103,7 +103,7 @@ const idempotencyKeyParameter = {
 };
 
 /** Authenticated by withActor: a bearer token or the console's session cookie. */
-const sessionAuthenticated = (op: Operation) => typeof op.access !== "string" || op.access === "signed-in";
+const sessionAuthenticated = (op: Operation) => typeof op.access !== "string" || op.access === "signed-in" || op.access === "console-session";
 
 /**
  * The error statuses of an operation, from its facts: the body it reads, how it authenticates,
@@ -130,6 +130,7 @@ export function errorStatusesOf(op: Operation): Partial<Record<ErrorStatus, stri
   if (role === "credential") errors[401] = "Missing, wrong or revoked API credential";
   else if (role === "ingest") errors[401] = "Missing, invalid or expired ingest token";
   else if (sessionAuthenticated(op)) errors[401] = "Missing or invalid bearer token or session";
+  if (role === "session") errors[403] = "A personal access token (only a console session may), or a console session's request from another origin";
   if (scope) {
     const byRole = role !== "user" && role !== "Viewer" ? `The caller's role is below ${role}, or the` : "The";
     const unsafe = op.method === "get" ? "" : "; a read-only token, or a console session's request from another origin";
