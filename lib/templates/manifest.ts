@@ -3,11 +3,11 @@ import { ValidationError, type FieldError } from "@/lib/errors";
 import { readJsonText } from "@/lib/validation/json-text";
 import { describeSchemaErrors, type ErrorWording } from "@/lib/validation/schema-errors";
 import { bindingFieldsOf } from "@/shared/templates/bindings";
+import { chaptersOf } from "@/shared/templates/chapters";
 import {
   lottieLayerTypes,
   listImageAssets,
   listLayers,
-  listMarkers,
   listSlots,
   listTextLayers,
   slotText,
@@ -133,6 +133,25 @@ function crossCheck(manifest: BindingManifest, lottie: Lottie): FieldError[] {
     if (!layerNames.has(cta.layer)) errors.push({ path: `ctas.${i}.layer`, message: `no layer named "${cta.layer}" in templateJson` });
   });
 
+  const fieldKeys = new Set(manifest.fields.map((field) => field.key));
+  manifest.fields.forEach((field, i) => {
+    if (field.format?.type === "currency" && field.format.currencyField !== undefined && !fieldKeys.has(field.format.currencyField)) {
+      errors.push({ path: `fields.${i}.format.currencyField`, message: `no field with key "${field.format.currencyField}"` });
+    }
+  });
+
+  const chapterIdsNow = new Set(chaptersOf(manifest, lottie).map((chapter) => chapter.id));
+  (manifest.cues ?? []).forEach((cue, i) => {
+    const path = `cues.${i}`;
+    if ("chapter" in cue) {
+      if (!chapterIdsNow.has(cue.chapter)) errors.push({ path: `${path}.chapter`, message: `no chapter with id "${cue.chapter}"` });
+      return;
+    }
+    if (cue.startFrame < lottie.ip || cue.startFrame > lottie.op) errors.push({ path: `${path}.startFrame`, message: `must be within the animation's frames ${range}` });
+    if (cue.endFrame < lottie.ip || cue.endFrame > lottie.op) errors.push({ path: `${path}.endFrame`, message: `must be within the animation's frames ${range}` });
+    else if (cue.endFrame <= cue.startFrame) errors.push({ path: `${path}.endFrame`, message: `must be greater than startFrame (${cue.startFrame})` });
+  });
+
   if (manifest.posterFrame !== undefined && (manifest.posterFrame < lottie.ip || manifest.posterFrame >= lottie.op)) {
     errors.push({ path: "posterFrame", message: `must be a frame of the animation, from ${lottie.ip} up to (not including) ${lottie.op}` });
   }
@@ -193,29 +212,4 @@ function templateText(target: ManifestTarget, lottie: Lottie): string | null {
   return null;
 }
 
-export type Chapter = { id: string; name: string; startFrame: number; endFrame: number };
-
-/**
- * The manifest's chapters, or else one per Lottie marker: a marker without a duration runs to
- * the next marker (or the out point).
- */
-export function chaptersOf(manifest: BindingManifest | null, lottie: Lottie): Chapter[] {
-  if (manifest?.chapters) return manifest.chapters.map((chapter) => ({ ...chapter }));
-  const markers = listMarkers(lottie);
-  const used = new Set<string>();
-  const chapters: Chapter[] = [];
-  markers.forEach((marker, i) => {
-    const next = markers[i + 1];
-    const startFrame = Math.max(lottie.ip, marker.startFrame);
-    const end = marker.durationFrames > 0 ? marker.startFrame + marker.durationFrames : (next?.startFrame ?? lottie.op);
-    const endFrame = Math.min(lottie.op, end);
-    if (endFrame <= startFrame) return;
-    const name = marker.name.trim() || `Chapter ${chapters.length + 1}`;
-    const base = name.toLowerCase().replace(/[^a-z0-9_.-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 56) || "chapter";
-    let id = base;
-    for (let n = 2; used.has(id); n++) id = `${base}-${n}`;
-    used.add(id);
-    chapters.push({ id, name: name.slice(0, 200), startFrame, endFrame });
-  });
-  return chapters;
-}
+export { chaptersOf, type Chapter } from "@/shared/templates/chapters";

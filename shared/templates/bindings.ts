@@ -1,5 +1,6 @@
 import { isImageAsset, listImageAssets, listTextLayers, slotKind, textKeyframes, type Lottie, type LottieAsset, type LottieLayer } from "./lottie";
 import { asLottieText, checkPersonalizationData, dataRuleFields, isImageDataUrl } from "./data-rules";
+import { formatData } from "./format-values";
 import type { BindingManifest, ManifestField } from "./manifest";
 
 export { isImageDataUrl } from "./data-rules";
@@ -16,6 +17,8 @@ export type ApplyBindingsInput = {
   data: BindingData;
   /** File names of the template's asset files an image value may name (besides those the animation references). */
   assets?: Iterable<string>;
+  /** The share's locale (BCP 47): fields with a `format` are formatted for it (format-values.ts); default en-US. */
+  locale?: string | null;
 };
 
 export type AppliedBindings = { lottie: Lottie; warnings: string[] };
@@ -25,15 +28,17 @@ export type AppliedBindings = { lottie: Lottie; warnings: string[] };
  * a player that mutates what it loads — lottie-web does — cannot reach the template), plus
  * warnings for data that could not be used.
  */
-export function applyBindings({ lottie, manifest, data, assets }: ApplyBindingsInput): AppliedBindings {
+export function applyBindings({ lottie, manifest, data: raw, assets, locale }: ApplyBindingsInput): AppliedBindings {
   const bound = structuredClone(lottie);
   const fields = bindingFieldsOf(manifest, lottie);
   const files = new Set(assets ?? []);
   for (const image of listImageAssets(lottie)) if (!image.embedded) files.add(image.fileName);
 
   // The data rules' warnings (data-rules.ts), worded as the share form, the API and campaigns word them.
-  const problems = checkPersonalizationData(dataRuleFields(fields), data, files);
-  const warnings = problems.map((problem) => problem.message);
+  const problems = checkPersonalizationData(dataRuleFields(fields), raw, files);
+  const formatted = formatData(fields, raw, locale);
+  const data = formatted.data;
+  const warnings = [...problems.map((problem) => problem.message), ...formatted.warnings];
   const unusable = new Set(problems.filter((problem) => problem.code === "not_string" || problem.code === "not_image").map((problem) => problem.key));
 
   for (const field of fields) {
