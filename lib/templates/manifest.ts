@@ -53,16 +53,21 @@ export function parseManifestJson(text: string, lottie: Lottie): BindingManifest
 const manifestWording: ErrorWording = (error, { path, at, params }) => {
   switch (error.keyword) {
     case "additionalProperties":
-      return { path: at(String(params.additionalProperty)), message: "is not a manifest field" };
+      return {
+        path: at(String(params.additionalProperty)),
+        message: /\.format$/.test(path) ? "is not an option of this format" : "is not a manifest field",
+      };
     case "false schema":
-      return { path, message: "is only allowed for text fields" };
+      return { path, message: /^cues\.\d+\./.test(path) ? "is not allowed with chapter (a cue spans a chapter or a frame range)" : "is only allowed for text fields" };
     case "minProperties":
     case "maxProperties":
       return { path, message: 'must name exactly one of "layer", "asset" or "slot"' };
     case "pattern":
       return {
         path,
-        message: error.schemaPath.startsWith("#/$defs/key/")
+        message: /\.format\.currency$/.test(path)
+          ? "must be an ISO 4217 currency code in capitals, e.g. EUR"
+          : error.schemaPath.startsWith("#/$defs/key/")
           ? "must be letters, digits and underscores, not starting with a digit"
           : "must be letters, digits, '_', '.' and '-'",
       };
@@ -135,8 +140,12 @@ function crossCheck(manifest: BindingManifest, lottie: Lottie): FieldError[] {
 
   const fieldKeys = new Set(manifest.fields.map((field) => field.key));
   manifest.fields.forEach((field, i) => {
-    if (field.format?.type === "currency" && field.format.currencyField !== undefined && !fieldKeys.has(field.format.currencyField)) {
-      errors.push({ path: `fields.${i}.format.currencyField`, message: `no field with key "${field.format.currencyField}"` });
+    const format = field.format;
+    if (format?.type !== "currency") return;
+    if ((format.currency === undefined) === (format.currencyField === undefined)) {
+      errors.push({ path: `fields.${i}.format`, message: "must name exactly one of currency (an ISO 4217 code) or currencyField" });
+    } else if (format.currencyField !== undefined && !fieldKeys.has(format.currencyField)) {
+      errors.push({ path: `fields.${i}.format.currencyField`, message: `no field with key "${format.currencyField}"` });
     }
   });
 
