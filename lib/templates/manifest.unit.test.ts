@@ -168,6 +168,66 @@ describe("validateManifest – cross-checks against templateJson", () => {
   });
 });
 
+describe("validateManifest – formats and cues", () => {
+  const check = (manifest: Record<string, unknown>) => {
+    const result = validateManifest(manifest, template());
+    return result.ok ? "ok" : result.errors;
+  };
+  const withCues = (cues: unknown[]) => ({ ...designManifest(), cues });
+
+  it("accepts every format and both kinds of cue span", () => {
+    const formats = [
+      { type: "date", dateStyle: "long" },
+      { type: "number", maximumFractionDigits: 2 },
+      { type: "currency", currency: "EUR" },
+      { type: "percent" },
+      { type: "list", listType: "disjunction" },
+    ];
+    for (const format of formats) expect(check(withField(textField({ format })))).toBe("ok");
+    const cues = [
+      { kind: "captions", text: "Hi {{firstName}}", chapter: "intro" },
+      { kind: "descriptions", text: "A card with {{firstName|your}} name", startFrame: 10, endFrame: 40 },
+    ];
+    expect(check(withCues(cues))).toBe("ok");
+  });
+
+  it("names the option, the currency code and the format type that are wrong", () => {
+    expect(check(withField(textField({ format: { type: "money" } })))).toEqual([
+      { path: "fields.0.format.type", message: 'must be one of "date", "number", "currency", "percent", "list"' },
+    ]);
+    expect(check(withField(textField({ format: { type: "date", currency: "EUR" } })))).toEqual([
+      { path: "fields.0.format.currency", message: "is not an option of this format" },
+    ]);
+    expect(check(withField(textField({ format: { type: "currency", currency: "eur" } })))).toEqual([
+      { path: "fields.0.format.currency", message: "must be an ISO 4217 currency code in capitals, e.g. EUR" },
+    ]);
+  });
+
+  it("a currency takes exactly one of currency and currencyField, and the field must exist", () => {
+    expect(check(withField(textField({ format: { type: "currency" } })))).toEqual([
+      { path: "fields.0.format", message: "must name exactly one of currency (an ISO 4217 code) or currencyField" },
+    ]);
+    expect(check(withField(textField({ format: { type: "currency", currencyField: "currency" } })))).toEqual([
+      { path: "fields.0.format.currencyField", message: 'no field with key "currency"' },
+    ]);
+  });
+
+  it("a cue spans a chapter that exists, or a frame range within the animation, not both", () => {
+    expect(check(withCues([{ kind: "captions", text: "Hi", chapter: "outro" }]))).toEqual([{ path: "cues.0.chapter", message: 'no chapter with id "outro"' }]);
+    expect(check(withCues([{ kind: "captions", text: "Hi", startFrame: 10 }]))).toEqual([{ path: "cues.0.endFrame", message: "is required" }]);
+    expect(check(withCues([{ kind: "captions", text: "Hi", chapter: "intro", startFrame: 0, endFrame: 10 }]))).toEqual([
+      { path: "cues.0.startFrame", message: "is not allowed with chapter (a cue spans a chapter or a frame range)" },
+      { path: "cues.0.endFrame", message: "is not allowed with chapter (a cue spans a chapter or a frame range)" },
+    ]);
+    expect(check(withCues([{ kind: "descriptions", text: "Hi", startFrame: 40, endFrame: 20 }]))).toEqual([
+      { path: "cues.0.endFrame", message: "must be greater than startFrame (40)" },
+    ]);
+    expect(check(withCues([{ kind: "subtitles", text: "Hi", chapter: "intro" }]))).toEqual([
+      { path: "cues.0.kind", message: 'must be one of "captions", "descriptions"' },
+    ]);
+  });
+});
+
 describe("parseManifestJson", () => {
   it("parses and validates manifestJson text", () => {
     expect(parseManifestJson(JSON.stringify(designManifest()), template())).toEqual(designManifest());
