@@ -17,7 +17,7 @@ const captionsUpload = {
   templateJson: {
     name: "captioned.json",
     mimeType: "application/json",
-    buffer: Buffer.from(JSON.stringify(makeLottie({ w: 640, h: 360, fr: fps, op: 20 * fps, layers: [textLayer("Name", "Name", { x: 40, size: 48, y: 120 }), solidLayer("Card", "#e0e7ff", 640, 360)] }))),
+    buffer: Buffer.from(JSON.stringify(makeLottie({ w: 640, h: 360, fr: fps, op: 20 * fps, layers: [textLayer("Name", "Name", { x: 40, size: 48, y: 120, op: 20 * fps }), solidLayer("Card", "#e0e7ff", 640, 360, { op: 20 * fps })] }))),
   },
   manifestJson: {
     name: "manifest.json",
