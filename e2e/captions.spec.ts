@@ -3,7 +3,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Frame, type Page } from "@playwright/test";
 import { makeLottie, solidLayer, textLayer } from "../testing/fixtures/lottie-builders";
 import { screenshots } from "./console-helpers";
-import { setUpShare } from "./embed-helpers";
+import { hostCommand, secondOrigin, setUpShare, waitForCall } from "./embed-helpers";
 
 // Captions and descriptions of a viewer's own video: a template whose manifest declares both,
 // with {{firstName}}. A campaign recipient's player shows their captions (the c key and the CC
@@ -127,4 +127,19 @@ test("a recipient's captions, described scenes and transcript say their name; c 
   const sharePlayer = page.frameLocator('[data-testid="player-slot"] iframe');
   await expect(sharePlayer.getByRole("button", { name: "Captions" })).toHaveAttribute("aria-pressed", "true");
   await expect(sharePlayer.locator(".rb-captions")).toHaveText("Hello Ana, welcome aboard");
+});
+
+test("an embed session's captions say its data, and the host's new data at once (SET_DATA binds the cues again)", async ({ page, request }) => {
+  const setup = await setUpShare(request, "Captions live", captionsUpload);
+  const token = await setup.session(request, { personalizationData: { firstName: "Carla" }, allowedOrigins: [secondOrigin()] });
+  await page.goto(`${secondOrigin()}/demo/embed?session=${encodeURIComponent(token)}`);
+  await waitForCall(page, (call) => call.name === "onReady");
+  const player = page.frameLocator('[data-testid="demo-player"] iframe');
+  const captionsButton = player.getByRole("button", { name: "Captions" });
+  await captionsButton.click();
+  await expect(captionsButton).toHaveAttribute("aria-pressed", "true");
+  const line = player.locator(".rb-captions");
+  await expect(line).toHaveText("Hello Carla, welcome aboard");
+  await hostCommand(page, 'setData({ firstName: "Dara" })');
+  await expect(line).toHaveText("Hello Dara, welcome aboard");
 });
