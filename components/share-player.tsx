@@ -2,12 +2,13 @@
 
 import Script from "next/script";
 import { useCallback, useEffect, useRef, useState } from "react";
+import { usePlayerHandle } from "./player-handle";
 
 // The landing page's player: the same SDK a customer site uses (public/sdk), so the landing
 // page is the first embed and its analytics take the same path.
 
 type ConsentDecision = "granted" | "denied";
-type EmbeddedPlayer = { setConsent(decision: ConsentDecision, source?: "banner" | "host" | "api"): void; destroy(): void };
+type EmbeddedPlayer = { setConsent(decision: ConsentDecision, source?: "banner" | "host" | "api"): void; play(): void; seek(positionMs: number): void; destroy(): void };
 type EmbedOptions = { share: string; recipient?: string; viewerId?: string; autoplay?: boolean; muted?: boolean; consent?: ConsentDecision };
 declare global {
   interface Window {
@@ -43,6 +44,8 @@ export function SharePlayer({ slug, shareId, consentRequired, posterUrl, box, ti
   const viewerId = recipient?.id;
   const frame = useRef<HTMLDivElement>(null);
   const player = useRef<EmbeddedPlayer | null>(null);
+  // The transcript's timestamps seek this player (components/player-handle.tsx).
+  const handle = usePlayerHandle();
   // null: not asked yet; undefined: not known before hydration (no banner flash for a viewer who already chose).
   const [consent, setConsent] = useState<ConsentDecision | null | undefined>(undefined);
 
@@ -57,7 +60,8 @@ export function SharePlayer({ slug, shareId, consentRequired, posterUrl, box, ti
       muted: true,
       ...(decided ? { consent: decided } : {}),
     });
-  }, [consentRequired, shareId, slug, recipientToken, viewerId]);
+    handle?.register(player.current);
+  }, [consentRequired, shareId, slug, recipientToken, viewerId, handle]);
 
   useEffect(() => {
     // The stored decision exists only in the browser: read after mount, so that the server's
@@ -68,8 +72,9 @@ export function SharePlayer({ slug, shareId, consentRequired, posterUrl, box, ti
     return () => {
       player.current?.destroy();
       player.current = null;
+      handle?.register(null);
     };
-  }, [consentRequired, embed, shareId]);
+  }, [consentRequired, embed, shareId, handle]);
 
   const decide = (decision: ConsentDecision) => {
     setConsent(decision);

@@ -11,8 +11,15 @@ import type { BindingManifest } from "@/shared/templates/manifest";
 
 export type BoundTemplate = { animationData: Lottie; warnings: string[] };
 
-export function bindTemplate(template: Lottie, manifest: BindingManifest | null, data: BindingData, assetUrls: ManifestFileUrls["assets"]): BoundTemplate {
-  const { lottie, warnings } = applyBindings({ lottie: template, manifest, data, assets: Object.keys(assetUrls) });
+/** `locale`: the share's, which formats the fields that declare a format. */
+export function bindTemplate(
+  template: Lottie,
+  manifest: BindingManifest | null,
+  data: BindingData,
+  assetUrls: ManifestFileUrls["assets"],
+  locale: string | null = null,
+): BoundTemplate {
+  const { lottie, warnings } = applyBindings({ lottie: template, manifest, data, assets: Object.keys(assetUrls), locale });
   dropDataFiles(lottie);
   delete lottie.chars;
   resolveAssetUrls(lottie, assetUrls);

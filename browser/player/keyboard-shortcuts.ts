@@ -1,6 +1,7 @@
-// The player's keys while it has focus: Space/K play-pause, ←/→ seek ∓5 s, M mute, F fullscreen.
+// The player's keys while it has focus: Space/K play-pause, ←/→ seek ∓5 s, M mute, F fullscreen,
+// C captions.
 
-export type Shortcut = "togglePlay" | "seekBack" | "seekForward" | "toggleMute" | "toggleFullscreen";
+export type Shortcut = "togglePlay" | "seekBack" | "seekForward" | "toggleMute" | "toggleFullscreen" | "toggleCaptions";
 
 export const seekStepMs = 5_000;
 
@@ -39,6 +40,9 @@ export function shortcutFor({ key, ctrlKey, metaKey, altKey, targetTag }: KeyPre
     case "f":
     case "F":
       return "toggleFullscreen";
+    case "c":
+    case "C":
+      return "toggleCaptions";
     default:
       return null;
   }

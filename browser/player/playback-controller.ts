@@ -9,6 +9,7 @@ import { PlayerControls } from "./player-controls";
 import type { PlayerError } from "./player-error";
 import type { PlayerState } from "./player-controls";
 import type { PlayerView } from "./player-view";
+import type { CaptionsView } from "./captions-view";
 import { attachTemplateCtas } from "./template-ctas";
 
 // Playback: what the media does (played, paused, ended, failed) becomes data-state, the
@@ -25,6 +26,8 @@ export type PlaybackControllerOptions = {
   chapters: readonly ManifestChapter[];
   ctas: readonly ManifestTemplateCta[];
   shareCta: PageManifest["cta"];
+  /** The captions line, the descriptions region and their buttons. */
+  captions?: CaptionsView;
 };
 
 export class PlaybackController implements MediaEvents {
@@ -71,6 +74,7 @@ export class PlaybackController implements MediaEvents {
       { shareCta, fullscreenSupported: fullscreenSupported() },
     );
     view.root.appendChild(this.controls.element);
+    this.options.captions?.attach(view.root, this.controls.element);
     view.frame.addEventListener("click", () => this.viewerTogglePlay());
     document.addEventListener("keydown", (event) => this.onKeyDown(event));
     onFullscreenChange(() => this.updateControls());
@@ -110,6 +114,7 @@ export class PlaybackController implements MediaEvents {
     const target = Math.min(media.durationMs, Math.max(0, positionMs));
     this.tracker.seeking(media.positionMs());
     media.seek(target);
+    this.options.captions?.seeked();
     if (this.state === "ended" && target < media.durationMs) this.setState(media.isPlaying() ? "playing" : "paused");
     this.emit(this.tracker.seeked(target));
     this.postProgress();
@@ -236,6 +241,7 @@ export class PlaybackController implements MediaEvents {
       seekForward: () => this.viewerSeek(this.media!.positionMs() + seekStepMs),
       toggleMute: () => this.viewerToggleMute(),
       toggleFullscreen: () => this.viewerToggleFullscreen(),
+      toggleCaptions: () => this.options.captions?.toggleCaptions(),
     };
     actions[shortcut]();
   }
@@ -326,6 +332,7 @@ export class PlaybackController implements MediaEvents {
   private updateControls(): void {
     const media = this.media;
     if (!media || !this.controls) return;
+    this.options.captions?.update(media.positionMs(), this.state);
     this.controls.update({
       state: this.state,
       positionMs: media.positionMs(),

@@ -1,8 +1,10 @@
 import type { HostCommand, PageManifest } from "@/shared/embed-protocol";
 import type { BindingData } from "@/shared/templates/bindings";
+import { viewerCues } from "@/shared/templates/cues";
 import type { Lottie } from "@/shared/templates/lottie";
 import { AnimationView, fetchTemplateJson } from "./animation-view";
 import { bindTemplate } from "./bind-template";
+import { CaptionsView } from "./captions-view";
 import type { HostChannel } from "./host-channel";
 import { acceptHostMessage, refusedOriginWarning, type IncomingMessage } from "./host-messages";
 import { openLottieClock } from "./lottie-clock";
@@ -22,6 +24,7 @@ type InitCommand = Extract<HostCommand, { type: "INIT" }>;
 
 export class PlayerSession {
   private readonly controller: PlaybackController;
+  private readonly captions: CaptionsView;
   private init: InitCommand | null = null;
   /** manifest data ← INIT data ← every SET_DATA, key by key. */
   private data: BindingData;
@@ -37,7 +40,8 @@ export class PlayerSession {
     private readonly channel: HostChannel,
   ) {
     this.data = { ...manifest.bindings.data };
-    this.controller = new PlaybackController({ view, channel, chapters: manifest.chapters, ctas: manifest.ctas, shareCta: manifest.cta });
+    this.captions = new CaptionsView(manifest.locale);
+    this.controller = new PlaybackController({ view, channel, chapters: manifest.chapters, ctas: manifest.ctas, shareCta: manifest.cta, captions: this.captions });
   }
 
   async load(): Promise<void> {
@@ -157,9 +161,13 @@ export class PlayerSession {
 
   private bind(templateJson: Lottie): Lottie {
     this.templateJson = templateJson;
-    const { animationData, warnings } = bindTemplate(templateJson, this.manifest.bindings.manifest, this.data, this.manifest.template?.files.assets ?? {});
+    const { bindings, template, locale } = this.manifest;
+    const { animationData, warnings } = bindTemplate(templateJson, bindings.manifest, this.data, template?.files.assets ?? {}, locale);
     this.boundData = dataKey(this.data);
     this.warnings = warnings;
+    // The captions and descriptions say what this binding shows (a Raster overlay's offset moves them).
+    const offsetSeconds = template?.kind === "Raster" ? (template.overlay?.offsetSeconds ?? 0) : 0;
+    this.captions.setCues(viewerCues({ boundLottie: animationData, manifest: bindings.manifest, data: this.data, locale, offsetSeconds }));
     return animationData;
   }
 

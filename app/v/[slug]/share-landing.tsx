@@ -1,5 +1,11 @@
 import type { Metadata } from "next";
+import { PlayerHandleProvider } from "@/components/player-handle";
 import { SharePlayer } from "@/components/share-player";
+import { ShareTranscript, type TranscriptLine } from "@/components/share-transcript";
+import { getDb } from "@/lib/db";
+import { shareCues } from "@/lib/embed/viewer-cues";
+import { captionMessages } from "@/shared/i18n/caption-messages";
+import { textDirection, translator } from "@/shared/i18n/locale";
 import type { ShareRecipient } from "@/lib/campaigns/recipient-share";
 import { getConfig } from "@/lib/config";
 import { bindingData } from "@/lib/embed/page-manifest";
@@ -51,23 +57,56 @@ function playerBox(template: { width: number | null; height: number | null } | n
   return { aspectRatio: `${w} / ${h}`, width: `min(100%, calc(80vh * ${w} / ${h}))` };
 }
 
-export function ShareLanding({ share, recipient }: { share: PublicShare; recipient?: LandingRecipient }) {
+/** A cue's start as viewers read media times: m:ss, h:mm:ss from an hour on. */
+function cueTime(ms: number): string {
+  const total = Math.floor(ms / 1000);
+  const seconds = String(total % 60).padStart(2, "0");
+  const minutes = Math.floor(total / 60);
+  return minutes < 60 ? `${minutes}:${seconds}` : `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, "0")}:${seconds}`;
+}
+
+/**
+ * The transcript of what this viewer plays: the served template (their A/B variant: the page
+ * loads the share through shareForViewer) bound with their data over the share's, in the share's
+ * locale. None for a template without cues.
+ */
+async function transcriptLines(share: PublicShare, recipient?: LandingRecipient): Promise<TranscriptLine[]> {
+  const cues = await shareCues(await getDb(), share, bindingData(share.personalizationData, recipient?.data));
+  const t = translator(captionMessages, share.locale);
+  return cues.map((cue) => {
+    const time = cueTime(cue.startMs);
+    return { kind: cue.kind, kindLabel: t(cue.kind === "captions" ? "captionCue" : "descriptionCue"), startMs: cue.startMs, time, playLabel: t("playFrom", { time }), text: cue.text };
+  });
+}
+
+export async function ShareLanding({ share, recipient }: { share: PublicShare; recipient?: LandingRecipient }) {
   const text = textFor(share, recipient);
+  const transcript = await transcriptLines(share, recipient);
   return (
     <main className="mx-auto flex max-w-4xl flex-col gap-6 px-6 py-10">
       <header className="flex flex-col gap-2">
         <h1 className="break-words text-3xl font-semibold tracking-tight">{text.title}</h1>
         {text.subtitle && <p className="break-words text-lg text-slate-300">{text.subtitle}</p>}
       </header>
-      <SharePlayer
-        slug={share.slug}
-        shareId={share.id}
-        consentRequired={share.consentMode === "required"}
-        posterUrl={share.template ? posterUrl(share.slug, recipient) : null}
-        box={playerBox(share.template)}
-        title={text.title}
-        recipient={recipient && { token: recipient.token, id: recipient.id }}
-      />
+      <PlayerHandleProvider>
+        <SharePlayer
+          slug={share.slug}
+          shareId={share.id}
+          consentRequired={share.consentMode === "required"}
+          posterUrl={share.template ? posterUrl(share.slug, recipient) : null}
+          box={playerBox(share.template)}
+          title={text.title}
+          recipient={recipient && { token: recipient.token, id: recipient.id }}
+        />
+        {transcript.length > 0 && (
+          <ShareTranscript
+            heading={translator(captionMessages, share.locale)("transcript")}
+            lines={transcript}
+            dir={textDirection(share.locale)}
+            lang={share.locale ?? "en"}
+          />
+        )}
+      </PlayerHandleProvider>
       {text.ctaLabel && share.ctaUrl && (
         // The player shows the call to action (a click there is recorded as cta.clicked); without JavaScript, this link does.
         <noscript>
