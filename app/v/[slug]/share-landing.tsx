@@ -5,6 +5,8 @@ import { getConfig } from "@/lib/config";
 import { bindingData } from "@/lib/embed/page-manifest";
 import { viewerShareText, type PublicShare } from "@/lib/shares/public-share";
 import { shareUrl } from "@/lib/shares/shares";
+import { landingMessages } from "@/shared/i18n/landing-messages";
+import { translator } from "@/shared/i18n/locale";
 
 // The landing page of a share (/v/{slug}) and of a campaign recipient's personal URL
 // (/v/{slug}/{token}): the same page, the latter playing the recipient's data and showing
@@ -25,8 +27,8 @@ const textFor = (share: PublicShare, recipient?: LandingRecipient) => viewerShar
 // Personalized pages are for their viewer, not for search engines.
 const robots = { index: false, follow: false };
 
-export function landingMetadata(share: PublicShare | null, recipient?: LandingRecipient): Metadata {
-  if (!share) return { title: "Video unavailable", robots };
+export function landingMetadata(share: PublicShare | null, locale: string, recipient?: LandingRecipient): Metadata {
+  if (!share) return { title: translator(landingMessages, locale)("unavailableTitle"), robots };
   const { title, subtitle } = textFor(share, recipient);
   const description = subtitle ?? undefined;
   const url = recipient ? `${shareUrl(share.slug)}/${recipient.token}` : shareUrl(share.slug);
@@ -51,8 +53,9 @@ function playerBox(template: { width: number | null; height: number | null } | n
   return { aspectRatio: `${w} / ${h}`, width: `min(100%, calc(80vh * ${w} / ${h}))` };
 }
 
-export function ShareLanding({ share, recipient }: { share: PublicShare; recipient?: LandingRecipient }) {
+export function ShareLanding({ share, recipient, locale }: { share: PublicShare; recipient?: LandingRecipient; locale: string }) {
   const text = textFor(share, recipient);
+  const t = translator(landingMessages, locale);
   return (
     <main className="mx-auto flex max-w-4xl flex-col gap-6 px-6 py-10">
       <header className="flex flex-col gap-2">
@@ -68,14 +71,15 @@ export function ShareLanding({ share, recipient }: { share: PublicShare; recipie
         title={text.title}
         recipient={recipient && { token: recipient.token, id: recipient.id }}
       />
-      {text.ctaLabel && share.ctaUrl && (
-        // The player shows the call to action (a click there is recorded as cta.clicked); without JavaScript, this link does.
-        <noscript>
-          <a href={share.ctaUrl} target="_blank" rel="noopener noreferrer" className="self-start rounded-lg bg-indigo-500 px-5 py-3 font-medium text-white">
+      {/* The player needs JavaScript; without it, say so, and the call to action (which the player shows, recording cta.clicked) is a plain link. */}
+      <noscript>
+        <p className="text-slate-300">{t("noscript")}</p>
+        {text.ctaLabel && share.ctaUrl && (
+          <a href={share.ctaUrl} target="_blank" rel="noopener noreferrer" className="mt-4 inline-block rounded-lg bg-indigo-600 px-5 py-3 font-medium text-white">
             {text.ctaLabel}
           </a>
-        </noscript>
-      )}
+        )}
+      </noscript>
     </main>
   );
 }
