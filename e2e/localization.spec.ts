@@ -38,7 +38,7 @@ test("a de-DE share: German consent banner on the landing page and German contro
 });
 
 test("an ar share: <html dir=rtl> on the landing page and in the player, the control bar mirrored, time still left to right", async ({ page, request }) => {
-  const { share } = await setUpShare(request, "عرض الصيف", lightsUpload, { locale: "ar", consentMode: "required" });
+  const { share } = await setUpShare(request, "Arabic summer", lightsUpload, { publicTitle: "عرض الصيف", locale: "ar", consentMode: "required" });
   expect(share).toMatchObject({ slug: expect.any(String) });
   await page.goto(share.url);
   await expect(page.locator("html")).toHaveAttribute("lang", "ar");

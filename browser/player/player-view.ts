@@ -76,6 +76,9 @@ export class PlayerView {
 
   setState(state: PlayerState): void {
     this.root.dataset.state = state;
+    // Until the first play (ready: loaded, nothing played, e.g. no autoplay under reduced
+    // motion) the poster stays over the video's first frame, with the big play sign on it.
+    if (this.poster) this.poster.hidden = this.firstFrameShown && state !== "ready";
   }
 
   /** Once: the mark and attribute the benchmark reads, and the poster gives way. */
@@ -84,7 +87,7 @@ export class PlayerView {
     this.firstFrameShown = true;
     performance.mark(firstFrameMark);
     this.root.dataset.firstFrame = String(Math.round(performance.now()));
-    if (this.poster) this.poster.hidden = true;
+    if (this.poster && this.root.dataset.state !== "ready") this.poster.hidden = true;
   }
 
   showMessage(text: string, cta: ShareCta | null = null): void {

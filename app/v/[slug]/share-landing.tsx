@@ -46,18 +46,23 @@ export function landingMetadata(share: PublicShare | null, locale: string, recip
 
 /**
  * The served template's own proportions (16:9 until the channel serves one), as wide as the
- * page allows while a portrait video still fits in 80% of the viewport's height.
+ * page allows while a portrait video still fits in 80% of the viewport's height – 64% under a
+ * consent banner, which is fixed at the bottom and would otherwise cover the player's controls
+ * (and a control focused there: WCAG 2.4.11).
  */
-function playerBox(template: { width: number | null; height: number | null } | null) {
+function playerBox(template: { width: number | null; height: number | null } | null, consentBanner: boolean) {
   const [w, h] = template?.width && template.height ? [template.width, template.height] : [16, 9];
-  return { aspectRatio: `${w} / ${h}`, width: `min(100%, calc(80vh * ${w} / ${h}))` };
+  const height = consentBanner ? "64vh" : "80vh";
+  return { aspectRatio: `${w} / ${h}`, width: `min(100%, calc(${height} * ${w} / ${h}))` };
 }
 
 export function ShareLanding({ share, recipient, locale }: { share: PublicShare; recipient?: LandingRecipient; locale: string }) {
   const text = textFor(share, recipient);
   const t = translator(landingMessages, locale);
+  const consentRequired = share.consentMode === "required";
   return (
-    <main className="mx-auto flex max-w-4xl flex-col gap-6 px-6 py-10">
+    // Under a consent banner the page can scroll its end clear of it.
+    <main className={`mx-auto flex max-w-4xl flex-col gap-6 px-6 py-10 ${consentRequired ? "pb-48 sm:pb-28" : ""}`}>
       <header className="flex flex-col gap-2">
         <h1 className="break-words text-3xl font-semibold tracking-tight">{text.title}</h1>
         {text.subtitle && <p className="break-words text-lg text-slate-300">{text.subtitle}</p>}
@@ -65,9 +70,9 @@ export function ShareLanding({ share, recipient, locale }: { share: PublicShare;
       <SharePlayer
         slug={share.slug}
         shareId={share.id}
-        consentRequired={share.consentMode === "required"}
+        consentRequired={consentRequired}
         posterUrl={share.template ? posterUrl(share.slug, recipient) : null}
-        box={playerBox(share.template)}
+        box={playerBox(share.template, consentRequired)}
         title={text.title}
         recipient={recipient && { token: recipient.token, id: recipient.id }}
       />
