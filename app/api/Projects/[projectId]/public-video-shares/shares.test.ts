@@ -180,7 +180,7 @@ describe("PUT /api/Projects/:id/public-video-shares/:channel – create and repl
     expect(await auditActionsFor(created.id)).toEqual(["share.created", "share.updated"]);
   });
 
-  it("PUT …/PROD – locale: any BCP 47 tag (ar, ja, de-AT), stored canonical (EN-us → en-US); a bad one → 422 naming BCP 47", async () => {
+  it("PUT …/PROD – locale: any BCP 47 tag (ar, ja, zh-Hant-TW), stored canonical (EN-us → en-US); a bad one → 422 naming BCP 47", async () => {
     const { projectId, credentialId } = await newProject();
     for (const [sent, stored] of [["ar", "ar"], ["ja", "ja"], ["EN-us", "en-US"], ["zh-hant-tw", "zh-Hant-TW"]]) {
       const share = await okJson<ShareJson>(await put(admin.token, projectId, "PROD", { publicTitle: "Spring", locale: sent, apiCredentialId: credentialId }), sent === "ar" ? 201 : 200);
