@@ -2,6 +2,7 @@
 
 import Script from "next/script";
 import { useCallback, useEffect, useRef, useState } from "react";
+import { useLandingText } from "./landing-locale";
 import { usePlayerHandle } from "./player-handle";
 
 // The landing page's player: the same SDK a customer site uses (public/sdk), so the landing
@@ -28,6 +29,9 @@ type Props = {
   recipient?: { token: string; id: string };
 };
 
+const consentButton =
+  "min-h-10 min-w-24 rounded-lg px-4 py-2 text-sm focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-white";
+
 const consentKey = (shareId: string) => `reelbind:consent:${shareId}`;
 
 function storedConsent(shareId: string): ConsentDecision | null {
@@ -48,6 +52,7 @@ export function SharePlayer({ slug, shareId, consentRequired, posterUrl, box, ti
   const handle = usePlayerHandle();
   // null: not asked yet; undefined: not known before hydration (no banner flash for a viewer who already chose).
   const [consent, setConsent] = useState<ConsentDecision | null | undefined>(undefined);
+  const t = useLandingText();
 
   const embed = useCallback(() => {
     if (player.current || !frame.current || !window.Reelbind) return;
@@ -104,18 +109,19 @@ export function SharePlayer({ slug, shareId, consentRequired, posterUrl, box, ti
       {consentRequired && consent === null && (
         <div
           role="dialog"
-          aria-label="Analytics consent"
+          aria-label={t("consentLabel")}
           className="fixed inset-x-0 bottom-0 z-10 border-t border-slate-700 bg-slate-900/95 px-6 py-4"
         >
           <div className="mx-auto flex max-w-4xl flex-wrap items-center gap-4">
             <p className="flex-1 text-sm text-slate-200">
-              May we measure how this video is watched (plays, progress, clicks)? Nothing is sent unless you accept.
+              {t("consentText")}
             </p>
-            <button type="button" onClick={() => decide("denied")} className="rounded-lg px-4 py-2 text-sm text-slate-200 ring-1 ring-slate-600 hover:bg-slate-800">
-              Decline
+            {/* indigo-600 keeps white text at 4.5:1; the focus ring is white with an offset, visible on the dark banner. */}
+            <button type="button" onClick={() => decide("denied")} className={`${consentButton} text-slate-200 ring-1 ring-slate-500 hover:bg-slate-800`}>
+              {t("consentDecline")}
             </button>
-            <button type="button" onClick={() => decide("granted")} className="rounded-lg bg-indigo-500 px-4 py-2 text-sm font-medium text-white hover:bg-indigo-400">
-              Accept
+            <button type="button" onClick={() => decide("granted")} className={`${consentButton} bg-indigo-600 font-medium text-white hover:bg-indigo-500`}>
+              {t("consentAccept")}
             </button>
           </div>
         </div>

@@ -57,7 +57,7 @@ export type PageManifest = {
   channel: "DEV" | "STAGING" | "PROD" | null;
   /** The share's title: the player's accessible name. */
   title: string;
-  /** The share's locale (language-REGION) or null. */
+  /** The share's locale (a canonical BCP 47 tag: en-US, ar) or null. */
   locale: string | null;
   template: {
     id: string;

@@ -71,7 +71,7 @@ export class PlaybackController implements MediaEvents {
           if (shareCta) this.clickCta("share", shareCta.label, false);
         },
       },
-      { shareCta, fullscreenSupported: fullscreenSupported() },
+      { shareCta, fullscreenSupported: fullscreenSupported(), t: view.t },
     );
     view.root.appendChild(this.controls.element);
     this.options.captions?.attach(view.root, this.controls.element);
@@ -143,7 +143,7 @@ export class PlaybackController implements MediaEvents {
     if (this.failure) return;
     this.failure = error;
     this.stopLoops();
-    const text = error.code === "TEMPLATE_UNAVAILABLE" ? "This video is unavailable." : "This video could not be played.";
+    const text = this.options.view.t(error.code === "TEMPLATE_UNAVAILABLE" ? "unavailable" : "playbackFailed");
     // The call to action still works without the video.
     this.options.view.showMessage(text, this.options.shareCta);
     this.setState("error");

@@ -1,8 +1,11 @@
+import type { Translate } from "@/shared/i18n/locale";
+import type { PlayerMessageId } from "@/shared/i18n/player-messages";
 import { formatTime } from "./format-time";
 import { createIcon, type IconName } from "./icons";
 
 // The control bar: real buttons with accessible names, a seek slider whose value text reads
 // m:ss, mute (only with sound), the share CTA link and fullscreen (only where the iframe may).
+// Every label comes from the player's catalogue (shared/i18n/player-messages.ts).
 
 /** Where the player is; the view and the control bar show it. */
 export type PlayerState = "loading" | "ready" | "playing" | "paused" | "ended" | "error";
@@ -53,8 +56,10 @@ export class PlayerControls {
   private readonly time: HTMLElement;
   private readonly muteButton: HTMLButtonElement;
   private readonly fullscreenButton: HTMLButtonElement;
+  private readonly t: Translate<PlayerMessageId>;
 
-  constructor(actions: ControlActions, options: { shareCta: ShareCta | null; fullscreenSupported: boolean }) {
+  constructor(actions: ControlActions, options: { shareCta: ShareCta | null; fullscreenSupported: boolean; t: Translate<PlayerMessageId> }) {
+    this.t = options.t;
     this.element = document.createElement("div");
     this.element.className = "rb-controls";
 
@@ -68,7 +73,7 @@ export class PlayerControls {
     this.slider.className = "rb-seek";
     this.slider.min = "0";
     this.slider.step = "any";
-    this.slider.setAttribute("aria-label", "Seek");
+    this.slider.setAttribute("aria-label", this.t("seek"));
     this.slider.addEventListener("input", () => {
       this.scrubbing = true;
       actions.scrub(Number(this.slider.value));
@@ -96,21 +101,23 @@ export class PlayerControls {
   }
 
   update({ state, positionMs, durationMs, muted, hasAudio, fullscreen }: ControlsView): void {
-    const [playIcon, playLabel]: [IconName, string] = state === "playing" ? ["pause", "Pause"] : state === "ended" ? ["replay", "Replay"] : ["play", "Play"];
-    setIcon(this.playButton, playIcon, playLabel);
+    const { t } = this;
+    const [playIcon, playLabel]: [IconName, PlayerMessageId] = state === "playing" ? ["pause", "pause"] : state === "ended" ? ["replay", "replay"] : ["play", "play"];
+    setIcon(this.playButton, playIcon, t(playLabel));
 
     this.slider.max = String(Math.round(durationMs));
     if (!this.scrubbing) this.slider.value = String(Math.round(positionMs));
     const shown = this.scrubbing ? Number(this.slider.value) : positionMs;
-    const valueText = formatTime(shown);
+    const times = { position: formatTime(shown), duration: formatTime(durationMs) };
+    const valueText = t("seekValue", times);
     if (this.slider.getAttribute("aria-valuetext") !== valueText) {
       this.slider.setAttribute("aria-valuetext", valueText);
-      this.time.textContent = `${valueText} / ${formatTime(durationMs)}`;
+      this.time.textContent = t("timeDisplay", times);
     }
 
     this.muteButton.hidden = !hasAudio;
-    setIcon(this.muteButton, muted ? "muted" : "volume", muted ? "Unmute" : "Mute");
-    setIcon(this.fullscreenButton, fullscreen ? "exitFullscreen" : "fullscreen", fullscreen ? "Exit full screen" : "Full screen");
+    setIcon(this.muteButton, muted ? "muted" : "volume", t(muted ? "unmute" : "mute"));
+    setIcon(this.fullscreenButton, fullscreen ? "exitFullscreen" : "fullscreen", t(fullscreen ? "exitFullscreen" : "fullscreen"));
   }
 }
 

@@ -146,7 +146,9 @@ export class PlayerSession {
     this.controller.sessionStarted();
     this.postWarnings();
     if (init.muted) this.controller.setMuted(true);
-    if (init.autoplay) await this.controller.requestPlay();
+    // A viewer who asked for less motion starts the video themselves: the poster and the play
+    // button stay. No autoplay.failed: nothing was refused, the player chose not to try.
+    if (init.autoplay && !prefersReducedMotion()) await this.controller.requestPlay();
   }
 
   /** Binds the current data again when it differs from what is on screen; keeps the position. */
@@ -176,6 +178,10 @@ export class PlayerSession {
     for (const message of this.warnings) this.channel.postControl({ v: 1, type: "WARN", code: "BINDING", message });
     this.warnings = [];
   }
+}
+
+function prefersReducedMotion(): boolean {
+  return typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
 }
 
 function dataKey(data: BindingData): string {

@@ -1,11 +1,13 @@
 import { shareCtaLink, type PlayerState, type ShareCta } from "./player-controls";
 import type { PageManifest } from "@/shared/embed-protocol";
+import { resolveLocale, textDirection, type Translate } from "@/shared/i18n/locale";
+import type { PlayerMessageId } from "@/shared/i18n/player-messages";
 import { createIcon } from "./icons";
 
 // The player's page structure: a frame with the template's aspect ratio, fitted into the iframe
 // and reserved before anything loads (the poster shows in it until the first frame, so nothing
 // shifts), plus the state the page exposes: data-state, data-first-frame and a performance mark.
-
+// The root carries the share's lang and dir, so an Arabic share lays the controls out right to left.
 
 export const firstFrameMark = "reelbind:first-frame";
 
@@ -24,10 +26,16 @@ export class PlayerView {
     readonly root: HTMLElement,
     title: string,
     template: Template | null,
+    /** The player's own words in the share's language; the controls and the controller use it too. */
+    readonly t: Translate<PlayerMessageId>,
+    locale: string | null,
   ) {
     root.classList.add("rb-player");
+    // lang names the catalogue the controls speak (de-AT reads de), not the tag as written.
+    root.lang = resolveLocale(locale);
+    root.dir = textDirection(locale);
     root.setAttribute("role", "region");
-    root.setAttribute("aria-label", title || "Video");
+    root.setAttribute("aria-label", title || t("video"));
     this.frame = element("div", "rb-frame");
     this.animations = element("div", "rb-animations");
     this.frame.appendChild(this.animations);
@@ -48,7 +56,10 @@ export class PlayerView {
     this.message = element("div", "rb-message");
     this.message.setAttribute("role", "status");
     this.message.hidden = true;
-    root.append(this.frame, element("div", "rb-spinner"), this.message);
+    const spinner = element("div", "rb-spinner");
+    spinner.setAttribute("role", "progressbar");
+    spinner.setAttribute("aria-label", t("loading"));
+    root.append(this.frame, spinner, this.message);
   }
 
   /** The Raster template's video, under the animation. */
@@ -65,6 +76,9 @@ export class PlayerView {
 
   setState(state: PlayerState): void {
     this.root.dataset.state = state;
+    // Until the first play (ready: loaded, nothing played, e.g. no autoplay under reduced
+    // motion) the poster stays over the video's first frame, with the big play sign on it.
+    if (this.poster) this.poster.hidden = this.firstFrameShown && state !== "ready";
   }
 
   /** Once: the mark and attribute the benchmark reads, and the poster gives way. */
@@ -73,7 +87,7 @@ export class PlayerView {
     this.firstFrameShown = true;
     performance.mark(firstFrameMark);
     this.root.dataset.firstFrame = String(Math.round(performance.now()));
-    if (this.poster) this.poster.hidden = true;
+    if (this.poster && this.root.dataset.state !== "ready") this.poster.hidden = true;
   }
 
   showMessage(text: string, cta: ShareCta | null = null): void {

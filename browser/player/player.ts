@@ -1,3 +1,5 @@
+import { playerMessages } from "@/shared/i18n/player-messages";
+import { translator } from "@/shared/i18n/locale";
 import { HostChannel } from "./host-channel";
 import { PlayerSession } from "./player-session";
 import { PlayerView } from "./player-view";
@@ -15,13 +17,16 @@ function boot(): void {
   installPolyfills();
   injectStyles();
   const manifest = readPageManifest(document);
+  // One translator for the whole player, in the share's language (the document's lang without a manifest).
+  const locale = manifest ? manifest.locale : document.documentElement.lang;
+  const t = translator(playerMessages, locale);
   if (!manifest) {
-    const view = new PlayerView(root, document.title, null);
+    const view = new PlayerView(root, document.title, null, t, locale);
     view.setState("error");
-    view.showMessage("This video is unavailable.");
+    view.showMessage(t("unavailable"));
     return;
   }
-  const session = new PlayerSession(manifest, new PlayerView(root, manifest.title, manifest.template), new HostChannel(window.parent));
+  const session = new PlayerSession(manifest, new PlayerView(root, manifest.title, manifest.template, t, locale), new HostChannel(window.parent));
   window.addEventListener("message", (event) => session.receive(event));
   window.addEventListener("pagehide", () => session.pageHidden());
   void session.load();

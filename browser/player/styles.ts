@@ -1,5 +1,10 @@
 // The player's CSS, injected as one <style> element (the page's CSP allows inline styles, not
 // inline scripts). Everything is scoped under .rb-player.
+// Accessibility: the control bar's gradient is at least 60% black behind the controls, so white
+// icons keep 3:1 over a white frame (WCAG 1.4.11); every target is at least 24×24 (2.5.8); the
+// focus ring is white with a blue halo, visible on any picture (2.4.7). In a right-to-left share
+// the bar is mirrored by dir=rtl, but time runs left to right: the seek slider and the m:ss
+// read-out keep ltr, as the arrow-key shortcuts do (←/→ seek back/forward).
 
 const css = `
 html,body{margin:0;height:100%;overflow:hidden;background:#000}
@@ -17,14 +22,14 @@ html,body{margin:0;height:100%;overflow:hidden;background:#000}
 .rb-player[data-state=loading] .rb-spinner{display:block}
 @keyframes rb-spin{to{transform:rotate(360deg)}}
 .rb-message{position:absolute;top:50%;left:0;right:0;transform:translateY(-50%);padding:0 16px;text-align:center;font-size:16px}
-.rb-controls{position:absolute;left:0;right:0;bottom:0;display:flex;align-items:center;gap:6px;padding:28px 10px 8px;background:linear-gradient(rgba(0,0,0,0),rgba(0,0,0,.75));transition:opacity .2s}
+.rb-controls{position:absolute;left:0;right:0;bottom:0;display:flex;align-items:center;gap:6px;padding:28px 10px 8px;background:linear-gradient(rgba(0,0,0,0),rgba(0,0,0,.6) 40%,rgba(0,0,0,.8));transition:opacity .2s}
 .rb-player[data-state=loading] .rb-controls,.rb-player[data-state=error] .rb-controls{display:none}
 .rb-player[data-state=playing]:not(:hover):not(:focus-within) .rb-controls{opacity:0}
 .rb-button{-webkit-appearance:none;appearance:none;flex:none;width:36px;height:36px;margin:0;padding:6px;border:0;border-radius:4px;background:transparent;color:inherit;font:inherit;cursor:pointer}
-.rb-button svg{width:24px;height:24px;display:block}
+.rb-button svg{width:24px;height:24px;display:block;filter:drop-shadow(0 0 1px rgba(0,0,0,.9))}
 .rb-button:hover{background:rgba(255,255,255,.18)}
-.rb-time{flex:none;font-variant-numeric:tabular-nums;white-space:nowrap;font-size:13px}
-.rb-seek{flex:1;min-width:48px;height:24px;margin:0 4px;accent-color:#fff;cursor:pointer}
+.rb-time{flex:none;font-variant-numeric:tabular-nums;white-space:nowrap;font-size:13px;direction:ltr;unicode-bidi:isolate;text-shadow:0 0 2px #000}
+.rb-seek{flex:1;min-width:48px;height:24px;margin:0 4px;accent-color:#fff;cursor:pointer;direction:ltr}
 .rb-cta{width:auto;max-width:45%;height:32px;padding:0 14px;border-radius:16px;background:#fff;color:#111;font-weight:600;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .rb-cta:hover{background:#e6e6e6}
 .rb-cta{display:inline-flex;align-items:center;text-decoration:none}

@@ -1,4 +1,5 @@
 import type { PageManifest } from "@/shared/embed-protocol";
+import { textDirection } from "@/shared/i18n/locale";
 
 // The player iframe's document: no React, no framework runtime — a box, the manifest as JSON
 // and one deferred script (public/player/player.js, built from browser/player). The less the
@@ -48,6 +49,7 @@ export function playerPageHeaders(manifest: PageManifest | null): Record<string,
 
 export function renderPlayerPage(manifest: PageManifest): string {
   const lang = manifest.locale ?? "en";
+  const dir = textDirection(manifest.locale);
   const files = manifest.template?.files;
   const preload = [
     files?.templateJson && `<link rel="preload" href="${escapeHtml(files.templateJson)}" as="fetch" crossorigin>`,
@@ -55,7 +57,7 @@ export function renderPlayerPage(manifest: PageManifest): string {
   ]
     .filter(Boolean)
     .join("");
-  return `<!doctype html><html lang="${escapeHtml(lang)}"><head><meta charset="utf-8">
+  return `<!doctype html><html lang="${escapeHtml(lang)}" dir="${dir}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex">
 <title>${escapeHtml(manifest.title)}</title>${preload}
 <style>html,body{margin:0;height:100%;background:transparent;overflow:hidden}#reelbind-player{position:relative;width:100%;height:100%}</style>

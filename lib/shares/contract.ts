@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { NotFoundError } from "@/lib/errors";
 import { channelEnum, consentModeEnum, shareStatusEnum, type Channel } from "@/lib/db/schema";
-import { characters, isExactHttpUrl, localePattern, maxPersonalizationDataBytes, shareTextLimits } from "./share-rules";
+import { characters, isExactHttpUrl, localeRule, maxPersonalizationDataBytes, shareLocale, shareTextLimits } from "./share-rules";
 
 export const channels = channelEnum.enumValues;
 export const channelSchema = z.enum(channels);
@@ -38,7 +38,13 @@ export const putShareBody = z
   .strictObject({
     publicTitle: text(shareTextLimits.publicTitle),
     publicSubtitle: optional(text(shareTextLimits.publicSubtitle)),
-    locale: optional(z.string().regex(localePattern, { error: "must be language-REGION, e.g. en-US or pt-BR" })),
+    locale: optional(
+      z
+        .string()
+        .refine((value) => shareLocale(value) !== null, { error: localeRule })
+        .transform((value) => shareLocale(value) ?? value)
+        .describe("The page's language, a BCP 47 tag (en-US, de-DE, pt-BR, ar, ja), stored in canonical form; the player and landing page speak it, else its language, else English"),
+    ),
     ctaLabel: optional(text(shareTextLimits.ctaLabel)),
     ctaUrl: optional(ctaUrlSchema),
     personalizationData: optional(personalizationDataSchema),

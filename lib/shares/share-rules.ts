@@ -2,11 +2,25 @@
 // (lib/shares/contract.ts) and the console's form (lib/console/shares/share-form.ts) both use them,
 // so the browser checks exactly what the server will.
 
+import { canonicalLocale } from "@/shared/i18n/locale";
+
 export const shareTextLimits = { publicTitle: 160, publicSubtitle: 280, ctaLabel: 80 } as const;
 
 export const maxPersonalizationDataBytes = 16 * 1024;
 
-export const localePattern = /^[a-z]{2}-[A-Z]{2}$/;
+/** What a share's locale must be, in the API's 422 and the console's form alike. */
+export const localeRule = "must be a BCP 47 language tag, e.g. en-US, de-DE or ar";
+
+/**
+ * A share's locale in canonical BCP 47 form (EN-us → en-US), or null when it is none. The
+ * language must be a 2- or 3-letter code: BCP 47's 5–8-letter registered languages are unused,
+ * and "english" would otherwise pass as one.
+ */
+export function shareLocale(value: string): string | null {
+  if (value.length > 35) return null;
+  const canonical = canonicalLocale(value);
+  return canonical && /^[a-z]{2,3}$/.test(new Intl.Locale(canonical).language) ? canonical : null;
+}
 
 /** Whether a slug could name a share at all (issued ones are 22 base62 characters); anything else is never looked up. */
 export const isWellFormedSlug = (slug: string) => /^[0-9A-Za-z]{1,64}$/.test(slug);

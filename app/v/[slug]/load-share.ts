@@ -9,6 +9,8 @@ import { viewerCookieOf } from "@/lib/releases/viewer-cookie";
 import { loadPageData } from "@/lib/server/request-context";
 import { findPublicShare } from "@/lib/shares/public-share";
 import { chargeShareMiss } from "@/lib/shares/share-lookup-limit";
+import { acceptedLocale } from "@/lib/shares/viewer-locale";
+import { canonicalLocale } from "@/shared/i18n/locale";
 
 /**
  * One query per request, shared by the layout (lang), generateMetadata and the page; 503 while
@@ -47,3 +49,10 @@ export const loadRecipientShare = cache((slug: string, token: string) =>
     return { share: await shareForViewer(await getDb(), share, { viewerHash: recipientViewerHash(share.projectId, recipient.id) }), recipient };
   }),
 );
+
+/** The page's language: the share's locale; without a share (the unavailable page), the viewer's Accept-Language. */
+export const landingLocale = cache(async (slug: string): Promise<string> => {
+  const share = await loadShare(slug);
+  if (share) return (share.locale && canonicalLocale(share.locale)) || "en";
+  return acceptedLocale((await headers()).get("accept-language"));
+});

@@ -11,6 +11,7 @@ import { getConfig } from "@/lib/config";
 import { bindingData } from "@/lib/embed/page-manifest";
 import { viewerShareText, type PublicShare } from "@/lib/shares/public-share";
 import { shareUrl } from "@/lib/shares/shares";
+import { landingMessages } from "@/shared/i18n/landing-messages";
 
 // The landing page of a share (/v/{slug}) and of a campaign recipient's personal URL
 // (/v/{slug}/{token}): the same page, the latter playing the recipient's data and showing
@@ -31,8 +32,8 @@ const textFor = (share: PublicShare, recipient?: LandingRecipient) => viewerShar
 // Personalized pages are for their viewer, not for search engines.
 const robots = { index: false, follow: false };
 
-export function landingMetadata(share: PublicShare | null, recipient?: LandingRecipient): Metadata {
-  if (!share) return { title: "Video unavailable", robots };
+export function landingMetadata(share: PublicShare | null, locale: string, recipient?: LandingRecipient): Metadata {
+  if (!share) return { title: translator(landingMessages, locale)("unavailableTitle"), robots };
   const { title, subtitle } = textFor(share, recipient);
   const description = subtitle ?? undefined;
   const url = recipient ? `${shareUrl(share.slug)}/${recipient.token}` : shareUrl(share.slug);
@@ -50,11 +51,14 @@ export function landingMetadata(share: PublicShare | null, recipient?: LandingRe
 
 /**
  * The served template's own proportions (16:9 until the channel serves one), as wide as the
- * page allows while a portrait video still fits in 80% of the viewport's height.
+ * page allows while a portrait video still fits in 80% of the viewport's height – 64% under a
+ * consent banner, which is fixed at the bottom and would otherwise cover the player's controls
+ * (and a control focused there: WCAG 2.4.11).
  */
-function playerBox(template: { width: number | null; height: number | null } | null) {
+function playerBox(template: { width: number | null; height: number | null } | null, consentBanner: boolean) {
   const [w, h] = template?.width && template.height ? [template.width, template.height] : [16, 9];
-  return { aspectRatio: `${w} / ${h}`, width: `min(100%, calc(80vh * ${w} / ${h}))` };
+  const height = consentBanner ? "64vh" : "80vh";
+  return { aspectRatio: `${w} / ${h}`, width: `min(100%, calc(${height} * ${w} / ${h}))` };
 }
 
 /** A cue's start as viewers read media times: m:ss, h:mm:ss from an hour on. */
@@ -79,11 +83,14 @@ async function transcriptLines(share: PublicShare, recipient?: LandingRecipient)
   });
 }
 
-export async function ShareLanding({ share, recipient }: { share: PublicShare; recipient?: LandingRecipient }) {
+export async function ShareLanding({ share, recipient, locale }: { share: PublicShare; recipient?: LandingRecipient; locale: string }) {
   const text = textFor(share, recipient);
   const transcript = await transcriptLines(share, recipient);
+  const t = translator(landingMessages, locale);
+  const consentRequired = share.consentMode === "required";
   return (
-    <main className="mx-auto flex max-w-4xl flex-col gap-6 px-6 py-10">
+    // Under a consent banner the page can scroll its end clear of it.
+    <main className={`mx-auto flex max-w-4xl flex-col gap-6 px-6 py-10 ${consentRequired ? "pb-48 sm:pb-28" : ""}`}>
       <header className="flex flex-col gap-2">
         <h1 className="break-words text-3xl font-semibold tracking-tight">{text.title}</h1>
         {text.subtitle && <p className="break-words text-lg text-slate-300">{text.subtitle}</p>}
@@ -92,9 +99,9 @@ export async function ShareLanding({ share, recipient }: { share: PublicShare; r
         <SharePlayer
           slug={share.slug}
           shareId={share.id}
-          consentRequired={share.consentMode === "required"}
+          consentRequired={consentRequired}
           posterUrl={share.template ? posterUrl(share.slug, recipient) : null}
-          box={playerBox(share.template)}
+          box={playerBox(share.template, consentRequired)}
           title={text.title}
           recipient={recipient && { token: recipient.token, id: recipient.id }}
         />
@@ -107,14 +114,15 @@ export async function ShareLanding({ share, recipient }: { share: PublicShare; r
           />
         )}
       </PlayerHandleProvider>
-      {text.ctaLabel && share.ctaUrl && (
-        // The player shows the call to action (a click there is recorded as cta.clicked); without JavaScript, this link does.
-        <noscript>
-          <a href={share.ctaUrl} target="_blank" rel="noopener noreferrer" className="self-start rounded-lg bg-indigo-500 px-5 py-3 font-medium text-white">
+      {/* The player needs JavaScript; without it, say so, and the call to action (which the player shows, recording cta.clicked) is a plain link. */}
+      <noscript>
+        <p className="text-slate-300">{t("noscript")}</p>
+        {text.ctaLabel && share.ctaUrl && (
+          <a href={share.ctaUrl} target="_blank" rel="noopener noreferrer" className="mt-4 inline-block rounded-lg bg-indigo-600 px-5 py-3 font-medium text-white">
             {text.ctaLabel}
           </a>
-        </noscript>
-      )}
+        )}
+      </noscript>
     </main>
   );
 }

@@ -1,4 +1,4 @@
-import { characters, isExactHttpUrl, localePattern, maxPersonalizationDataBytes, shareTextLimits } from "@/lib/shares/share-rules";
+import { characters, isExactHttpUrl, maxPersonalizationDataBytes, shareLocale, shareTextLimits } from "@/lib/shares/share-rules";
 import { asPlayedValues, checkPersonalizationData, type DataProblem, type DataRuleField } from "@/shared/templates/data-rules";
 
 // The share form's checks as the user types, on the rules the API's PUT body uses
@@ -69,7 +69,7 @@ export function validateShareDraft(draft: ShareDraft, template: ShareTemplateRul
   if (title === 0) errors.publicTitle = "A title is required.";
   else if (title > shareTextLimits.publicTitle) errors.publicTitle = `At most ${shareTextLimits.publicTitle} characters.`;
   if (trimmedCharacters(draft.publicSubtitle) > shareTextLimits.publicSubtitle) errors.publicSubtitle = `At most ${shareTextLimits.publicSubtitle} characters.`;
-  if (draft.locale.trim() && !localePattern.test(draft.locale.trim())) errors.locale = "Language-REGION, e.g. en-US or pt-BR.";
+  if (draft.locale.trim() && !shareLocale(draft.locale.trim())) errors.locale = "A BCP 47 language tag, e.g. en-US, de-DE or ar.";
   const label = draft.ctaLabel.trim();
   const url = draft.ctaUrl.trim();
   if (characters(label) > shareTextLimits.ctaLabel) errors.ctaLabel = `At most ${shareTextLimits.ctaLabel} characters.`;

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { loadRecipientShare } from "../load-share";
+import { landingLocale, loadRecipientShare } from "../load-share";
 import { landingMetadata, ShareLanding } from "../share-landing";
 
 export const dynamic = "force-dynamic";
@@ -10,7 +10,7 @@ type Props = { params: Promise<{ slug: string; token: string }> };
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { slug, token } = await params;
   const found = await loadRecipientShare(slug, token);
-  return landingMetadata(found?.share ?? null, found ? { ...found.recipient, token } : undefined);
+  return landingMetadata(found?.share ?? null, await landingLocale(slug), found ? { ...found.recipient, token } : undefined);
 }
 
 // GET /v/{slug}/{recipientToken} – a campaign recipient's personal page: the share playing their data, under their title and poster.
@@ -19,5 +19,5 @@ export default async function RecipientPage({ params }: Props) {
   const { slug, token } = await params;
   const found = await loadRecipientShare(slug, token);
   if (!found) notFound();
-  return <ShareLanding share={found.share} recipient={{ ...found.recipient, token }} />;
+  return <ShareLanding share={found.share} recipient={{ ...found.recipient, token }} locale={await landingLocale(slug)} />;
 }

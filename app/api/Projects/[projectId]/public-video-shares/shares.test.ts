@@ -180,6 +180,18 @@ describe("PUT /api/Projects/:id/public-video-shares/:channel – create and repl
     expect(await auditActionsFor(created.id)).toEqual(["share.created", "share.updated"]);
   });
 
+  it("PUT …/PROD – locale: any BCP 47 tag (ar, ja, zh-Hant-TW), stored canonical (EN-us → en-US); a bad one → 422 naming BCP 47", async () => {
+    const { projectId, credentialId } = await newProject();
+    for (const [sent, stored] of [["ar", "ar"], ["ja", "ja"], ["EN-us", "en-US"], ["zh-hant-tw", "zh-Hant-TW"]]) {
+      const share = await okJson<ShareJson>(await put(admin.token, projectId, "PROD", { publicTitle: "Spring", locale: sent, apiCredentialId: credentialId }), sent === "ar" ? 201 : 200);
+      expect(share.locale, sent).toBe(stored);
+    }
+    const refused = await put(admin.token, projectId, "PROD", { publicTitle: "Spring", locale: "en_US", apiCredentialId: credentialId });
+    expect(refused.status).toBe(422);
+    const problem = (await refused.json()) as Problem;
+    expect(problem.errors?.find((e) => e.path === "locale")?.message).toMatch(/BCP 47 language tag, e\.g\. en-US, de-DE or ar/);
+  });
+
   it("PUT …/PROD – the same body twice is idempotent: same share, updatedAt unchanged, one audit event", async () => {
     const { projectId, credentialId } = await newProject();
     const body = {
@@ -245,9 +257,9 @@ describe("PUT /api/Projects/:id/public-video-shares/PROD – validation", () => 
     { name: "publicTitle 161 emoji", patch: () => ({ publicTitle: "😀".repeat(161) }), path: "publicTitle" },
     { name: "publicTitle not a string", patch: () => ({ publicTitle: 42 }), path: "publicTitle" },
     { name: "publicSubtitle 281 chars", patch: () => ({ publicSubtitle: "s".repeat(281) }), path: "publicSubtitle" },
-    { name: "locale en", patch: () => ({ locale: "en" }), path: "locale" },
     { name: "locale en_US", patch: () => ({ locale: "en_US" }), path: "locale" },
-    { name: "locale EN-us", patch: () => ({ locale: "EN-us" }), path: "locale" },
+    { name: "locale en-", patch: () => ({ locale: "en-" }), path: "locale" },
+    { name: "locale x", patch: () => ({ locale: "x" }), path: "locale" },
     { name: "locale english", patch: () => ({ locale: "english" }), path: "locale" },
     { name: "ctaLabel without ctaUrl", patch: () => ({ ctaLabel: "Book" }), path: "ctaUrl" },
     { name: "ctaUrl without ctaLabel", patch: () => ({ ctaUrl: "https://example.com" }), path: "ctaLabel" },
@@ -288,7 +300,7 @@ describe("PUT /api/Projects/:id/public-video-shares/PROD – validation", () => 
   });
 
   it("PUT /api/Projects/:id/public-video-shares/PROD – several bad fields → 422 listing each path", async () => {
-    const response = await put(admin.token, projectId, "PROD", { publicTitle: "", locale: "en", apiCredentialId: "x", slug: "s" });
+    const response = await put(admin.token, projectId, "PROD", { publicTitle: "", locale: "en_US", apiCredentialId: "x", slug: "s" });
     expect(response.status).toBe(422);
     const paths = ((await response.json()) as Problem).errors?.map((e) => e.path);
     expect(paths).toEqual(expect.arrayContaining(["publicTitle", "locale", "apiCredentialId", "slug"]));
