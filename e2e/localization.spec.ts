@@ -93,6 +93,17 @@ test("an unavailable share speaks the viewer's Accept-Language (no share to take
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Dieses Video ist nicht verfügbar");
     await expect(page.getByText("Der Link ist möglicherweise abgelaufen")).toBeVisible();
     await expect(page).toHaveTitle(/Video nicht verfügbar/);
+
+    // The player iframe's own notice, in the same language; an Arabic reader's right to left.
+    const frame = await page.goto(share.url.replace("/v/", "/embed/"));
+    expect(frame?.status()).toBe(404);
+    await expect(page.locator("html")).toHaveAttribute("lang", "de");
+    await expect(page.locator("body")).toHaveText("Dieses Video ist nicht verfügbar.");
+    const arabic = await request.get(share.url.replace("/v/", "/embed/"), { headers: { "Accept-Language": "ar-EG,ar;q=0.9" } });
+    expect(arabic.status()).toBe(404);
+    const html = await arabic.text();
+    expect(html).toContain('<html lang="ar" dir="rtl">');
+    expect(html).toContain("هذا الفيديو غير متاح.");
   } finally {
     await german.close();
   }

@@ -66,9 +66,12 @@ export function renderPlayerPage(manifest: PageManifest): string {
 <script id="reelbind-manifest" type="application/json">${scriptJson(manifest)}</script></body></html>`;
 }
 
+/** The notice page's language (it sets lang and dir) and title. */
+export type UnavailablePage = { lang: string; title: string };
+
 /** What the iframe shows instead of a player: the share is unavailable or the session is invalid. */
-export function renderUnavailablePage(message: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex"><title>Video unavailable</title>
+export function renderUnavailablePage(message: string, { lang, title }: UnavailablePage): string {
+  return `<!doctype html><html lang="${escapeHtml(lang)}" dir="${textDirection(lang)}"><head><meta charset="utf-8"><meta name="robots" content="noindex"><title>${escapeHtml(title)}</title>
 <style>html,body{margin:0;height:100%;background:#0f172a;color:#cbd5e1;font:16px system-ui,sans-serif}body{display:flex;align-items:center;justify-content:center;text-align:center;padding:1rem;box-sizing:border-box}</style>
 </head><body><p>${escapeHtml(message)}</p></body></html>`;
 }

@@ -18,7 +18,11 @@ export type PlayerMessageId =
   | "exitFullscreen"
   | "loading"
   | "unavailable"
-  | "playbackFailed";
+  | "playbackFailed"
+  | "unavailableTitle"
+  | "notAvailable"
+  | "linkExpired"
+  | "tooManyLinks";
 
 export const playerMessages: Catalogue<PlayerMessageId> = {
   en: {
@@ -36,6 +40,10 @@ export const playerMessages: Catalogue<PlayerMessageId> = {
     loading: "Loading video…",
     unavailable: "This video is unavailable.",
     playbackFailed: "This video could not be played.",
+    unavailableTitle: "Video unavailable",
+    notAvailable: "This video is not available.",
+    linkExpired: "This video link has expired or is not valid.",
+    tooManyLinks: "Too many unknown video links from your address. Try again in a moment.",
   },
   de: {
     video: "Video",
@@ -52,6 +60,10 @@ export const playerMessages: Catalogue<PlayerMessageId> = {
     loading: "Video wird geladen …",
     unavailable: "Dieses Video ist nicht verfügbar.",
     playbackFailed: "Dieses Video konnte nicht abgespielt werden.",
+    unavailableTitle: "Video nicht verfügbar",
+    notAvailable: "Dieses Video ist nicht verfügbar.",
+    linkExpired: "Dieser Videolink ist abgelaufen oder ungültig.",
+    tooManyLinks: "Zu viele unbekannte Videolinks von Ihrer Adresse. Versuchen Sie es gleich noch einmal.",
   },
   fr: {
     video: "Vidéo",
@@ -68,6 +80,10 @@ export const playerMessages: Catalogue<PlayerMessageId> = {
     loading: "Chargement de la vidéo…",
     unavailable: "Cette vidéo n’est pas disponible.",
     playbackFailed: "Impossible de lire cette vidéo.",
+    unavailableTitle: "Vidéo indisponible",
+    notAvailable: "Cette vidéo n’est pas disponible.",
+    linkExpired: "Ce lien vidéo a expiré ou n’est pas valide.",
+    tooManyLinks: "Trop de liens vidéo inconnus depuis votre adresse. Réessayez dans un instant.",
   },
   es: {
     video: "Vídeo",
@@ -84,6 +100,10 @@ export const playerMessages: Catalogue<PlayerMessageId> = {
     loading: "Cargando vídeo…",
     unavailable: "Este vídeo no está disponible.",
     playbackFailed: "No se ha podido reproducir este vídeo.",
+    unavailableTitle: "Vídeo no disponible",
+    notAvailable: "Este vídeo no está disponible.",
+    linkExpired: "Este enlace de vídeo ha caducado o no es válido.",
+    tooManyLinks: "Demasiados enlaces de vídeo desconocidos desde tu dirección. Inténtalo de nuevo en un momento.",
   },
   "pt-BR": {
     video: "Vídeo",
@@ -100,6 +120,10 @@ export const playerMessages: Catalogue<PlayerMessageId> = {
     loading: "Carregando vídeo…",
     unavailable: "Este vídeo não está disponível.",
     playbackFailed: "Não foi possível reproduzir este vídeo.",
+    unavailableTitle: "Vídeo indisponível",
+    notAvailable: "Este vídeo não está disponível.",
+    linkExpired: "Este link de vídeo expirou ou não é válido.",
+    tooManyLinks: "Muitos links de vídeo desconhecidos a partir do seu endereço. Tente novamente em instantes.",
   },
   it: {
     video: "Video",
@@ -116,6 +140,10 @@ export const playerMessages: Catalogue<PlayerMessageId> = {
     loading: "Caricamento del video…",
     unavailable: "Questo video non è disponibile.",
     playbackFailed: "Impossibile riprodurre questo video.",
+    unavailableTitle: "Video non disponibile",
+    notAvailable: "Questo video non è disponibile.",
+    linkExpired: "Questo link al video è scaduto o non è valido.",
+    tooManyLinks: "Troppi link video sconosciuti dal tuo indirizzo. Riprova tra un momento.",
   },
   nl: {
     video: "Video",
@@ -132,6 +160,10 @@ export const playerMessages: Catalogue<PlayerMessageId> = {
     loading: "Video wordt geladen…",
     unavailable: "Deze video is niet beschikbaar.",
     playbackFailed: "Deze video kan niet worden afgespeeld.",
+    unavailableTitle: "Video niet beschikbaar",
+    notAvailable: "Deze video is niet beschikbaar.",
+    linkExpired: "Deze videolink is verlopen of ongeldig.",
+    tooManyLinks: "Te veel onbekende videolinks vanaf uw adres. Probeer het zo meteen opnieuw.",
   },
   ja: {
     video: "動画",
@@ -148,6 +180,10 @@ export const playerMessages: Catalogue<PlayerMessageId> = {
     loading: "動画を読み込んでいます…",
     unavailable: "この動画はご利用いただけません。",
     playbackFailed: "この動画を再生できませんでした。",
+    unavailableTitle: "動画を利用できません",
+    notAvailable: "この動画は利用できません。",
+    linkExpired: "この動画リンクは期限切れか、無効です。",
+    tooManyLinks: "お使いのアドレスから不明な動画リンクへのアクセスが多すぎます。しばらくしてからもう一度お試しください。",
   },
   ar: {
     video: "فيديو",
@@ -164,5 +200,9 @@ export const playerMessages: Catalogue<PlayerMessageId> = {
     loading: "جارٍ تحميل الفيديو…",
     unavailable: "هذا الفيديو غير متاح.",
     playbackFailed: "تعذّر تشغيل هذا الفيديو.",
+    unavailableTitle: "الفيديو غير متاح",
+    notAvailable: "هذا الفيديو غير متاح.",
+    linkExpired: "انتهت صلاحية رابط الفيديو هذا أو أنه غير صالح.",
+    tooManyLinks: "عدد كبير جدًا من روابط الفيديو غير المعروفة من عنوانك. حاول مرة أخرى بعد قليل.",
   },
 };
