@@ -10,7 +10,7 @@ import { usePlayerHandle } from "./player-handle";
 
 type ConsentDecision = "granted" | "denied";
 type EmbeddedPlayer = { setConsent(decision: ConsentDecision, source?: "banner" | "host" | "api"): void; play(): void; seek(positionMs: number): void; destroy(): void };
-type EmbedOptions = { share: string; recipient?: string; viewerId?: string; autoplay?: boolean; muted?: boolean; consent?: ConsentDecision };
+type EmbedOptions = { share: string; recipient?: string; viewerId?: string; autoplay?: boolean; muted?: boolean; consent?: ConsentDecision; title?: string };
 declare global {
   interface Window {
     Reelbind?: { embed(target: Element, options: EmbedOptions): EmbeddedPlayer };
@@ -64,9 +64,11 @@ export function SharePlayer({ slug, shareId, consentRequired, posterUrl, box, ti
       // Browsers allow autoplay only without sound; the viewer unmutes in the player.
       muted: true,
       ...(decided ? { consent: decided } : {}),
+      // The iframe's accessible name: the video's own title, in the share's language.
+      title,
     });
     handle?.register(player.current);
-  }, [consentRequired, shareId, slug, recipientToken, viewerId, handle]);
+  }, [consentRequired, shareId, slug, recipientToken, viewerId, handle, title]);
 
   useEffect(() => {
     // The stored decision exists only in the browser: read after mount, so that the server's

@@ -31,6 +31,8 @@ export type EmbedOptions = {
   viewerId?: string;
   /** Where Reelbind runs, when the SDK script is not served from there. */
   baseUrl?: string;
+  /** The iframe's accessible name, in the page's language (e.g. the video's title); "Video player" by default. */
+  title?: string;
   onReady?: ControlCallback<"READY">;
   onProgress?: ControlCallback<"PROGRESS">;
   onComplete?: ControlCallback<"COMPLETE">;
@@ -120,7 +122,7 @@ function embed(target: Element | string, options: EmbedOptions): PlayerHandle {
   iframe.src = options.share
     ? `${base}/embed/${encodeURIComponent(options.share)}${recipient}`
     : `${base}/embed?session=${encodeURIComponent(options.session!)}`;
-  iframe.title = "Video player";
+  iframe.title = options.title || "Video player";
   iframe.allow = "autoplay; fullscreen";
   iframe.allowFullscreen = true;
   iframe.style.cssText = "display:block;width:100%;height:100%;border:0";
