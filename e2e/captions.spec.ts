@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { WebVTTParser } from "webvtt-parser";
+import webvtt from "webvtt-parser";
 import { makeLottie, solidLayer, textLayer } from "../testing/fixtures/lottie-builders";
 import { setUpShare } from "./embed-helpers";
 
@@ -53,7 +53,7 @@ async function webVtt(request: APIRequestContext, url: string) {
   const response = await request.get(url);
   expect(response.status(), await response.text()).toBe(200);
   expect(response.headers()["content-type"]).toBe("text/vtt; charset=utf-8");
-  const parsed = new WebVTTParser().parse(await response.text(), "metadata");
+  const parsed = new webvtt.WebVTTParser().parse(await response.text(), "metadata");
   expect(parsed.errors).toEqual([]);
   return { headers: response.headers(), cues: parsed.cues.map((cue) => ({ start: cue.startTime, end: cue.endTime, text: plain(cue.text) })) };
 }

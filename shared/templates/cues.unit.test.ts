@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { WebVTTParser } from "webvtt-parser";
+import webvtt from "webvtt-parser";
 import { makeLottie, textLayer } from "@/testing/fixtures/lottie-builders";
 import { applyBindings } from "./bindings";
 import { toWebVtt, viewerCues, type TimedCue } from "./cues";
@@ -85,7 +85,7 @@ describe("toWebVtt", () => {
   it("one kind's cues, numbered, with hh:mm:ss.mmm times; markup and arrows in the text escaped so a real parser reads them as text", () => {
     const vtt = toWebVtt(cues, "captions");
     expect(vtt).toBe("WEBVTT\n\n1\n00:00:00.000 --> 00:00:01.500\nTom &amp; Jerry &lt;b&gt;bold&lt;/b&gt; --&gt; next\n\n2\n01:02:03.004 --> 01:02:04.000\nAn hour in\n");
-    const parsed = new WebVTTParser().parse(vtt, "metadata");
+    const parsed = new webvtt.WebVTTParser().parse(vtt, "metadata");
     expect(parsed.errors).toEqual([]);
     expect(parsed.cues.map((cue) => ({ id: cue.id, start: cue.startTime, end: cue.endTime, text: cue.text }))).toEqual([
       { id: "1", start: 0, end: 1.5, text: "Tom &amp; Jerry &lt;b&gt;bold&lt;/b&gt; --&gt; next" },
@@ -95,6 +95,6 @@ describe("toWebVtt", () => {
 
   it("no cues of the kind: a valid empty file", () => {
     expect(toWebVtt([], "descriptions")).toBe("WEBVTT\n");
-    expect(new WebVTTParser().parse(toWebVtt([], "descriptions"), "metadata").errors).toEqual([]);
+    expect(new webvtt.WebVTTParser().parse(toWebVtt([], "descriptions"), "metadata").errors).toEqual([]);
   });
 });
