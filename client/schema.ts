@@ -10361,6 +10361,8 @@ export interface operations {
                     data: {
                         [key: string]: string;
                     };
+                    /** @description BCP 47 (de-DE): the fields' formatted values are shown in it; default en-US */
+                    locale?: string;
                 };
             };
         };
@@ -10507,6 +10509,9 @@ export interface operations {
                             purpose: "render" | "thumbnail";
                             /** @enum {string} */
                             format: "mp4" | "gif" | "png";
+                            locale: string | null;
+                            /** @enum {string} */
+                            captions: "none" | "attach" | "burn";
                             /** @enum {string} */
                             status: "queued" | "rendering" | "done" | "failed";
                             error: string | null;
@@ -10605,6 +10610,14 @@ export interface operations {
                     };
                     /** @enum {string} */
                     format: "mp4" | "gif" | "png";
+                    /** @description BCP 47 (de-DE): the data's formatted values and the captions are in it; default en-US */
+                    locale?: string;
+                    /**
+                     * @description none; attach: an MP4 carries the captions as a subtitle track (mov_text); burn: drawn into the frames (MP4 or GIF)
+                     * @default none
+                     * @enum {string}
+                     */
+                    captions?: "none" | "attach" | "burn";
                     /** Format: uri */
                     webhookUrl?: string;
                     metadata?: {
@@ -10739,6 +10752,9 @@ export interface operations {
                         purpose: "render" | "thumbnail";
                         /** @enum {string} */
                         format: "mp4" | "gif" | "png";
+                        locale: string | null;
+                        /** @enum {string} */
+                        captions: "none" | "attach" | "burn";
                         /** @enum {string} */
                         status: "queued" | "rendering" | "done" | "failed";
                         error: string | null;
