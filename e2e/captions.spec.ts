@@ -121,3 +121,25 @@ test("refusals: an unknown share or recipient token 404, a bad session token 401
   const { cues } = await webVtt(request, `/api/embed/captions/${setup.share.slug}`);
   expect(cues.map((cue) => cue.text)).toEqual(["Hallo Ana!", "Dein Betrag: ."]);
 });
+
+test("the server preview formats for the locale it is given: another picture for de-DE than for en-US; a bad locale 422", async ({ request }) => {
+  const setup = await setUpShare(request, "Preview locale", upload);
+  const auth = { Authorization: `Bearer ${setup.token}` };
+  const [template] = ((await (await request.get(`/api/Projects/${setup.projectId}/templates`, { headers: auth })).json()) as { items: { id: string }[] }).items;
+  const preview = async (body: Record<string, unknown>) => request.post(`/api/Projects/${setup.projectId}/templates/${template!.id}/preview`, { headers: auth, data: body });
+  const data = { firstName: "Ana", amount: "1234.5" };
+  const pictureOf = async (body: Record<string, unknown>) => {
+    const response = await preview(body);
+    expect(response.status(), await response.text()).toBe(200);
+    const { url, warnings } = (await response.json()) as { url: string; warnings: string[] };
+    expect(warnings).toEqual([]);
+    return (await request.get(url)).body();
+  };
+  const german = await pictureOf({ data, locale: "de-DE" });
+  const english = await pictureOf({ data });
+  expect(german.equals(english)).toBe(false);
+  expect((await pictureOf({ data, locale: "en-US" })).equals(english)).toBe(true);
+  const refused = await preview({ data, locale: "de_DE!" });
+  expect(refused.status()).toBe(422);
+  expect(JSON.stringify(await refused.json())).toMatch(/locale.*must be a BCP 47 language tag/);
+});

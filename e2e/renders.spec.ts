@@ -122,6 +122,27 @@ test("captions: a de-DE MP4 with attached captions has a mov_text track in Germa
   expect(text).toContain("It renews on 3. März 2027, and your next payment is 24,00 $.");
 });
 
+test("captions: burn draws them into the frames of an MP4 (a frame differs from the same render without), no subtitle track", async ({ request }) => {
+  const templateId = await productionTemplate(request);
+  const renderWith = async (captions: string) => {
+    const created = await request.post(`${templatesUrl()}/${templateId}/renders`, { headers: auth(), data: { data: { firstName: "Ana" }, format: "mp4", captions } });
+    expect(created.status(), await created.text()).toBe(202);
+    const render = await waitForRender(request, templateId, ((await created.json()) as { id: string }).id);
+    expect(render, render.error ?? "").toMatchObject({ status: "done", captions });
+    const file = path.join(scratch, `burn-${captions}.mp4`);
+    writeFileSync(file, await (await request.get(render.downloadUrl!)).body());
+    return file;
+  };
+  const burnt = await renderWith("burn");
+  const plain = await renderWith("none");
+  const streams = JSON.parse(execFileSync("ffprobe", ["-v", "error", "-show_streams", "-of", "json", burnt]).toString("utf8")) as { streams: { codec_type: string }[] };
+  expect(streams.streams.map((s) => s.codec_type)).toEqual(["video"]);
+  // One second in: the greeting's caption "Hi Ana! …" is on screen.
+  const frame = (file: string) =>
+    execFileSync("ffmpeg", ["-v", "error", "-ss", "1", "-i", file, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"], { maxBuffer: 16 * 1024 * 1024 });
+  expect(frame(burnt).equals(frame(plain))).toBe(false);
+});
+
 test("the console's Render action on a template's page: a PNG rendered on the server, then its download link", async ({ page, request }) => {
   const templateId = await productionTemplate(request);
   await signIn(page, { email: env("E2E_ADMIN_EMAIL"), password: env("E2E_ADMIN_PASSWORD") });
