@@ -133,6 +133,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/embed/captions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An embed session's captions or audio descriptions as WebVTT: the cues of the template its share serves the session, filled with the session's data over the share's, formatted for the share's locale
+         * @description Public: no authentication.
+         */
+        get: operations["getSessionCaptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/embed/captions/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The share's captions or audio descriptions as WebVTT: the served template's cues filled with the share's data, formatted for its locale (the viewer's A/B variant by their cookie)
+         * @description Public: no authentication.
+         */
+        get: operations["getShareCaptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/embed/captions/{slug}/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A campaign recipient's captions or audio descriptions as WebVTT: the cues of the template their page plays, filled with their data over the share's, formatted for the share's locale
+         * @description Public: no authentication.
+         */
+        get: operations["getRecipientCaptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/embed/files/{fileId}/{name}": {
         parameters: {
             query?: never;
@@ -2562,6 +2622,209 @@ export interface operations {
             /** @description Validation failed; errors lists each path */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getSessionCaptions: {
+        parameters: {
+            query: {
+                kind?: "captions" | "descriptions";
+                session: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The WebVTT file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/vtt": string;
+                };
+            };
+            /** @description The embed-session token is invalid or expired */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer or Basic) */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This video is not available */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; errors lists each path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many unknown share slugs from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getShareCaptions: {
+        parameters: {
+            query?: {
+                kind?: "captions" | "descriptions";
+            };
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The WebVTT file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/vtt": string;
+                };
+            };
+            /** @description This video is not available */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; errors lists each path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many unknown share slugs from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or blob store) cannot be reached now; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getRecipientCaptions: {
+        parameters: {
+            query?: {
+                kind?: "captions" | "descriptions";
+            };
+            header?: never;
+            path: {
+                slug: string;
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The WebVTT file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/vtt": string;
+                };
+            };
+            /** @description No such share or recipient */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; errors lists each path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many unknown share slugs or recipient tokens from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10098,6 +10361,8 @@ export interface operations {
                     data: {
                         [key: string]: string;
                     };
+                    /** @description BCP 47 (de-DE): the fields' formatted values are shown in it; default en-US */
+                    locale?: string;
                 };
             };
         };
@@ -10244,6 +10509,9 @@ export interface operations {
                             purpose: "render" | "thumbnail";
                             /** @enum {string} */
                             format: "mp4" | "gif" | "png";
+                            locale: string | null;
+                            /** @enum {string} */
+                            captions: "none" | "attach" | "burn";
                             /** @enum {string} */
                             status: "queued" | "rendering" | "done" | "failed";
                             error: string | null;
@@ -10342,6 +10610,14 @@ export interface operations {
                     };
                     /** @enum {string} */
                     format: "mp4" | "gif" | "png";
+                    /** @description BCP 47 (de-DE): the data's formatted values and the captions are in it; default en-US */
+                    locale?: string;
+                    /**
+                     * @description none; attach: an MP4 carries the captions as a subtitle track (mov_text); burn: drawn into the frames (MP4 or GIF)
+                     * @default none
+                     * @enum {string}
+                     */
+                    captions?: "none" | "attach" | "burn";
                     /** Format: uri */
                     webhookUrl?: string;
                     metadata?: {
@@ -10476,6 +10752,9 @@ export interface operations {
                         purpose: "render" | "thumbnail";
                         /** @enum {string} */
                         format: "mp4" | "gif" | "png";
+                        locale: string | null;
+                        /** @enum {string} */
+                        captions: "none" | "attach" | "burn";
                         /** @enum {string} */
                         status: "queued" | "rendering" | "done" | "failed";
                         error: string | null;

@@ -14,7 +14,7 @@ import { createOwnedProject, env } from "./owned-project";
 
 test.describe.configure({ timeout: 180_000 });
 
-type Render = { id: string; status: string; error: string | null; format: string; width: number; height: number; frames: number; downloadUrl?: string; expiresAt?: string };
+type Render = { id: string; status: string; error: string | null; format: string; locale?: string | null; captions?: string; width: number; height: number; frames: number; downloadUrl?: string; expiresAt?: string };
 
 const auth = () => ({ authorization: `Bearer ${env("E2E_API_TOKEN")}` });
 const templatesUrl = () => `/api/Projects/${env("E2E_PROJECT_ID")}/templates`;
@@ -90,6 +90,57 @@ test("the demo template as an MP4: queued, rendered, downloaded by its signed UR
   expect(played.width).toBe(1280);
   expect(played.height).toBe(720);
   expect(played.duration).toBeCloseTo(10, 1);
+});
+
+test("captions: a de-DE MP4 with attached captions has a mov_text track in German with the viewer's name and formatted date; refusals name the field", async ({ request }) => {
+  const templateId = await productionTemplate(request);
+  const refused = async (body: Record<string, unknown>, path: string, message: RegExp) => {
+    const response = await request.post(`${templatesUrl()}/${templateId}/renders`, { headers: auth(), data: { data: {}, ...body } });
+    expect(response.status()).toBe(422);
+    const problem = (await response.json()) as { errors: { path: string; message: string }[] };
+    expect(problem.errors).toEqual([expect.objectContaining({ path, message: expect.stringMatching(message) })]);
+  };
+  await refused({ format: "gif", captions: "attach" }, "captions", /none or burn for a gif/);
+  await refused({ format: "png", captions: "burn" }, "captions", /none for a png/);
+  await refused({ format: "mp4", locale: "not a locale" }, "locale", /BCP 47 language tag/);
+
+  const created = await request.post(`${templatesUrl()}/${templateId}/renders`, {
+    headers: auth(),
+    data: { data: { firstName: "Ana", renewalDate: "2027-03-03", amount: "24" }, format: "mp4", locale: "de-de", captions: "attach" },
+  });
+  expect(created.status(), await created.text()).toBe(202);
+  const render = await waitForRender(request, templateId, ((await created.json()) as { id: string }).id);
+  expect(render, render.error ?? "").toMatchObject({ status: "done", locale: "de-DE", captions: "attach" });
+  const file = path.join(scratch, "captions.mp4");
+  writeFileSync(file, await (await request.get(render.downloadUrl!)).body());
+  const probe = JSON.parse(execFileSync("ffprobe", ["-v", "error", "-show_streams", "-of", "json", file]).toString("utf8")) as {
+    streams: { codec_type: string; codec_name: string; tags?: Record<string, string> }[];
+  };
+  expect(probe.streams.find((s) => s.codec_type === "subtitle")).toMatchObject({ codec_name: "mov_text", tags: { language: "deu" } });
+  const text = execFileSync("ffmpeg", ["-v", "error", "-i", file, "-map", "0:s:0", "-f", "webvtt", "-"]).toString("utf8").replace(/\s+/g, " ");
+  expect(text).toContain("Hi Ana!");
+  expect(text).toContain("It renews on 3. März 2027, and your next payment is 24,00 $.");
+});
+
+test("captions: burn draws them into the frames of an MP4 (a frame differs from the same render without), no subtitle track", async ({ request }) => {
+  const templateId = await productionTemplate(request);
+  const renderWith = async (captions: string) => {
+    const created = await request.post(`${templatesUrl()}/${templateId}/renders`, { headers: auth(), data: { data: { firstName: "Ana" }, format: "mp4", captions } });
+    expect(created.status(), await created.text()).toBe(202);
+    const render = await waitForRender(request, templateId, ((await created.json()) as { id: string }).id);
+    expect(render, render.error ?? "").toMatchObject({ status: "done", captions });
+    const file = path.join(scratch, `burn-${captions}.mp4`);
+    writeFileSync(file, await (await request.get(render.downloadUrl!)).body());
+    return file;
+  };
+  const burnt = await renderWith("burn");
+  const plain = await renderWith("none");
+  const streams = JSON.parse(execFileSync("ffprobe", ["-v", "error", "-show_streams", "-of", "json", burnt]).toString("utf8")) as { streams: { codec_type: string }[] };
+  expect(streams.streams.map((s) => s.codec_type)).toEqual(["video"]);
+  // One second in: the greeting's caption "Hi Ana! …" is on screen.
+  const frame = (file: string) =>
+    execFileSync("ffmpeg", ["-v", "error", "-ss", "1", "-i", file, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"], { maxBuffer: 16 * 1024 * 1024 });
+  expect(frame(burnt).equals(frame(plain))).toBe(false);
 });
 
 test("the console's Render action on a template's page: a PNG rendered on the server, then its download link", async ({ page, request }) => {

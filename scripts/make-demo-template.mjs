@@ -60,13 +60,28 @@ const widestGlyph = 1;
 const logoSize = 144;
 const logoFile = "logo.png";
 
-/** The bound fields (text layers); each default is also the layer's own text in the animation. */
+/**
+ * The bound fields (text layers). `default` is the raw value (a date or an amount, formatted for
+ * the share's locale as any value is); `shown` is the layer's own text in the animation, what it
+ * reads without bindings (the default formatted in en-US). maxLength fits the longest formatted
+ * value the locales give ("3. März 2027", "24,00 $").
+ */
 const fields = {
   firstName: { layer: "First name", default: "there", maxLength: 12 },
   planName: { layer: "Plan name", default: "Northwind Plus", maxLength: 20 },
-  renewalDate: { layer: "Renewal date", default: "March 3, 2027", maxLength: 24 },
-  amount: { layer: "Amount", default: "$24.00", maxLength: 14 },
+  renewalDate: { layer: "Renewal date", default: "2027-03-03", shown: "March 3, 2027", maxLength: 24, format: { type: "date", dateStyle: "long" } },
+  amount: { layer: "Amount", default: "24", shown: "$24.00", maxLength: 14, format: { type: "currency", currency: "USD" } },
 };
+
+/** What is said over each chapter (captions) and what is shown (descriptions), with the viewer's values. */
+const cues = [
+  { kind: "captions", chapter: "greeting", text: "Hi {{firstName|there}}! Here\u2019s a quick look at your plan." },
+  { kind: "captions", chapter: "your-plan", text: "You\u2019re on {{planName}}. It renews on {{renewalDate}}, and your next payment is {{amount}}." },
+  { kind: "captions", chapter: "next-step", text: "Want to switch plans or update your card? It only takes a minute." },
+  { kind: "descriptions", chapter: "greeting", text: "The Northwind logo, and a greeting: Hi {{firstName|there}}." },
+  { kind: "descriptions", chapter: "your-plan", text: "A card shows your plan, {{planName}}, renewing on {{renewalDate}}, next payment {{amount}}." },
+  { kind: "descriptions", chapter: "next-step", text: "How to switch plans or update your card, and a button: Manage my plan." },
+];
 
 const copy = {
   wordmark: "Northwind",
@@ -297,7 +312,8 @@ function buildAnimation(layout) {
   const factLayers = facts.flatMap((fact, i) => {
     const start = timing.factsIn + i * 6;
     const motion = entrance(start, { exit: timing.panelOut });
-    const { layer: layerName, default: text } = fields[fact.field];
+    const { layer: layerName, default: raw, shown } = fields[fact.field];
+    const text = shown ?? raw;
     return [
       textLayer(layerName, text, {
         x: fact.x,
@@ -488,10 +504,12 @@ function buildManifest() {
         target: { layer: field.layer },
         default: field.default,
         maxLength: field.maxLength,
+        ...(field.format ? { format: field.format } : {}),
       })),
       { key: "logo", type: "image", target: { asset: "logo" }, default: logoFile },
     ],
     chapters,
+    cues,
     ctas: [{ id: "manage-plan", name: copy.cta, layer: "CTA button" }],
     // The landing page shows the poster until the player draws frame 0: the same picture.
     posterFrame: 0,

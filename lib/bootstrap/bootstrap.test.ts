@@ -5,7 +5,8 @@ import { asc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import { templates } from "@/lib/db/schema";
-import type { TemplateField } from "@/shared/templates/manifest";
+import { formatData } from "@/shared/templates/format-values";
+import type { BindingManifest, TemplateField } from "@/shared/templates/manifest";
 import { verifyPassword } from "@/lib/auth/secrets";
 import { findUserByEmail, listProjectsForUser } from "@/lib/accounts/accounts";
 import { findPublicShare } from "@/lib/shares/public-share";
@@ -37,7 +38,7 @@ describe("bootstrapDemo", () => {
     ]);
   });
 
-  it("uploads Reelbind's demo template: the landscape version deployed, the portrait one Testing; the PROD share fills its fields for en-US", async () => {
+  it("uploads Reelbind's demo template: the landscape version deployed, the portrait one Testing; the PROD share (en-US) and the STAGING share (de-DE) hold the raw values its fields format", async () => {
     const db = await getDb();
     const result = await bootstrap();
     const rows = await db
@@ -54,17 +55,28 @@ describe("bootstrapDemo", () => {
     const share = await findPublicShare(db, result.share.url.split("/v/")[1]!);
     expect(share).toMatchObject({ locale: "en-US", ctaLabel: "Manage my plan", template: expect.objectContaining({ id: rows[0]!.id }) });
     const data = share!.personalizationData as Record<string, string>;
-    expect(data).toEqual({ firstName: "Ana", planName: "Northwind Plus", renewalDate: "March 3, 2027", amount: "$24.00" });
+    expect(data).toEqual({ firstName: "Ana", planName: "Northwind Plus", renewalDate: "2027-03-03", amount: "24" });
+    // STAGING plays the newest Testing template: the portrait version.
+    const german = await findPublicShare(db, result.stagingShare.url.split("/v/")[1]!);
+    expect(german).toMatchObject({ channel: "STAGING", locale: "de-DE", personalizationData: data, template: expect.objectContaining({ id: rows[1]!.id }) });
+    // What the viewers read: each locale's formatting of the raw values, within the fields' maxLength.
+    const [manifest] = await db.select({ manifest: templates.manifest }).from(templates).where(eq(templates.id, rows[0]!.id));
+    const manifestFields = (manifest!.manifest as BindingManifest).fields;
+    expect(formatData(manifestFields, data, "en-US").data).toMatchObject({ renewalDate: "March 3, 2027", amount: "$24.00" });
+    const germanValues = formatData(manifestFields, data, "de-DE").data;
+    expect(germanValues).toMatchObject({ renewalDate: "3. März 2027", amount: "24,00\u00a0$" });
     for (const { fields } of rows) {
       const byKey = new Map((fields as TemplateField[]).map((field) => [field.key, field]));
       expect([...byKey.keys()].sort()).toEqual(["amount", "firstName", "logo", "planName", "renewalDate"]);
-      for (const [key, value] of Object.entries(data)) expect([...value].length).toBeLessThanOrEqual(byKey.get(key)!.maxLength!);
+      for (const values of [formatData(manifestFields, data, "en-US").data, germanValues]) {
+        for (const [key, value] of Object.entries(values)) expect([...value].length).toBeLessThanOrEqual(byKey.get(key)!.maxLength!);
+      }
     }
   });
 
   it("prints every line the quick start promises", async () => {
     const banner = formatBootstrapBanner(await bootstrap());
-    for (const label of ["Base URL:", "Console:", "Admin login:", "Password:", "API token:", "Organization:", "Project:", "PROD share:"]) {
+    for (const label of ["Base URL:", "Console:", "Admin login:", "Password:", "API token:", "Organization:", "Project:", "PROD share:", "STAGING share (de-DE):"]) {
       expect(banner).toContain(label);
     }
     // The shell line sets what the examples (README, docs/api.md) use, to this run's values.

@@ -57,23 +57,31 @@ async function isLiveTokenOf(db: Db, userId: string, token: string | undefined):
   return Boolean(row);
 }
 
-/** The demo PROD share's locale; its personalization data is formatted for it, as a customer's would be. */
-const demoLocale = "en-US";
-
-/** The demo PROD share's configuration, used only when the project has no PROD share yet. */
-const demoShare = {
-  publicTitle: "{{firstName|Hello}}, here is your plan at a glance",
-  publicSubtitle: "A ten-second message from Northwind, made just for you.",
-  locale: demoLocale,
-  ctaLabel: "Manage my plan",
-  ctaUrl: "https://example.com/account",
-  personalizationData: {
-    firstName: "Ana",
-    planName: "Northwind Plus",
-    renewalDate: new Intl.DateTimeFormat(demoLocale, { dateStyle: "long", timeZone: "UTC" }).format(Date.UTC(2027, 2, 3)),
-    amount: new Intl.NumberFormat(demoLocale, { style: "currency", currency: "USD" }).format(24),
+/**
+ * The demo shares, used only for a channel that has no share yet: PROD in en-US, and STAGING in
+ * de-DE with the same raw data, so that a fresh install shows the player's German controls and
+ * the template's formatted values ("3. März 2027", "24,00 $") next to the English ones.
+ */
+const demoData = { firstName: "Ana", planName: "Northwind Plus", renewalDate: "2027-03-03", amount: "24" };
+const demoShares = {
+  PROD: {
+    publicTitle: "{{firstName|Hello}}, here is your plan at a glance",
+    publicSubtitle: "A ten-second message from Northwind, made just for you.",
+    locale: "en-US",
+    ctaLabel: "Manage my plan",
+    ctaUrl: "https://example.com/account",
+    personalizationData: demoData,
+    consentMode: "not_required" as const,
   },
-  consentMode: "not_required" as const,
+  STAGING: {
+    publicTitle: "{{firstName|Hallo}}, Ihr Tarif auf einen Blick",
+    publicSubtitle: "Ihr Tarif verlängert sich am {{renewalDate}}.",
+    locale: "de-DE",
+    ctaLabel: "Meinen Tarif verwalten",
+    ctaUrl: "https://example.com/account",
+    personalizationData: demoData,
+    consentMode: "not_required" as const,
+  },
 };
 
 /** Reelbind's own demo template, made by scripts/make-demo-template.mjs: one folder per version. */
@@ -112,7 +120,8 @@ async function ensureDemoTemplate(db: Db, actor: Actor, access: ProjectAccess) {
 
 /**
  * Creates, once, a demo organization, project, admin user (with a printed password),
- * an admin token, an API credential and a PROD share; later runs find and return the same ones.
+ * an admin token, an API credential, a PROD share (en-US) and a STAGING share (de-DE); later runs
+ * find and return the same ones.
  */
 export async function bootstrapDemo(db: Db, { adminEmail = demoAdminEmail } = {}) {
   const secrets = readSecrets();
@@ -166,9 +175,12 @@ export async function bootstrapDemo(db: Db, { adminEmail = demoAdminEmail } = {}
   }
 
   const template = await ensureDemoTemplate(db, actor, access);
-  const share =
-    (await listShares({ db, actor, access })).find((s) => s.channel === "PROD") ??
-    (await putShare({ db, actor, access }, { channel: "PROD", ...demoShare, apiCredentialId: credential.id })).share;
+  const existingShares = await listShares({ db, actor, access });
+  const demoShareOf = async (channel: keyof typeof demoShares) =>
+    existingShares.find((s) => s.channel === channel) ??
+    (await putShare({ db, actor, access }, { channel, ...demoShares[channel], apiCredentialId: credential.id })).share;
+  const share = await demoShareOf("PROD");
+  const germanShare = await demoShareOf("STAGING");
 
   writeSecrets(secrets);
   return {
@@ -181,6 +193,7 @@ export async function bootstrapDemo(db: Db, { adminEmail = demoAdminEmail } = {}
     apiCredential: { ...credential, apiSecret: secrets.apiSecret ?? null },
     template: { id: template.id, name: template.name, version: template.version, status: template.status },
     share: { channel: share.channel, url: share.url, status: share.status },
+    stagingShare: { channel: germanShare.channel, url: germanShare.url, status: germanShare.status, locale: germanShare.locale },
   };
 }
 
@@ -200,6 +213,7 @@ export function formatBootstrapBanner(result: BootstrapResult): string {
     `  Project:      ${result.project.name} (${result.project.id})`,
     `  Template:     ${result.template.name} ${result.template.version} (${result.template.status}, ${result.template.id})`,
     `  PROD share:   ${result.share.url}${result.share.status === "Enabled" ? "" : " (disabled)"}`,
+    `  STAGING share (${result.stagingShare.locale ?? "no locale"}): ${result.stagingShare.url}${result.stagingShare.status === "Enabled" ? "" : " (disabled)"}`,
     // The examples in the README and docs/api.md start from these variables.
     `  Shell:        export BASE=${result.baseUrl} TOKEN=${result.token} PROJECT=${result.project.id}`,
     `  Try:          curl -H "Authorization: Bearer $TOKEN" "$BASE/api/Projects/$PROJECT/public-video-shares"`,

@@ -35,16 +35,34 @@ const unavailable = () => new NotFoundError("This video is not available.");
  * a bad token or one whose credential has been revoked.
  */
 export async function buildPageManifest(db: Db, source: ManifestSource): Promise<PageManifest> {
+  const viewer = await resolveViewer(db, source);
+  return manifestFor(db, viewer.share, viewer.session, viewer.data);
+}
+
+/** Who watches what: the share as served to this viewer (their A/B variant), their session, and their data over the share's. */
+export type ResolvedViewer = { share: PublicShare; session: EmbedSessionClaims | null; data: Record<string, string> };
+
+/**
+ * The share, session and data a manifest source stands for (the page manifest, the WebVTT API):
+ * 404 for an unavailable share or an unknown recipient token (a miss charged to the address),
+ * 401 for a bad session token or one whose credential has been revoked.
+ */
+export async function resolveViewer(db: Db, source: ManifestSource): Promise<ResolvedViewer> {
   if ("share" in source) {
     const share = await findPublicShareFor(db, source.share, source.address);
     if (!share) throw unavailable();
-    if (source.recipient === undefined) return manifestFor(db, await shareForViewer(db, share, source.viewer ? { cookie: source.viewer } : null), null);
+    if (source.recipient === undefined) {
+      const served = await shareForViewer(db, share, source.viewer ? { cookie: source.viewer } : null);
+      return { share: served, session: null, data: bindingData(served.personalizationData) };
+    }
     const recipient = await findShareRecipient(db, share, source.recipient);
     if (!recipient) {
       chargeShareMiss(source.share, source.address);
       throw unavailable();
     }
-    return manifestFor(db, await shareForViewer(db, share, { viewerHash: recipientViewerHash(share.projectId, recipient.id) }), null, recipient.data);
+    const served = await shareForViewer(db, share, { viewerHash: recipientViewerHash(share.projectId, recipient.id) });
+    // A recipient's data (a campaign's personal URL) goes over the share's, as an embed session's does.
+    return { share: served, session: null, data: bindingData(served.personalizationData, recipient.data) };
   }
   const session = await verifyEmbedSessionToken(source.session);
   // Revoking the credential that minted a session ends it: the same 401 as any invalid token.
@@ -53,7 +71,8 @@ export async function buildPageManifest(db: Db, source: ManifestSource): Promise
   }
   const share = await findSessionShare(db, session);
   if (!share) throw unavailable();
-  return manifestFor(db, await shareForViewer(db, share, session.viewerHash ? { viewerHash: session.viewerHash } : { session: source.session }), session);
+  const served = await shareForViewer(db, share, session.viewerHash ? { viewerHash: session.viewerHash } : { session: source.session });
+  return { share: served, session, data: bindingData(served.personalizationData, session.personalizationData) };
 }
 
 /** The share a session names, only if it is available and belongs to the session's project and organization. */
@@ -70,8 +89,7 @@ export function bindingData(...layers: (Record<string, unknown> | null | undefin
   return Object.assign({}, ...layers.map(playedData)) as Record<string, string>;
 }
 
-/** A recipient's data (a campaign's personal URL) goes over the share's, as an embed session's does. */
-async function manifestFor(db: Db, share: PublicShare, session: EmbedSessionClaims | null, recipientData?: Record<string, unknown>): Promise<PageManifest> {
+async function manifestFor(db: Db, share: PublicShare, session: EmbedSessionClaims | null, data: Record<string, string>): Promise<PageManifest> {
   const allowedOrigins = session?.allowedOrigins ?? null;
   const ingest = await mintIngestToken({
     organizationId: share.organizationId,
@@ -84,7 +102,6 @@ async function manifestFor(db: Db, share: PublicShare, session: EmbedSessionClai
     templateVersion: share.template?.version,
   });
   const served = share.template && (await describeTemplate(db, share.template));
-  const data = bindingData(share.personalizationData, session?.personalizationData, recipientData);
   // Filled here, so that the player never shows a raw {{placeholder}} (docs/adr/0148-share-text-placeholders.md).
   const text = viewerShareText(share, data);
   return {

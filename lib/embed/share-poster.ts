@@ -25,7 +25,7 @@ export async function findSharePoster(db: Db, slug: string, address: string): Pr
   if (!share?.template) return null;
   const poster = (await getTemplateFiles(db, share.template.id)).find((file) => file.role === "posterFile");
   if (poster) return { body: await getBlobStore().read(poster.storageKey), contentType: poster.contentType };
-  const { sha256 } = await renderPreview(db, share.projectId, share.template.id, bindingData(share.personalizationData));
+  const { sha256 } = await renderPreview(db, share.projectId, share.template.id, bindingData(share.personalizationData), share.locale);
   const png = await readPreviewPng(sha256);
   return png ? { body: png, contentType: "image/png" } : null;
 }
@@ -64,12 +64,15 @@ export async function findRecipientPoster(db: Db, slug: string, token: string, a
 /** The digest of the recipient's PNG in the blob store: the stored one while its data is the same, else a fresh render. */
 async function recipientPosterDigest(db: Db, share: PublicShare & { template: NonNullable<PublicShare["template"]> }, recipient: { id: string; data: Record<string, unknown> }): Promise<string> {
   const data = bindingData(share.personalizationData, recipient.data);
-  const dataHash = createHash("sha256").update(JSON.stringify(Object.entries(data).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))).digest("hex");
+  // The locale too: the same data reads "3. März 2027" in a de-DE share.
+  const dataHash = createHash("sha256")
+    .update(JSON.stringify([share.locale ?? null, Object.entries(data).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))]))
+    .digest("hex");
   const key = and(eq(recipientPosters.recipientId, recipient.id), eq(recipientPosters.templateId, share.template.id));
   const [stored] = await db.select({ dataHash: recipientPosters.dataHash, sha256: recipientPosters.sha256 }).from(recipientPosters).where(key);
   // A blob can go with a deleted template file of the same bytes: then it is rendered again.
   if (stored?.dataHash === dataHash && (await getBlobStore().stat(`sha256/${stored.sha256}`))) return stored.sha256;
-  const { sha256 } = await renderPreview(db, share.projectId, share.template.id, data);
+  const { sha256 } = await renderPreview(db, share.projectId, share.template.id, data, share.locale);
   await db
     .insert(recipientPosters)
     .values({ recipientId: recipient.id, templateId: share.template.id, dataHash, sha256 })

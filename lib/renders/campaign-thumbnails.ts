@@ -53,6 +53,7 @@ export const queueCampaignThumbnails = projectVerb("render.create", async (ctx, 
   const template = await findServedTemplate(ctx.db, project.id, campaign.channel);
   if (!template) throw new ConflictError(`The ${campaign.channel} share serves no template yet; deploy one first.`);
   const shareData = JSON.stringify(share.personalizationData ?? {});
+  // In the share's locale, as the recipient's page shows the values; no captions (a 3 s loop in an email).
   // While the share runs an A/B test, each recipient's thumbnail is of the variant their page plays.
   const variants = (await shareVariantRows(ctx.db, share.id)).map((row) => row.variant);
   const templateFor = (recipientId: string) =>
@@ -69,14 +70,14 @@ export const queueCampaignThumbnails = projectVerb("render.create", async (ctx, 
     const assigned = JSON.stringify(page.map((recipient) => ({ recipient_id: recipient.id, template_id: templateFor(recipient.id) })));
     const inserted = await ctx.write(async (tx) => {
       const result = await tx.execute<{ id: string; recipient_id: string }>(sql`
-        insert into renders (project_id, template_id, campaign_id, recipient_id, purpose, format, data, created_by)
-        select r.project_id, m.template_id, r.campaign_id, r.id, 'thumbnail', 'gif', ${shareData}::jsonb || r.data, ${ctx.actor.userId}
+        insert into renders (project_id, template_id, campaign_id, recipient_id, purpose, format, locale, data, created_by)
+        select r.project_id, m.template_id, r.campaign_id, r.id, 'thumbnail', 'gif', ${share.locale}, ${shareData}::jsonb || r.data, ${ctx.actor.userId}
         from json_to_recordset(${assigned}::json) as m(recipient_id uuid, template_id uuid)
         join campaign_recipients r on r.id = m.recipient_id and r.project_id = ${project.id}
         where not exists (
           select 1 from renders x
           where x.recipient_id = r.id and x.purpose = 'thumbnail' and x.template_id = m.template_id and x.status <> 'failed'
-            and x.data = ${shareData}::jsonb || r.data
+            and x.data = ${shareData}::jsonb || r.data and x.locale is not distinct from ${share.locale}
         )
         returning id, recipient_id`);
       // postgres.js answers the rows, PGlite {rows}.

@@ -1,10 +1,13 @@
 import { z } from "zod";
-import { previewBodySchema } from "@/lib/templates/preview-contract";
+import { localeBodySchema, previewBodySchema } from "@/lib/templates/preview-contract";
 
 // Bodies, queries and responses of the render routes (lib/api/openapi.ts documents them from these).
 
 export const renderFormats = ["mp4", "gif", "png"] as const;
 export type RenderFormat = (typeof renderFormats)[number];
+/** none; attach: an MP4's subtitle track (mov_text); burn: the captions drawn into the frames (MP4, GIF). */
+export const renderCaptions = ["none", "attach", "burn"] as const;
+export type RenderCaptions = (typeof renderCaptions)[number];
 export const renderStatuses = ["queued", "rendering", "done", "failed"] as const;
 export type RenderStatus = (typeof renderStatuses)[number];
 
@@ -19,6 +22,11 @@ const maxMetadataChars = 4096;
 export const createRenderBody = z.strictObject({
   data: previewBodySchema.shape.data.default({}),
   format: z.enum(renderFormats, { error: `must be one of ${renderFormats.join(", ")}` }),
+  locale: localeBodySchema.optional().describe("BCP 47 (de-DE): the data's formatted values and the captions are in it; default en-US"),
+  captions: z
+    .enum(renderCaptions, { error: `must be one of ${renderCaptions.join(", ")}` })
+    .default("none")
+    .describe("none; attach: an MP4 carries the captions as a subtitle track (mov_text); burn: drawn into the frames (MP4 or GIF)"),
   webhookUrl: z
     .url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" })
     .max(2048, { error: "must be at most 2048 characters" })
@@ -30,6 +38,13 @@ export const createRenderBody = z.strictObject({
     .optional(),
 });
 export type CreateRenderBody = z.infer<typeof createRenderBody>;
+
+/** What a format can do with captions: only an MP4 has a subtitle track, a PNG has no time to show them at. */
+export function captionsRefusal(format: RenderFormat, captions: RenderCaptions): string | null {
+  if (captions === "attach" && format !== "mp4") return `must be none or burn for a ${format} (only an MP4 has a subtitle track)`;
+  if (captions === "burn" && format === "png") return "must be none for a png (a still has no captions to show)";
+  return null;
+}
 
 export const listRendersQuery = z.strictObject({
   limit: z.coerce.number({ error: "must be a whole number from 1 to 100" }).int("must be a whole number from 1 to 100").min(1).max(100).default(50),
@@ -43,6 +58,8 @@ export const renderSchema = z.object({
   recipientId: z.uuid().nullable(),
   purpose: z.enum(["render", "thumbnail"]),
   format: z.enum(renderFormats),
+  locale: z.string().nullable(),
+  captions: z.enum(renderCaptions),
   status: z.enum(renderStatuses),
   error: z.string().nullable(),
   attempts: z.number().int(),

@@ -3,6 +3,7 @@ import { NotFoundError, ValidationError } from "@/lib/errors";
 import { isUuid } from "@/lib/auth/project-access";
 import { schema } from "@/lib/db";
 import { audited, projectVerb, type Permitted } from "@/lib/services/verbs";
+import { templateCues } from "@/lib/embed/viewer-cues";
 import { applyBindings } from "@/shared/templates/bindings";
 import { loadLottie } from "@/lib/templates/load-lottie";
 import type { BindingManifest } from "@/shared/templates/manifest";
@@ -11,7 +12,8 @@ import { checkWebhookUrl } from "@/lib/webhooks/url-safety";
 import { signRenderDownload, type RenderPurpose } from "./download-url";
 import { enqueueRenders } from "./queue";
 import type { RenderRow } from "./run-render";
-import type { CreateRenderBody, RenderFormat, RenderStatus } from "./contract";
+import { canonicalLocale } from "@/shared/i18n/locale";
+import { captionsRefusal, type CreateRenderBody, type RenderCaptions, type RenderFormat, type RenderStatus } from "./contract";
 
 /** The API's view of a render; a finished one carries a fresh signed download URL. */
 export function presentRender(row: RenderRow, now = Date.now()) {
@@ -24,6 +26,8 @@ export function presentRender(row: RenderRow, now = Date.now()) {
     recipientId: row.recipientId,
     purpose: row.purpose as RenderPurpose,
     format: row.format as RenderFormat,
+    locale: row.locale,
+    captions: row.captions as RenderCaptions,
     status: row.status as RenderStatus,
     error: row.error,
     attempts: row.attempts,
@@ -45,12 +49,18 @@ export function presentRender(row: RenderRow, now = Date.now()) {
  * The template and the keys of `data` that match no field of it, as the preview reports them.
  * Binding the data here (without rendering) also checks the template can be read before a job is queued.
  */
-async function checkData({ db, access }: Permitted<"render.create">, templateId: string, data: Record<string, string>) {
+async function checkData({ db, access }: Permitted<"render.create">, templateId: string, data: Record<string, string>, locale: string | null, captions: RenderCaptions) {
   const template = await getTemplateRowOrThrow(db, { projectId: access.project.id, templateId });
   const templateJson = (await getTemplateFiles(db, template.id)).find((file) => file.role === "templateJson");
   if (!templateJson) return { template, warnings: Object.keys(data).map((key) => `unknown key "${key}"`) };
-  const bound = applyBindings({ lottie: await loadLottie(templateJson), manifest: template.manifest as BindingManifest | null, data });
-  return { template, warnings: bound.warnings.filter((warning) => warning.startsWith("unknown key")) };
+  const lottie = await loadLottie(templateJson);
+  const bound = applyBindings({ lottie, manifest: template.manifest as BindingManifest | null, data, locale });
+  // Unknown keys, and values a field's format cannot read ("renewalDate" is not an ISO 8601 date…).
+  const warnings = bound.warnings.filter((warning) => warning.startsWith("unknown key") || warning.includes("shown as given"));
+  if (captions !== "none" && !templateCues(lottie, template, data, locale).some((cue) => cue.kind === "captions")) {
+    warnings.push(`captions: the template declares no captions cues, so the render has none`);
+  }
+  return { template, warnings };
 }
 
 /**
@@ -67,7 +77,11 @@ export const createRender = projectVerb("render.create", async (ctx, { templateI
     if (!check.ok) throw new ValidationError([{ path: "webhookUrl", message: check.reason }]);
     if (check.warning) urlWarnings.push(`webhookUrl: ${check.warning}`);
   }
-  const checked = await checkData(ctx, templateId, body.data);
+  const refusal = captionsRefusal(body.format, body.captions);
+  if (refusal) throw new ValidationError([{ path: "captions", message: refusal }]);
+  // Stored canonical (de-de → de-DE): the worker formats with it as given.
+  const locale = body.locale === undefined ? null : canonicalLocale(body.locale);
+  const checked = await checkData(ctx, templateId, body.data, locale, body.captions);
   const warnings = [...checked.warnings, ...urlWarnings];
   const row = await ctx.write(async (tx) => {
     const [row] = await tx
@@ -76,6 +90,8 @@ export const createRender = projectVerb("render.create", async (ctx, { templateI
         projectId: ctx.access.project.id,
         templateId,
         format: body.format,
+        locale,
+        captions: body.captions,
         data: body.data,
         metadata: body.metadata ?? null,
         webhookUrl: body.webhookUrl ?? null,
@@ -84,7 +100,7 @@ export const createRender = projectVerb("render.create", async (ctx, { templateI
       .returning();
     // The template by its name and version (ADR 0113); the data, metadata and webhook URL stay out of the trail.
     const { name, version } = checked.template;
-    return audited(row!, { action: "render.created", targetType: "render", targetId: row!.id, data: { templateId, name, version, format: row!.format } });
+    return audited(row!, { action: "render.created", targetType: "render", targetId: row!.id, data: { templateId, name, version, format: row!.format, captions: row!.captions } });
   });
   await enqueueRenders([row.id]);
   return { id: row.id, status: row.status as RenderStatus, warnings };

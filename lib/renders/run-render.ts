@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
@@ -9,7 +9,9 @@ import { schema, type Db } from "@/lib/db";
 import { hasErrorCode } from "@/lib/error-code";
 import { renderMedia, type RenderedMedia } from "@/lib/skottie/render-media";
 import { getBlobStore } from "@/lib/storage";
+import { templateCues } from "@/lib/embed/viewer-cues";
 import { applyBindings } from "@/shared/templates/bindings";
+import { toWebVtt } from "@/shared/templates/cues";
 import { loadLottie } from "@/lib/templates/load-lottie";
 import type { BindingManifest } from "@/shared/templates/manifest";
 import { overlayConfigSchema } from "@/lib/templates/contract";
@@ -113,7 +115,10 @@ async function renderRow(db: Db, row: RenderRow, workDir: string, signal?: Abort
   for (const asset of files.filter((f) => f.role === "assetFiles" && f.contentType.startsWith("image/"))) {
     assets.set(asset.name, await store.read(asset.storageKey));
   }
-  const lottie = templateJson ? applyBindings({ lottie: await loadLottie(templateJson), manifest, data: row.data as Record<string, string>, assets: assets.keys() }).lottie : null;
+  const data = row.data as Record<string, string>;
+  const animation = templateJson ? await loadLottie(templateJson) : null;
+  const lottie = animation ? applyBindings({ lottie: animation, manifest, data, assets: assets.keys(), locale: row.locale }).lottie : null;
+  const captions = animation && row.captions !== "none" ? await writeCaptions(workDir, templateCues(animation, template, data, row.locale)) : null;
   let videoPath: string | undefined;
   if (template.kind === "Raster" && video) {
     // ffmpeg reads an MP4 by seeking (its index may be at the end): a local copy, removed with workDir.
@@ -128,12 +133,27 @@ async function renderRow(db: Db, row: RenderRow, workDir: string, signal?: Abort
     video: videoPath,
     overlay: overlay.success ? { fit: overlay.data.fit, offsetSeconds: overlay.data.offsetSeconds } : undefined,
     stillFrame: manifest?.posterFrame,
+    captions: captions ? { mode: row.captions as "attach" | "burn", vttPath: captions, language: iso639_2(row.locale) } : undefined,
     thumbnail: row.purpose === "thumbnail",
     workDir,
     ffmpegPath: getConfig().ffmpegPath,
     signal,
   });
 }
+
+/** The captions as a WebVTT file in workDir (removed with it); null when the template has none to show. */
+async function writeCaptions(workDir: string, cues: ReturnType<typeof templateCues>): Promise<string | null> {
+  if (!cues.some((cue) => cue.kind === "captions")) return null;
+  const vttPath = path.join(workDir, "captions.vtt");
+  await writeFile(vttPath, toWebVtt(cues, "captions"));
+  return vttPath;
+}
+
+/** ISO 639-2/T codes of the languages the player speaks (an MP4 track's language); "und" for others. */
+const iso639_2: (locale: string | null) => string = (() => {
+  const codes: Record<string, string> = { en: "eng", de: "deu", fr: "fra", es: "spa", pt: "por", it: "ita", nl: "nld", ja: "jpn", ar: "ara", pl: "pol", sv: "swe", da: "dan", fi: "fin", nb: "nob", tr: "tur", zh: "zho", ko: "kor", ru: "rus", he: "heb" };
+  return (locale) => codes[new Intl.Locale(locale ?? "en-US").language] ?? "und";
+})();
 
 type Outcome =
   | { status: "done"; error: null; storageKey: string; media: RenderedMedia }

@@ -2,6 +2,8 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { apiCredentials, projects, publicVideoShares, type Channel } from "@/lib/db/schema";
 import { findServedTemplate } from "@/lib/templates/served-template";
+import { formatData } from "@/shared/templates/format-values";
+import type { BindingManifest } from "@/shared/templates/manifest";
 import { fillPlaceholders } from "@/shared/templates/placeholders";
 import { chargeShareMiss, shareLookupRefusal } from "./share-lookup-limit";
 import { isWellFormedSlug } from "./share-rules";
@@ -45,11 +47,17 @@ export type PublicShare = NonNullable<Awaited<ReturnType<typeof findPublicShare>
 
 /**
  * The share's title, subtitle and call-to-action label as one viewer sees them: their
- * `{{field|default}}` placeholders filled with that viewer's data (docs/adr/0148-share-text-placeholders.md).
+ * `{{field|default}}` placeholders filled with that viewer's data (docs/adr/0148-share-text-placeholders.md),
+ * formatted as the served template's fields say for the share's locale (the video shows the same).
  */
-export function viewerShareText(share: Pick<PublicShare, "publicTitle" | "publicSubtitle" | "ctaLabel">, data: Readonly<Record<string, string>>) {
+export function viewerShareText(
+  share: Pick<PublicShare, "publicTitle" | "publicSubtitle" | "ctaLabel"> & Partial<Pick<PublicShare, "locale" | "template">>,
+  data: Readonly<Record<string, string>>,
+) {
+  const fields = (share.template?.manifest as BindingManifest | null | undefined)?.fields ?? [];
+  const formatted = formatData(fields, data, share.locale).data;
   // Trimmed as the saved texts are: "Hi {{firstName}}" without a name reads "Hi".
-  const fill = (text: string) => fillPlaceholders(text, data).trim();
+  const fill = (text: string) => fillPlaceholders(text, formatted).trim();
   return {
     title: fill(share.publicTitle),
     subtitle: share.publicSubtitle === null ? null : fill(share.publicSubtitle) || null,

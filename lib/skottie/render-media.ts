@@ -1,7 +1,8 @@
-import { stat, writeFile } from "node:fs/promises";
+import { mkdir, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Lottie } from "@/shared/templates/lottie";
 import { probeVideo, readFrames, startMediaProcess, writeChunk, type MediaProcess } from "./ffmpeg";
+import { readFontFiles } from "./fonts";
 import { unpremultiply } from "./pixels";
 import { i420Bytes, rgbaToI420 } from "./yuv";
 import { drawPlayBadge } from "./play-badge";
@@ -30,6 +31,11 @@ export type RenderMediaInput = {
   stillFrame?: number;
   /** Thumbnails: a short loop, small, with a play button. */
   thumbnail?: boolean;
+  /**
+   * Captions, as a WebVTT file in workDir: attach (MP4) adds it as a mov_text subtitle stream
+   * tagged with `language` (ISO 639-2); burn draws it into the frames (libass).
+   */
+  captions?: { mode: "attach" | "burn"; vttPath: string; language?: string };
   /** Where the output file goes (a directory the caller removes). */
   workDir: string;
   ffmpegPath: string;
@@ -116,17 +122,19 @@ export async function renderMedia(input: RenderMediaInput): Promise<RenderedMedi
   }
   const output = path.join(input.workDir, `render.${input.format}`);
   if (input.format === "png") return renderStill(input, source, output);
+  if (input.captions?.mode === "attach" && input.format !== "mp4") throw new RenderInputError(`A ${input.format} has no subtitle track to attach captions to.`);
+  const burn = input.captions?.mode === "burn" ? await burnFilter(input.captions.vttPath, input.workDir) : null;
   if (input.format === "mp4") {
     const size = fitBox(source.width, source.height, videoBox);
     const fps = Math.min(source.frameRate, maxFrameRate);
-    return encode(input, source, { ...size, fps, seconds, output, contentType: "video/mp4", args: mp4Args(input, source, output), pipeFormat: "yuv420p" });
+    return encode(input, source, { ...size, fps, seconds, output, contentType: "video/mp4", args: mp4Args(input, source, output, burn), pipeFormat: "yuv420p" });
   }
   const ladder = input.thumbnail ? thumbnailLadder : gifLadder;
   for (const [index, step] of ladder.entries()) {
     const width = even(Math.min(step.width, source.width));
     const height = even((width * source.height) / source.width);
     const fps = Math.min(step.fps, source.frameRate);
-    const rendered = await encode(input, source, { width, height, fps, seconds, output, contentType: "image/gif", args: gifArgs(output), pipeFormat: "rgba" });
+    const rendered = await encode(input, source, { width, height, fps, seconds, output, contentType: "image/gif", args: gifArgs(output, burn), pipeFormat: "rgba" });
     if (rendered.bytes <= maxGifBytes) return rendered;
     if (index === ladder.length - 1) {
       throw new RenderInputError(`The GIF is ${rendered.bytes} bytes even at ${width} px and ${fps} fps; GIFs are limited to ${maxGifBytes} bytes.`);
@@ -135,18 +143,53 @@ export async function renderMedia(input: RenderMediaInput): Promise<RenderedMedi
   throw new Error("unreachable");
 }
 
-function mp4Args(input: RenderMediaInput, source: Source, output: string): string[] {
-  const audio = input.video && source.hasAudio ? ["-i", input.video, "-map", "0:v", "-map", "1:a:0", "-c:a", "aac", "-b:a", "128k", "-shortest"] : [];
+/** A value quoted for ffmpeg's filtergraph; one with a quote, backslash or colon would need two levels of escaping, and the temp paths never have one. */
+function filterValue(value: string): string {
+  if (/['\\:]/.test(value)) throw new Error(`A path for ffmpeg's subtitles filter must not contain ', \\ or : (${JSON.stringify(value)}); set TMPDIR to a plain path.`);
+  return `'${value}'`;
+}
+
+/**
+ * The subtitles filter drawing the WebVTT file into the frames, in DejaVu Sans (the renders' font,
+ * copied beside it: libass finds no fonts on a machine without fontconfig's). Refused with a clear
+ * error when this ffmpeg was built without libass.
+ */
+async function burnFilter(vttPath: string, workDir: string): Promise<string> {
+  const fontsDir = path.join(workDir, "caption-fonts");
+  await mkdir(fontsDir, { recursive: true });
+  await writeFile(path.join(fontsDir, "DejaVuSans.ttf"), new Uint8Array(readFontFiles().regular));
+  return `subtitles=filename=${filterValue(vttPath)}:fontsdir=${filterValue(fontsDir)}:force_style=${filterValue("FontName=DejaVu Sans,Outline=2,Shadow=0,MarginV=24")}`;
+}
+
+/** ffmpeg names a missing filter so: a build without libass cannot burn captions, whatever is retried. */
+function missingFilter(error: unknown): RenderInputError | null {
+  const message = error instanceof Error ? error.message : "";
+  return /No such filter: '?subtitles/i.test(message)
+    ? new RenderInputError("Burning captions needs ffmpeg's subtitles filter (libass), which this ffmpeg lacks: render with captions none or attach, or install an ffmpeg with libass.")
+    : null;
+}
+
+function mp4Args(input: RenderMediaInput, source: Source, output: string, burn: string | null): string[] {
+  const audio = input.video && source.hasAudio;
+  const attach = input.captions?.mode === "attach" ? input.captions : null;
+  const inputs = [...(audio ? ["-i", input.video!] : []), ...(attach ? ["-i", attach.vttPath] : [])];
+  const maps = inputs.length > 0 ? ["-map", "0:v", ...(audio ? ["-map", "1:a:0"] : []), ...(attach ? ["-map", `${audio ? 2 : 1}:s:0`] : [])] : [];
   return [
-    ...audio,
+    ...inputs,
+    ...maps,
+    ...(audio ? ["-c:a", "aac", "-b:a", "128k"] : []),
+    ...(attach ? ["-c:s", "mov_text", ...(attach.language ? ["-metadata:s:s:0", `language=${attach.language}`] : [])] : []),
+    // The sound sets the length; subtitles never do (-shortest would stop the video at the last cue).
+    ...(audio ? ["-shortest"] : []),
+    ...(burn ? ["-vf", burn] : []),
     ...["-c:v", "libx264", "-preset", "superfast", "-crf", "23", "-pix_fmt", "yuv420p", "-movflags", "+faststart", "-f", "mp4", "-y", output],
   ];
 }
 
-function gifArgs(output: string): string[] {
+function gifArgs(output: string, burn: string | null): string[] {
   return [
     "-filter_complex",
-    "split[a][b];[a]palettegen=max_colors=256:stats_mode=diff[p];[b][p]paletteuse=dither=bayer:bayer_scale=4:diff_mode=rectangle",
+    `${burn ? `${burn},` : ""}split[a][b];[a]palettegen=max_colors=256:stats_mode=diff[p];[b][p]paletteuse=dither=bayer:bayer_scale=4:diff_mode=rectangle`,
     ...["-loop", "0", "-f", "gif", "-y", output],
   ];
 }
@@ -242,7 +285,7 @@ async function encode(input: RenderMediaInput, source: Source, encoding: Encodin
   } catch (error) {
     for (const process of processes) process.kill();
     await Promise.allSettled(processes.map((p) => p.exited));
-    throw input.signal?.aborted ? input.signal.reason : error;
+    throw input.signal?.aborted ? input.signal.reason : (missingFilter(error) ?? error);
   } finally {
     renderer?.close();
   }

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -115,6 +115,47 @@ describe("renderMedia", () => {
     const after = pixelAt(3);
     expect(after[0]).toBeGreaterThan(200);
     expect(after[1]).toBeLessThan(60);
+  });
+
+  describe("captions", () => {
+    const vtt = () => {
+      const file = path.join(workDir(), "captions.vtt");
+      writeFileSync(file, "WEBVTT\n\n1\n00:00:00.000 --> 00:00:01.000\nHallo Ana, am 3. März 2027\n");
+      return file;
+    };
+    const frameBytes = (file: string) =>
+      execFileSync("ffmpeg", ["-v", "error", "-ss", "0.5", "-i", file, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]);
+
+    it("attach – the MP4 gets a mov_text subtitle stream in the locale's language, with the cue's text", async () => {
+      const rendered = await render({ format: "mp4", captions: { mode: "attach", vttPath: vtt(), language: "deu" } });
+      const probe = JSON.parse(execFileSync("ffprobe", ["-v", "error", "-show_streams", "-of", "json", rendered.path]).toString("utf8")) as {
+        streams: { codec_type: string; codec_name: string; tags?: Record<string, string> }[];
+      };
+      const subtitle = probe.streams.find((s) => s.codec_type === "subtitle");
+      expect(subtitle).toMatchObject({ codec_name: "mov_text", tags: { language: "deu" } });
+      expect(video(ffprobe(rendered.path))).toMatchObject({ codec_name: "h264", nb_read_frames: "30" });
+      const text = execFileSync("ffmpeg", ["-v", "error", "-i", rendered.path, "-map", "0:s:0", "-f", "webvtt", "-"]).toString("utf8");
+      expect(text).toContain("Hallo Ana, am 3. März 2027");
+      expect(text).toContain("00:00.000 --> 00:01.000");
+    });
+
+    it("burn – the captions are drawn into the frames (they differ from the same render without), no subtitle stream", async () => {
+      const plain = await render({ format: "mp4" });
+      const burnt = await render({ format: "mp4", captions: { mode: "burn", vttPath: vtt() } });
+      expect(ffprobe(burnt.path).streams.map((s) => s.codec_type)).toEqual(["video"]);
+      expect(frameBytes(burnt.path).equals(frameBytes(plain.path))).toBe(false);
+    });
+
+    it("burn – a GIF too", async () => {
+      const plain = await render({ format: "gif" });
+      const burnt = await render({ format: "gif", captions: { mode: "burn", vttPath: vtt() } });
+      expect(video(ffprobe(burnt.path)).codec_name).toBe("gif");
+      expect(frameBytes(burnt.path).equals(frameBytes(plain.path))).toBe(false);
+    });
+
+    it("attach – refused for a GIF (no subtitle track)", async () => {
+      await expect(render({ format: "gif", captions: { mode: "attach", vttPath: vtt() } })).rejects.toMatchObject({ code: "RENDER_INPUT_INVALID" });
+    });
   });
 
   it("missing ffmpeg – a clear error naming FFMPEG_PATH, no crash", async () => {

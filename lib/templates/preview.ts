@@ -47,19 +47,23 @@ function canonicalJson(data: Record<string, string>): string {
  * Renders the template with the data applied (a PNG at the manifest's posterFrame, else
  * mid-animation), stores it in the blob store, and returns a signed URL naming its digest.
  */
-export const previewTemplate = projectVerb("template.preview", async ({ db, access }, { templateId, data }: { templateId: string; data: Record<string, string> }) => {
-  const { sha256, meta } = await renderPreview(db, access.project.id, templateId, data);
-  const { url, expiresAt } = signPreviewUrl(sha256);
-  return { url, expiresAt, ...meta };
-});
+export const previewTemplate = projectVerb(
+  "template.preview",
+  async ({ db, access }, { templateId, data, locale }: { templateId: string; data: Record<string, string>; locale?: string | null }) => {
+    const { sha256, meta } = await renderPreview(db, access.project.id, templateId, data, locale ?? null);
+    const { url, expiresAt } = signPreviewUrl(sha256);
+    return { url, expiresAt, ...meta };
+  },
+);
 
 /**
  * The rendered (or cached) preview's digest and metadata; readPreviewPng(sha256) gives the PNG.
- * Takes a bare project id: the share poster calls it for a public share, with no actor.
+ * Takes a bare project id: the share poster calls it for a public share, with no actor. The
+ * fields' formatted values (dates, amounts) are in `locale` (BCP 47; null: en-US).
  */
-export async function renderPreview(db: Db, projectId: string, templateId: string, data: Record<string, string>): Promise<RenderedPreview> {
+export async function renderPreview(db: Db, projectId: string, templateId: string, data: Record<string, string>, locale: string | null = null): Promise<RenderedPreview> {
   const template = await getTemplateRowOrThrow(db, { projectId, templateId });
-  const cacheKey = createHash("sha256").update(`${template.id}\n${canonicalJson(data)}`).digest("hex");
+  const cacheKey = createHash("sha256").update(`${template.id}\n${locale ?? ""}\n${canonicalJson(data)}`).digest("hex");
   const cached = renderedPreviews().get(cacheKey);
   const store = getBlobStore();
   // Blobs are shared by content: a template file with the same bytes, deleted, takes the PNG with it.
@@ -74,7 +78,7 @@ export async function renderPreview(db: Db, projectId: string, templateId: strin
   for (const asset of files.filter((f) => f.role === "assetFiles" && f.contentType.startsWith("image/"))) {
     assets.set(asset.name, await store.read(asset.storageKey));
   }
-  const bound = applyBindings({ lottie, manifest, data, assets: assets.keys() });
+  const bound = applyBindings({ lottie, manifest, data, assets: assets.keys(), locale });
   const background = template.kind === "Raster" && poster ? await store.read(poster.storageKey) : undefined;
   const frame = manifest?.posterFrame ?? (lottie.ip + lottie.op) / 2;
   const rendered = await renderPreviewPng({ lottie: bound.lottie, assets, frame, background });

@@ -36,7 +36,9 @@ export function applyBindings({ lottie, manifest, data: raw, assets, locale }: A
 
   // The data rules' warnings (data-rules.ts), worded as the share form, the API and campaigns word them.
   const problems = checkPersonalizationData(dataRuleFields(fields), raw, files);
-  const formatted = formatData(fields, raw, locale);
+  // A formatted field's raw default ("2027-03-03") is formatted as a value would be.
+  const defaults = Object.fromEntries(fields.filter((field) => field.format && field.default !== undefined && !Object.hasOwn(raw, field.key)).map((field) => [field.key, field.default!]));
+  const formatted = formatData(fields, { ...defaults, ...raw }, locale);
   const data = formatted.data;
   const warnings = [...problems.map((problem) => problem.message), ...formatted.warnings];
   const unusable = new Set(problems.filter((problem) => problem.code === "not_string" || problem.code === "not_image").map((problem) => problem.key));

@@ -1,5 +1,3 @@
-import type { ManifestField } from "./manifest";
-
 // A field's `format` (binding manifest): the data holds the raw value ("2027-03-03", "24",
 // "0.25", "Ana, Ben") and every place that shows it (player, server preview, renders, captions,
 // titles) formats it with Intl for the share's locale. Browser-safe: no Node APIs.
@@ -86,7 +84,8 @@ function listItems(value: string): string[] {
  * and keys without a field, pass through), and a warning per value the format could not read.
  */
 export function formatData(
-  fields: readonly ManifestField[],
+  // A manifest's fields (ManifestField), by what is read here: manifest.ts imports this module's types.
+  fields: readonly { key: string; format?: FieldFormat }[],
   data: Readonly<Record<string, string>>,
   locale: string | null | undefined,
 ): { data: Record<string, string>; warnings: string[] } {

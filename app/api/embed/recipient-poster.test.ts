@@ -7,7 +7,7 @@ import { POST as createCredentialRoute } from "@/app/api/credentials/route";
 import { PUT as putShareRoute } from "@/app/api/Projects/[projectId]/public-video-shares/[channel]/route";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db";
-import { campaignRecipients, campaigns, recipientPosters } from "@/lib/db/schema";
+import { campaignRecipients, campaigns, publicVideoShares, recipientPosters } from "@/lib/db/schema";
 import { buildPageManifest } from "@/lib/embed/page-manifest";
 import { apiRequest, createTestMember, createTestProject, routeParams } from "@/testing/factories";
 import { makeLottie, textLayer } from "@/testing/fixtures/lottie-builders";
@@ -115,6 +115,21 @@ describe("GET /api/embed/posters/{slug}/{token}", () => {
     const served = await getPoster(share.slug, carla!.token);
     expect(served.headers.get("etag")).toBe(`"${brunoRow!.sha256}"`);
     expect(storedBlobs().filter((name) => !blobsBefore.has(name))).toEqual([rows[0]!.sha256]);
+  });
+
+  it("GET /api/embed/posters/{slug}/{token} – the share's locale is part of what a stored poster was rendered for: another locale renders again", async () => {
+    const db = await getDb();
+    const [dan] = await addRecipients("DEV", [{ firstName: "Dan" }]);
+    const hashOf = async () => (await db.select().from(recipientPosters).where(eq(recipientPosters.recipientId, dan!.id)))[0]!.dataHash;
+    expect((await getPoster(share.slug, dan!.token)).status).toBe(200);
+    const before = await hashOf();
+    await db.update(publicVideoShares).set({ locale: "de-DE" }).where(eq(publicVideoShares.id, share.id));
+    try {
+      expect((await getPoster(share.slug, dan!.token)).status).toBe(200);
+      expect(await hashOf()).not.toBe(before);
+    } finally {
+      await db.update(publicVideoShares).set({ locale: null }).where(eq(publicVideoShares.id, share.id));
+    }
   });
 
   it("GET /api/embed/posters/{slug}/{token} – If-None-Match with its ETag → 304 without a body", async () => {

@@ -23,6 +23,10 @@ export const renders = pgTable(
     purpose: text("purpose").notNull().default("render"),
     format: text("format").notNull(),
     data: jsonb("data").$type<Record<string, unknown>>().notNull().default({}),
+    /** BCP 47: the data's formatted values (dates, amounts) and captions are in it; null: en-US. */
+    locale: text("locale"),
+    /** none; attach: an MP4's subtitle stream; burn: drawn into the frames. */
+    captions: text("captions").notNull().default("none"),
     metadata: jsonb("metadata").$type<Record<string, unknown>>(),
     webhookUrl: text("webhook_url"),
     status: text("status").notNull().default("queued"),
@@ -49,6 +53,7 @@ export const renders = pgTable(
     index("renders_unfinished_idx").on(t.status, t.createdAt).where(sql`${t.status} in ('queued', 'rendering')`),
     index("renders_due_idx").on(t.nextAttemptAt).where(sql`${t.status} in ('queued', 'rendering')`),
     check("renders_format_check", sql`${t.format} in ('mp4', 'gif', 'png')`),
+    check("renders_captions_check", sql`${t.captions} in ('none', 'attach', 'burn')`),
     check("renders_purpose_check", sql`${t.purpose} in ('render', 'thumbnail')`),
     check("renders_status_check", sql`${t.status} in ('queued', 'rendering', 'done', 'failed')`),
   ],

@@ -15,5 +15,5 @@ export const POST = defineRoute(
     responses: { 200: { description: "The preview", schema: previewResultSchema } },
     errors: { 409: "The template has neither a Lottie file nor a poster" },
   },
-  async (ctx) => json(await previewTemplate(ctx, { templateId: ctx.params.templateId, data: ctx.body.data })),
+  async (ctx) => json(await previewTemplate(ctx, { templateId: ctx.params.templateId, data: ctx.body.data, locale: ctx.body.locale })),
 );
