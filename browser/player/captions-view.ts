@@ -58,6 +58,8 @@ export class CaptionsView {
 
     this.descriptions = document.createElement("div");
     this.descriptions.className = "rb-visually-hidden rb-descriptions";
+    // A log: each description is added in order, and read (politely) as it arrives.
+    this.descriptions.setAttribute("role", "log");
     this.descriptions.setAttribute("aria-live", "polite");
     this.descriptions.setAttribute("aria-label", this.t("descriptionsRegion"));
     if (locale) this.descriptions.lang = locale;
