@@ -105,6 +105,21 @@ test("a de-DE share's captions and descriptions, a recipient's and an embed sess
   expect(sessionVtt.headers["cache-control"]).toBe("private, max-age=300");
 });
 
+test("in the browser, a de-DE share's player draws the amount as 1.234,50 € and the page title says it too, with German controls", async ({ page, request }) => {
+  const setup = await setUpShare(request, "Betrag", upload, {
+    locale: "de-DE",
+    publicTitle: "Ihr Betrag: {{amount}}",
+    personalizationData: { firstName: "Ana", amount: "1234.5" },
+  });
+  await page.goto(setup.share.url);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^Ihr Betrag: 1\.234,50\s€$/);
+  const player = page.frameLocator('[data-testid="player-slot"] iframe');
+  // lottie-web's SVG renderer writes the bound text into the document (a glyph or word per node, spaces as U+00A0).
+  await expect.poll(async () => plain(await player.locator("svg").first().evaluate((svg) => svg.textContent ?? ""))).toContain("1.234,50 €");
+  expect(plain(await player.locator("svg").first().evaluate((svg) => svg.textContent ?? ""))).toContain("Ana");
+  await expect(player.getByRole("button", { name: /^(Abspielen|Pausieren|Erneut abspielen)$/ })).toBeVisible();
+});
+
 test("refusals: an unknown share or recipient token 404, a bad session token 401, a bad kind 422, each as problem+json", async ({ request }) => {
   const setup = await setUpShare(request, "Captions refused", upload, { personalizationData: { firstName: "Ana" } });
   const problem = async (url: string, status: number, detail: RegExp) => {
