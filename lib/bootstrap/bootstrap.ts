@@ -213,7 +213,7 @@ export function formatBootstrapBanner(result: BootstrapResult): string {
     `  Project:      ${result.project.name} (${result.project.id})`,
     `  Template:     ${result.template.name} ${result.template.version} (${result.template.status}, ${result.template.id})`,
     `  PROD share:   ${result.share.url}${result.share.status === "Enabled" ? "" : " (disabled)"}`,
-    `  STAGING share (${result.stagingShare.locale ?? "no locale"}): ${result.stagingShare.url}${result.stagingShare.status === "Enabled" ? "" : " (disabled)"}`,
+    `  STAGING share: ${result.stagingShare.url} (${result.stagingShare.locale ?? "no locale"})${result.stagingShare.status === "Enabled" ? "" : " (disabled)"}`,
     // The examples in the README and docs/api.md start from these variables.
     `  Shell:        export BASE=${result.baseUrl} TOKEN=${result.token} PROJECT=${result.project.id}`,
     `  Try:          curl -H "Authorization: Bearer $TOKEN" "$BASE/api/Projects/$PROJECT/public-video-shares"`,
