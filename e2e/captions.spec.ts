@@ -3,7 +3,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Frame, type Page } from "@playwright/test";
 import { makeLottie, solidLayer, textLayer } from "../testing/fixtures/lottie-builders";
 import { screenshots } from "./console-helpers";
-import { hostCommand, secondOrigin, setUpShare, waitForCall } from "./embed-helpers";
+import { hostCommand, lottieWithManifest, secondOrigin, setUpShare, waitForCall } from "./embed-helpers";
 
 // Captions and descriptions of a viewer's own video: a template whose manifest declares both,
 // with {{firstName}}. A campaign recipient's player shows their captions (the c key and the CC
@@ -11,30 +11,19 @@ import { hostCommand, secondOrigin, setUpShare, waitForCall } from "./embed-help
 // it, and their landing page's transcript lists every cue with a timestamp that seeks the player.
 
 const fps = 30;
-const captionsUpload = {
-  kind: "LottieStandalone",
-  name: "Captioned",
-  templateJson: {
-    name: "captioned.json",
-    mimeType: "application/json",
-    buffer: Buffer.from(JSON.stringify(makeLottie({ w: 640, h: 360, fr: fps, op: 20 * fps, layers: [textLayer("Name", "Name", { x: 40, size: 48, y: 120, op: 20 * fps }), solidLayer("Card", "#e0e7ff", 640, 360, { op: 20 * fps })] }))),
+const captionsUpload = lottieWithManifest(
+  "Captioned",
+  makeLottie({ w: 640, h: 360, fr: fps, op: 20 * fps, layers: [textLayer("Name", "Name", { x: 40, size: 48, y: 120, op: 20 * fps }), solidLayer("Card", "#e0e7ff", 640, 360, { op: 20 * fps })] }),
+  {
+    version: 1,
+    fields: [{ key: "firstName", type: "text", target: { layer: "Name" } }],
+    cues: [
+      { kind: "captions", text: "Hello {{firstName}}, welcome aboard", startFrame: 0, endFrame: 5 * fps },
+      { kind: "captions", text: "Your plan is ready", startFrame: 5 * fps, endFrame: 20 * fps },
+      { kind: "descriptions", text: "{{firstName}}'s plan card slides in", startFrame: 5 * fps, endFrame: 8 * fps },
+    ],
   },
-  manifestJson: {
-    name: "manifest.json",
-    mimeType: "application/json",
-    buffer: Buffer.from(
-      JSON.stringify({
-        version: 1,
-        fields: [{ key: "firstName", type: "text", target: { layer: "Name" } }],
-        cues: [
-          { kind: "captions", text: "Hello {{firstName}}, welcome aboard", startFrame: 0, endFrame: 5 * fps },
-          { kind: "captions", text: "Your plan is ready", startFrame: 5 * fps, endFrame: 20 * fps },
-          { kind: "descriptions", text: "{{firstName}}'s plan card slides in", startFrame: 5 * fps, endFrame: 8 * fps },
-        ],
-      }),
-    ),
-  },
-};
+);
 
 /** The landing page's player iframe, as a frame to evaluate in. */
 async function playerFrame(page: Page): Promise<Frame> {

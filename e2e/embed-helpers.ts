@@ -55,6 +55,12 @@ export async function setUpShare(request: APIRequestContext, label: string, uplo
   };
 }
 
+/** A LottieStandalone upload of a made-up animation and its binding manifest, as setUpShare takes it. */
+export function lottieWithManifest(name: string, lottie: unknown, manifest: unknown) {
+  const json = (file: string, value: unknown) => ({ name: file, mimeType: "application/json", buffer: Buffer.from(JSON.stringify(value)) });
+  return { kind: "LottieStandalone", name, templateJson: json(`${name.toLowerCase().replace(/\W+/g, "-")}.json`, lottie), manifestJson: json("manifest.json", manifest) };
+}
+
 export const lightsUpload = {
   kind: "LottieStandalone",
   name: "Lights",

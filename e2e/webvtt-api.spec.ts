@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import webvtt from "webvtt-parser";
 import { makeLottie, solidLayer, textLayer } from "../testing/fixtures/lottie-builders";
-import { setUpShare } from "./embed-helpers";
+import { lottieWithManifest, setUpShare } from "./embed-helpers";
 
 // The WebVTT API against the built server: a share's, a campaign recipient's and an embed
 // session's captions, each filled with that viewer's own data and formatted for the share's
@@ -13,38 +13,23 @@ const chapters = [
   { id: "hello", name: "Hello", startFrame: 0, endFrame: 40 },
   { id: "total", name: "Total", startFrame: 40, endFrame: 100 },
 ];
-const upload = {
-  kind: "LottieStandalone",
-  name: "Captioned",
-  templateJson: {
-    name: "captioned.json",
-    mimeType: "application/json",
-    buffer: Buffer.from(
-      JSON.stringify(
-        makeLottie({ w: 640, h: 360, fr, op: 100, layers: [textLayer("Name", "Name", { op: 100 }), textLayer("Amount", "0", { y: 160, op: 100 }), solidLayer("Card", "#e0e7ff", 640, 360, { op: 100 })] }),
-      ),
-    ),
+const upload = lottieWithManifest(
+  "Captioned",
+  makeLottie({ w: 640, h: 360, fr, op: 100, layers: [textLayer("Name", "Name", { op: 100 }), textLayer("Amount", "0", { y: 160, op: 100 }), solidLayer("Card", "#e0e7ff", 640, 360, { op: 100 })] }),
+  {
+    version: 1,
+    fields: [
+      { key: "firstName", type: "text", target: { layer: "Name" } },
+      { key: "amount", type: "text", target: { layer: "Amount" }, format: { type: "currency", currency: "EUR" } },
+    ],
+    chapters,
+    cues: [
+      { kind: "captions", chapter: "hello", text: "Hallo {{firstName|du}}!" },
+      { kind: "captions", chapter: "total", text: "Dein Betrag: {{amount}}." },
+      { kind: "descriptions", chapter: "total", text: "Eine Karte für {{firstName}} mit {{amount}}." },
+    ],
   },
-  manifestJson: {
-    name: "manifest.json",
-    mimeType: "application/json",
-    buffer: Buffer.from(
-      JSON.stringify({
-        version: 1,
-        fields: [
-          { key: "firstName", type: "text", target: { layer: "Name" } },
-          { key: "amount", type: "text", target: { layer: "Amount" }, format: { type: "currency", currency: "EUR" } },
-        ],
-        chapters,
-        cues: [
-          { kind: "captions", chapter: "hello", text: "Hallo {{firstName|du}}!" },
-          { kind: "captions", chapter: "total", text: "Dein Betrag: {{amount}}." },
-          { kind: "descriptions", chapter: "total", text: "Eine Karte für {{firstName}} mit {{amount}}." },
-        ],
-      }),
-    ),
-  },
-};
+);
 
 // Intl writes "1.234,50 €" with a no-break space.
 const plain = (text: string) => text.replace(/\s/g, " ");
