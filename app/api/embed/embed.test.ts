@@ -264,7 +264,7 @@ describe("GET /embed/{slug} and /embed?session=", () => {
     expect(csp).toContain("script-src 'self';");
     expect(response.headers.get("cache-control")).toBe("no-store");
     const html = await response.text();
-    expect(html).toContain('<html lang="pt-PT">');
+    expect(html).toContain('<html lang="pt-PT" dir="ltr">');
     expect(html).toContain('<script src="/player/player.js" defer></script>');
     const json = /<script id="reelbind-manifest" type="application\/json">(.*?)<\/script>/s.exec(html)![1]!;
     expect((JSON.parse(json) as PageManifest).shareId).toBe(share.id);
