@@ -16,6 +16,7 @@ const readAloudKey = "reelbind:read-descriptions";
 const css = `
 .rb-captions{position:absolute;left:5%;right:5%;bottom:max(5%,12px);text-align:center;pointer-events:none;transition:bottom .2s;font-size:clamp(14px,3.4vw,40px);line-height:1.35}
 .rb-player:not([data-state=playing]) .rb-captions,.rb-player:hover .rb-captions,.rb-player:focus-within .rb-captions{bottom:56px}
+@media (max-width:559px){.rb-player:has(.rb-controls .rb-cta):not([data-state=playing]) .rb-captions,.rb-player:has(.rb-controls .rb-cta):hover .rb-captions,.rb-player:has(.rb-controls .rb-cta):focus-within .rb-captions{bottom:100px}}
 .rb-captions-text{display:inline;padding:.1em .45em;background:rgba(0,0,0,.75);color:#fff;white-space:pre-line;-webkit-box-decoration-break:clone;box-decoration-break:clone}
 .rb-button.rb-text-button{width:auto;min-width:36px;padding:6px 8px;font-size:13px;font-weight:700;letter-spacing:.04em;opacity:.7}
 .rb-button.rb-text-button[aria-pressed=true]{opacity:1;box-shadow:inset 0 -3px 0 #fff}

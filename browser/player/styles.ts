@@ -36,6 +36,8 @@ html,body{margin:0;height:100%;overflow:hidden;background:#000}
 .rb-message-cta{margin-top:12px}
 .rb-player :focus{outline:3px solid #fff;outline-offset:1px;box-shadow:0 0 0 5px #1a56db}
 .rb-player :focus:not(:focus-visible){outline:none;box-shadow:none}
+/* A narrow player (a portrait video, a phone): the call to action sits above the bar, so the bar keeps room for its slider and every button. */
+@media (max-width:559px){.rb-controls .rb-cta{position:absolute;right:10px;bottom:56px;max-width:calc(100% - 20px)}}
 @media (max-width:359px){.rb-time{display:none}}
 @media (prefers-reduced-motion:reduce){.rb-spinner{animation-duration:4s}.rb-controls{transition:none}}
 `;
