@@ -1,6 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type FrameLocator, type Page } from "@playwright/test";
-import { fixture, lightsUpload, recordAnalytics, setUpShare } from "./embed-helpers";
+import { makeLottie, solidLayer } from "../testing/fixtures/lottie-builders";
+import { fixture, lightsUpload, lottieWithManifest, recordAnalytics, setUpShare } from "./embed-helpers";
 
 // The landing page and the player for viewers who use a keyboard, a screen reader or ask for
 // less motion: axe (WCAG 2.2 A/AA), reduced motion without autoplay, and a keyboard-only walk.
@@ -150,5 +151,46 @@ test("every player control is at least 24×24 CSS px (WCAG 2.5.8)", async ({ pag
   for (const control of await controls.all()) {
     const box = (await control.boundingBox())!;
     expect(Math.min(box.width, box.height), (await control.getAttribute("aria-label")) ?? (await control.textContent()) ?? "").toBeGreaterThanOrEqual(24);
+  }
+});
+
+/** WCAG's relative luminance of an sRGB pixel. */
+const luminance = ([r, g, b]: number[]) => {
+  const channel = (value: number) => {
+    const c = value / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * channel(r!) + 0.7152 * channel(g!) + 0.0722 * channel(b!);
+};
+
+test("over an all-white video, each control's icon keeps 3:1 against the bar behind it (WCAG 1.4.11), measured in the rendered pixels", async ({ page, request }) => {
+  const white = lottieWithManifest("White", makeLottie({ w: 640, h: 360, op: 150, layers: [solidLayer("White", "#ffffff", 640, 360, { op: 150 })] }), { version: 1, fields: [] });
+  const { share } = await setUpShare(request, "White frame", white);
+  await page.setViewportSize({ width: 640, height: 360 });
+  await page.goto(`/embed/${share.slug}`);
+  await expect(page.locator("#reelbind-player")).toHaveAttribute("data-state", "ready");
+  const buttons = await page.locator(".rb-controls button:visible").all();
+  expect(buttons.length).toBeGreaterThanOrEqual(2);
+  for (const button of buttons) {
+    const name = (await button.getAttribute("aria-label")) ?? "";
+    // Read the button's pixels back in the browser: the brightest is the icon, the darkest the bar behind it.
+    const png = (await button.screenshot()).toString("base64");
+    const pixels = await page.evaluate(async (data) => {
+      const image = new Image();
+      image.src = `data:image/png;base64,${data}`;
+      await image.decode();
+      const canvas = new OffscreenCanvas(image.width, image.height);
+      const context = canvas.getContext("2d")!;
+      context.drawImage(image, 0, 0);
+      return Array.from(context.getImageData(0, 0, image.width, image.height).data);
+    }, png);
+    const luminances: number[] = [];
+    for (let i = 0; i < pixels.length; i += 4) luminances.push(luminance(pixels.slice(i, i + 3)));
+    const icon = Math.max(...luminances);
+    const bar = Math.min(...luminances);
+    expect((icon + 0.05) / (bar + 0.05), name).toBeGreaterThanOrEqual(3);
+    // And the bar itself is dark where the icon sits: its lightest background pixel still gives 3:1 to white.
+    const corner = luminance(pixels.slice(0, 3));
+    expect((1 + 0.05) / (corner + 0.05), `${name} (corner)`).toBeGreaterThanOrEqual(3);
   }
 });
