@@ -69,6 +69,8 @@ let victims: Map<
     /** A recipient of campaignId that the reads and the refused edits point at (the edits that succeed use fresh ones). */
     recipientId: string;
     recipientToken: string;
+    /** An embed session of the tenant's share, for the session's captions. */
+    sessionToken: string;
     renderId: string;
     uploadId: string;
     partUrl: string;
@@ -201,6 +203,7 @@ async function requestFor(op: Operation, caller: Caller, tenant: Tenant, succeed
   const queries: Record<string, string> = {
     "get /api/credentials": `?projectId=${project.projectId}`,
     "get /api/embed/manifest": `?share=${project.share.slug}`,
+    "get /api/embed/captions": `?session=${encodeURIComponent(victim.sessionToken)}`,
     "get /api/embed/files/{fileId}/{name}": `?${signed.fileQuery}`,
     "get /api/previews/{file}": `?${signed.previewQuery}`,
     "get /api/Projects/{projectId}/analytics/heatmap": `?templateId=${project.templateId}`,
@@ -329,6 +332,7 @@ test.beforeAll(async () => {
     ]);
     const { items } = await callOk<{ items: { id: string; userId: string }[] }>("GET", `/api/organizations/${project.orgId}/members`, admin);
     const recipientToken = await createRecipientVictim(project, campaign.id);
+    const session = await callOk<{ token: string }>("POST", "/api/embed-sessions", basic(project.credential), { shareSlug: project.share.slug }, 201);
     const recipientId = await addCampaignRecipient(project, campaign.id, "edit-victim");
     return {
       tenant,
@@ -342,6 +346,7 @@ test.beforeAll(async () => {
         campaignId: campaign.id,
         recipientId,
         recipientToken,
+        sessionToken: session.token,
         renderId: render.id,
         ...upload,
       },
