@@ -15,7 +15,7 @@ export const captionsKindQuery = z.strictObject({
 });
 
 export const captionsSessionQuery = captionsKindQuery.extend({
-  session: z.string().min(1, { error: "must not be empty" }).max(8192, { error: "must be at most 8192 characters" }),
+  session: z.string({ error: "is required: the embed-session token (POST /api/embed-sessions)" }).min(1, { error: "must not be empty" }).max(8192, { error: "must be at most 8192 characters" }),
 });
 
 /** The WebVTT body; 404 for an unavailable share or an unknown recipient token, 401 for a bad session token. */
