@@ -72,7 +72,7 @@ test.describe("axe, WCAG 2.2 A and AA", () => {
   });
 
   test("the Arabic landing page: no violations", async ({ page, request }) => {
-    const { share } = await setUpShare(request, "Arabic axe", lightsUpload, { publicTitle: "عرض الصيف", locale: "ar", consentMode: "required" });
+    const { share } = await setUpShare(request, "Arabic axe", lightsUpload, { publicTitle: "عرض الصيف", locale: "ar-EG", consentMode: "required" });
     await page.goto(share.url);
     await expect(playerOf(page).locator("#reelbind-player")).toHaveAttribute("data-state", /playing|ended/);
     await expectNoViolations(page);

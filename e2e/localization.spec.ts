@@ -37,11 +37,11 @@ test("a de-DE share: German consent banner on the landing page and German contro
   await expect(banner).toBeHidden();
 });
 
-test("an ar share: <html dir=rtl> on the landing page and in the player, the control bar mirrored, time still left to right", async ({ page, request }) => {
-  const { share } = await setUpShare(request, "Arabic summer", lightsUpload, { publicTitle: "عرض الصيف", locale: "ar", consentMode: "required" });
+test("an ar-EG share: <html dir=rtl> on the landing page and in the player, the control bar mirrored, time still left to right", async ({ page, request }) => {
+  const { share } = await setUpShare(request, "Arabic summer", lightsUpload, { publicTitle: "عرض الصيف", locale: "ar-EG", consentMode: "required" });
   expect(share).toMatchObject({ slug: expect.any(String) });
   await page.goto(share.url);
-  await expect(page.locator("html")).toHaveAttribute("lang", "ar");
+  await expect(page.locator("html")).toHaveAttribute("lang", "ar-EG");
   await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
   await expect(page.getByRole("dialog", { name: "الموافقة على التحليلات" }).getByRole("button", { name: "موافقة" })).toBeVisible();
 
@@ -65,7 +65,7 @@ test("an ar share: <html dir=rtl> on the landing page and in the player, the con
   await page.screenshot({ path: `${screenshotDir}/landing-ar.png` });
 });
 
-test("fallback: de-AT reads the German catalogue, an unknown language (xx) English", async ({ page, request }) => {
+test("fallback: de-AT reads the German catalogue, an unknown language (xx-XX) English", async ({ page, request }) => {
   const austrian = await setUpShare(request, "Angebot AT", lightsUpload, { locale: "de-AT" });
   expect(austrian.share).toBeDefined();
   await page.goto(austrian.share.url);
@@ -73,9 +73,9 @@ test("fallback: de-AT reads the German catalogue, an unknown language (xx) Engli
   await expect(playerOf(page).locator("#reelbind-player")).toHaveAttribute("lang", "de");
   await expect(playerOf(page).getByRole("slider", { name: "Wiedergabeposition" })).toBeAttached();
 
-  const unknown = await setUpShare(request, "Offer xx", lightsUpload, { locale: "xx" });
+  const unknown = await setUpShare(request, "Offer xx", lightsUpload, { locale: "xx-XX" });
   await page.goto(unknown.share.url);
-  await expect(page.locator("html")).toHaveAttribute("lang", "xx");
+  await expect(page.locator("html")).toHaveAttribute("lang", "xx-XX");
   await expect(playerOf(page).locator("#reelbind-player")).toHaveAttribute("lang", "en");
   await expect(playerOf(page).getByRole("slider", { name: "Seek" })).toBeAttached();
 });
@@ -109,7 +109,7 @@ test("an unavailable share speaks the viewer's Accept-Language (no share to take
   }
 });
 
-test("PUT a share: locale must be a BCP 47 tag (422 problem+json naming it); a good one is stored canonical", async ({ request }) => {
+test("PUT a share: locale must be a BCP 47 language-REGION tag (422 problem+json naming it); a good one is stored canonical", async ({ request }) => {
   const { projectId, token, credentialId } = await setUpShare(request, "Locale rules", lightsUpload);
   const put = (locale: string) =>
     request.put(`/api/Projects/${projectId}/public-video-shares/DEV`, {
@@ -120,7 +120,7 @@ test("PUT a share: locale must be a BCP 47 tag (422 problem+json naming it); a g
   expect(refused.status()).toBe(422);
   expect(refused.headers()["content-type"]).toBe("application/problem+json");
   const problem = (await refused.json()) as { errors: { path: string; message: string }[] };
-  expect(problem.errors).toContainEqual(expect.objectContaining({ path: "locale", message: "must be a BCP 47 language tag, e.g. en-US, de-DE or ar" }));
+  expect(problem.errors).toContainEqual(expect.objectContaining({ path: "locale", message: "must be language-REGION, a BCP 47 tag such as en-US, de-DE, pt-BR or ar-EG" }));
   const stored = await put("PT-br");
   expect(stored.status()).toBe(200);
   expect(((await stored.json()) as { locale: string }).locale).toBe("pt-BR");

@@ -43,7 +43,7 @@ export const putShareBody = z
         .string()
         .refine((value) => shareLocale(value) !== null, { error: localeRule })
         .transform((value) => shareLocale(value) ?? value)
-        .describe("The page's language, a BCP 47 tag (en-US, de-DE, pt-BR, ar, ja), stored in canonical form; the player and landing page speak it, else its language, else English"),
+        .describe("The page's language, language-REGION as a BCP 47 tag (en-US, de-DE, pt-BR, ar-EG, ja-JP), stored in canonical form; the player and landing page speak it, else its language, else English"),
     ),
     ctaLabel: optional(text(shareTextLimits.ctaLabel)),
     ctaUrl: optional(ctaUrlSchema),

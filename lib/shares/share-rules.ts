@@ -9,17 +9,20 @@ export const shareTextLimits = { publicTitle: 160, publicSubtitle: 280, ctaLabel
 export const maxPersonalizationDataBytes = 16 * 1024;
 
 /** What a share's locale must be, in the API's 422 and the console's form alike. */
-export const localeRule = "must be a BCP 47 language tag, e.g. en-US, de-DE or ar";
+export const localeRule = "must be language-REGION, a BCP 47 tag such as en-US, de-DE, pt-BR or ar-EG";
 
 /**
  * A share's locale in canonical BCP 47 form (EN-us → en-US), or null when it is none. The
- * language must be a 2- or 3-letter code: BCP 47's 5–8-letter registered languages are unused,
- * and "english" would otherwise pass as one.
+ * interface contract asks for the language-REGION form: a region is required (en-US, es-419,
+ * zh-Hant-TW), and the language must be a 2- or 3-letter code (BCP 47's 5–8-letter registered
+ * languages are unused, and "english" would otherwise pass as one).
  */
 export function shareLocale(value: string): string | null {
   if (value.length > 35) return null;
   const canonical = canonicalLocale(value);
-  return canonical && /^[a-z]{2,3}$/.test(new Intl.Locale(canonical).language) ? canonical : null;
+  if (!canonical) return null;
+  const { language, region } = new Intl.Locale(canonical);
+  return /^[a-z]{2,3}$/.test(language) && region ? canonical : null;
 }
 
 /** Whether a slug could name a share at all (issued ones are 22 base62 characters); anything else is never looked up. */

@@ -15,10 +15,12 @@ describe("acceptedLocale", () => {
 });
 
 describe("shareLocale", () => {
-  it("is the canonical BCP 47 tag with a 2- or 3-letter language, or null", () => {
-    expect(shareLocale("ar")).toBe("ar");
+  it("is the canonical BCP 47 tag with a 2- or 3-letter language and a region (language-REGION), or null", () => {
+    expect(shareLocale("ar-EG")).toBe("ar-EG");
+    expect(shareLocale("es-419")).toBe("es-419");
+    expect(shareLocale("zh-hant-tw")).toBe("zh-Hant-TW");
     expect(shareLocale("EN-us")).toBe("en-US");
     expect(shareLocale("gsw-CH")).toBe("gsw-CH");
-    for (const bad of ["en_US", "english", "x", "en-", "", "a".repeat(40)]) expect(shareLocale(bad), bad).toBeNull();
+    for (const bad of ["en_US", "english", "x", "en-", "", "a".repeat(40), "ar", "ja", "sr-Latn"]) expect(shareLocale(bad), bad).toBeNull();
   });
 });

@@ -236,7 +236,7 @@ function ShareForm({ projectId, channel, share, template, credentials, previewRe
           shareData={draft.personalizationData}
           recipients={previewRecipients}
         />
-        <Field label="Locale" hint="Language of the page and player, a BCP 47 tag, e.g. en-US, de-DE or ar." error={errorOf("locale")}>
+        <Field label="Locale" hint="Language of the page and player: language-REGION, e.g. en-US, de-DE or ar-EG." error={errorOf("locale")}>
           {(control) => <input {...control} className={inputClass} value={draft.locale} onChange={set("locale")} placeholder="en-US" />}
         </Field>
         <fieldset className="space-y-3 rounded-md p-3 ring-1 ring-slate-200">

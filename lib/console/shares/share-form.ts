@@ -69,7 +69,7 @@ export function validateShareDraft(draft: ShareDraft, template: ShareTemplateRul
   if (title === 0) errors.publicTitle = "A title is required.";
   else if (title > shareTextLimits.publicTitle) errors.publicTitle = `At most ${shareTextLimits.publicTitle} characters.`;
   if (trimmedCharacters(draft.publicSubtitle) > shareTextLimits.publicSubtitle) errors.publicSubtitle = `At most ${shareTextLimits.publicSubtitle} characters.`;
-  if (draft.locale.trim() && !shareLocale(draft.locale.trim())) errors.locale = "A BCP 47 language tag, e.g. en-US, de-DE or ar.";
+  if (draft.locale.trim() && !shareLocale(draft.locale.trim())) errors.locale = "Language-REGION, a BCP 47 tag such as en-US, de-DE or ar-EG.";
   const label = draft.ctaLabel.trim();
   const url = draft.ctaUrl.trim();
   if (characters(label) > shareTextLimits.ctaLabel) errors.ctaLabel = `At most ${shareTextLimits.ctaLabel} characters.`;

@@ -40,8 +40,9 @@ describe("validateShareDraft", () => {
     expect(validateShareDraft(draft({ personalizationData: JSON.stringify({ a: "x".repeat(17_000) }) })).personalizationData).toMatch(/16 KB/);
     expect(validateShareDraft(draft({ locale: "pt_BR" })).locale).toMatch(/BCP 47/);
     expect(validateShareDraft(draft({ locale: "english" })).locale).toBeDefined();
-    expect(validateShareDraft(draft({ locale: "ar" }))).toEqual({});
-    expect(validateShareDraft(draft({ locale: "ja" }))).toEqual({});
+    expect(validateShareDraft(draft({ locale: "ar-EG" }))).toEqual({});
+    expect(validateShareDraft(draft({ locale: "ja-JP" }))).toEqual({});
+    expect(validateShareDraft(draft({ locale: "ar" })).locale).toBeDefined();
     expect(validateShareDraft(draft({ locale: "pt-BR", personalizationData: '{"firstName": "Ana"}' }))).toEqual({});
   });
 });

@@ -180,16 +180,18 @@ describe("PUT /api/Projects/:id/public-video-shares/:channel – create and repl
     expect(await auditActionsFor(created.id)).toEqual(["share.created", "share.updated"]);
   });
 
-  it("PUT …/PROD – locale: any BCP 47 tag (ar, ja, zh-Hant-TW), stored canonical (EN-us → en-US); a bad one → 422 naming BCP 47", async () => {
+  it("PUT …/PROD – locale: a BCP 47 language-REGION tag (ar-EG, es-419, zh-Hant-TW), stored canonical (EN-us → en-US); a bad one or a bare language → 422", async () => {
     const { projectId, credentialId } = await newProject();
-    for (const [sent, stored] of [["ar", "ar"], ["ja", "ja"], ["EN-us", "en-US"], ["zh-hant-tw", "zh-Hant-TW"]]) {
-      const share = await okJson<ShareJson>(await put(admin.token, projectId, "PROD", { publicTitle: "Spring", locale: sent, apiCredentialId: credentialId }), sent === "ar" ? 201 : 200);
+    for (const [sent, stored] of [["ar-EG", "ar-EG"], ["es-419", "es-419"], ["EN-us", "en-US"], ["zh-hant-tw", "zh-Hant-TW"]]) {
+      const share = await okJson<ShareJson>(await put(admin.token, projectId, "PROD", { publicTitle: "Spring", locale: sent, apiCredentialId: credentialId }), sent === "ar-EG" ? 201 : 200);
       expect(share.locale, sent).toBe(stored);
     }
-    const refused = await put(admin.token, projectId, "PROD", { publicTitle: "Spring", locale: "en_US", apiCredentialId: credentialId });
-    expect(refused.status).toBe(422);
-    const problem = (await refused.json()) as Problem;
-    expect(problem.errors?.find((e) => e.path === "locale")?.message).toMatch(/BCP 47 language tag, e\.g\. en-US, de-DE or ar/);
+    for (const bad of ["en_US", "ar"]) {
+      const refused = await put(admin.token, projectId, "PROD", { publicTitle: "Spring", locale: bad, apiCredentialId: credentialId });
+      expect(refused.status, bad).toBe(422);
+      const problem = (await refused.json()) as Problem;
+      expect(problem.errors?.find((e) => e.path === "locale")?.message).toBe("must be language-REGION, a BCP 47 tag such as en-US, de-DE, pt-BR or ar-EG");
+    }
   });
 
   it("PUT …/PROD – the same body twice is idempotent: same share, updatedAt unchanged, one audit event", async () => {
