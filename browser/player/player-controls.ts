@@ -1,6 +1,6 @@
 import type { Translate } from "@/shared/i18n/locale";
 import type { PlayerMessageId } from "@/shared/i18n/player-messages";
-import { formatTime } from "./format-time";
+import { formatTime } from "@/shared/format-time";
 import { createIcon, type IconName } from "./icons";
 
 // The control bar: real buttons with accessible names, a seek slider whose value text reads

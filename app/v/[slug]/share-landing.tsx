@@ -4,6 +4,7 @@ import { SharePlayer } from "@/components/share-player";
 import { ShareTranscript, type TranscriptLine } from "@/components/share-transcript";
 import { getDb } from "@/lib/db";
 import { shareCues } from "@/lib/embed/viewer-cues";
+import { formatTime } from "@/shared/format-time";
 import { captionMessages } from "@/shared/i18n/caption-messages";
 import { textDirection, translator } from "@/shared/i18n/locale";
 import type { ShareRecipient } from "@/lib/campaigns/recipient-share";
@@ -61,14 +62,6 @@ function playerBox(template: { width: number | null; height: number | null } | n
   return { aspectRatio: `${w} / ${h}`, width: `min(100%, calc(${height} * ${w} / ${h}))` };
 }
 
-/** A cue's start as viewers read media times: m:ss, h:mm:ss from an hour on. */
-function cueTime(ms: number): string {
-  const total = Math.floor(ms / 1000);
-  const seconds = String(total % 60).padStart(2, "0");
-  const minutes = Math.floor(total / 60);
-  return minutes < 60 ? `${minutes}:${seconds}` : `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, "0")}:${seconds}`;
-}
-
 /**
  * The transcript of what this viewer plays: the served template (their A/B variant: the page
  * loads the share through shareForViewer) bound with their data over the share's, in the share's
@@ -78,7 +71,7 @@ async function transcriptLines(share: PublicShare, recipient?: LandingRecipient)
   const cues = await shareCues(await getDb(), share, bindingData(share.personalizationData, recipient?.data));
   const t = translator(captionMessages, share.locale);
   return cues.map((cue) => {
-    const time = cueTime(cue.startMs);
+    const time = formatTime(cue.startMs);
     return { kind: cue.kind, kindLabel: t(cue.kind === "captions" ? "captionCue" : "descriptionCue"), startMs: cue.startMs, time, playLabel: t("playFrom", { time }), text: cue.text };
   });
 }
