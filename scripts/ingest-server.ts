@@ -2,68 +2,21 @@
 // {ingest_url} host. The same handler functions as the Next routes serve every request.
 import http from "node:http";
 import { startPartitionMaintenance } from "@/lib/analytics/partitions";
-import { methodNotAllowedProblem, problemOf } from "@/lib/api/errors";
-import { NotFoundError, type AppError } from "@/lib/errors";
-import { readBodyWithLimit } from "@/lib/api/request";
-import { clientAddressResolver, type PeerRequest } from "@/lib/client-address";
+import { clientAddressResolver } from "@/lib/client-address";
 import { getConfig, startUpWarnings } from "@/lib/config";
 import { closeDb, getDb } from "@/lib/db";
-import {
-  drainIngestWriter,
-  ingestConsentBeacon,
-  ingestEventBatch,
-  preflightAnswer,
-  type IngestAnswer,
-  type IngestRequest,
-} from "@/lib/ingest/handle-ingest";
+import { drainIngestWriter } from "@/lib/ingest/handle-ingest";
+import { createNodeIngestHandler } from "@/lib/ingest/node-ingest";
 import { dataResponseHeaders, transportSecurityHeaders } from "@/lib/security/response-headers";
 
-const routes: Record<string, (req: IngestRequest) => Promise<IngestAnswer>> = {
-  "/analytics/v1/events": ingestEventBatch,
-  "/analytics/v1/consent": ingestConsentBeacon,
-};
-
-type AddressOf = (req: PeerRequest) => string;
-
-function toIngestRequest(req: http.IncomingMessage, addressOf: AddressOf): IngestRequest {
-  return {
-    header: (name) => {
-      const value = req.headers[name.toLowerCase()];
-      return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
-    },
-    text: (limit) => readBodyWithLimit(req, req.headers["content-length"] ?? null, limit),
-    clientAddress: () => addressOf(req),
-  };
-}
-
-function problemAnswer(error: AppError): IngestAnswer {
-  return problemOf(error);
-}
-
-function answer(req: http.IncomingMessage, addressOf: AddressOf): Promise<IngestAnswer> {
-  const handler = routes[(req.url ?? "").split("?")[0]!];
-  if (!handler) return Promise.resolve(problemAnswer(new NotFoundError("No ingest endpoint here: POST /analytics/v1/events or /analytics/v1/consent.")));
-  if (req.method === "OPTIONS") return Promise.resolve(preflightAnswer(toIngestRequest(req, addressOf)));
-  if (req.method === "POST") return handler(toIngestRequest(req, addressOf));
-  return Promise.resolve(methodNotAllowedProblem("POST, OPTIONS", "Use POST."));
-}
-
 export function createIngestServer(): http.Server {
-  // What the app's routes get from next.config.ts, and HSTS when the ingest URL is https.
-  const securityHeaders = { ...dataResponseHeaders, ...transportSecurityHeaders(getConfig().ingestBaseUrl) };
-  // The client address from the socket and TRUSTED_PROXIES, as scripts/serve.mjs works it out for the app.
-  const addressOf = clientAddressResolver();
-  return http.createServer((req, res) => {
-    answer(req, addressOf)
-      .then(({ status, headers, body }) => {
-        // An answer given before the whole body was read (401, 403, 413…) leaves the rest of it in
-        // the socket: close the connection, or the client's next request on it would hang.
-        if (!req.complete) res.setHeader("Connection", "close");
-        res.writeHead(status, { ...securityHeaders, ...headers });
-        res.end(body ?? undefined);
-      })
-      .catch(() => res.destroy());
+  const handle = createNodeIngestHandler({
+    // What the app's routes get from next.config.ts, and HSTS when the ingest URL is https.
+    headers: { ...dataResponseHeaders, ...transportSecurityHeaders(getConfig().ingestBaseUrl) },
+    // The client address from the socket and TRUSTED_PROXIES, as scripts/serve.mjs works it out for the app.
+    addressOf: clientAddressResolver(),
   });
+  return http.createServer((req, res) => void handle(req, res));
 }
 
 /** Serves the ingest endpoints on INGEST_PORT until SIGTERM or SIGINT (`npm run ingest`: scripts/ingest.mjs). */

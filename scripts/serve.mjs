@@ -46,6 +46,8 @@ const retryAfterSeconds = "5";
 const requestContext = new AsyncLocalStorage();
 globalThis[Symbol.for("reelbind.request-context")] = requestContext;
 const appShutdownKey = Symbol.for("reelbind.app-shutdown");
+/** `{paths, handle}`: the ingest endpoints, answered here before Next's router (docs/adr/0168-ingest-before-next.md). */
+const ingestKey = Symbol.for("reelbind.ingest");
 const responseHeadersKey = Symbol.for("reelbind.response-headers");
 /**
  * Set on every request before the app sees it, so the app may believe it: lib/client-address.ts
@@ -201,8 +203,21 @@ const server = http.createServer((req, res) => {
   if (contractLog) recordContract(req, res);
   answerUnavailableAs503(res, context);
   answerMethodNotAllowed(req, res);
-  inFlight.set(res, { req, handled: requestContext.run(context, () => handle(req, res)) });
+  inFlight.set(res, { req, handled: isIngest(req) ? globalThis[ingestKey].handle(req, res) : requestContext.run(context, () => handle(req, res)) });
 });
+
+/**
+ * A POST or preflight to an ingest endpoint: the app's own node:http handler answers it, the one
+ * `npm run ingest` serves, sparing it Next's router and web streams (two thirds of its rate under
+ * load: docs/benchmarks.md). Any other method still gets Next's 405.
+ */
+function isIngest(req) {
+  const ingest = globalThis[ingestKey];
+  if (!ingest || (req.method !== "POST" && req.method !== "OPTIONS")) return false;
+  const url = req.url ?? "";
+  const query = url.indexOf("?");
+  return ingest.paths.has(query === -1 ? url : url.slice(0, query));
+}
 // A request Node's parser refuses never reaches the app: headers or URL over its 16 KB limit
 // (431), a malformed request (400)… It is answered with Node's own status, as problem+json.
 const clientErrors = {

@@ -16,11 +16,11 @@ import { createRateLimiter, ingestRateLimit, sharedIngestRateLimit, takeFromEach
 import { storeEventRows } from "./store-events";
 import { eventBatchLimits, validateEvent, validateEventBatch } from "./validate-events";
 
-// The ingest endpoints (docs/design.md, Ingest), written once for the Next route handlers and the
-// standalone node:http server (scripts/ingest-server.ts). They read an IngestRequest and
-// give an IngestAnswer: the routes adapt a web Request and Response (below), the standalone
-// server its node:http request and response directly, which spares it the web streams and
-// objects that were a tenth of its CPU under load (docs/benchmarks.md).
+// The ingest endpoints (docs/design.md, Ingest), written once for the Next route handlers and
+// node:http (node-ingest.ts: the standalone server, and `npm start`'s server before Next's router,
+// docs/adr/0168-ingest-before-next.md). They read an IngestRequest and give an IngestAnswer: the
+// routes adapt a web Request and Response (below), node-ingest.ts a node:http request and
+// response directly, which spares it the web streams and objects (docs/benchmarks.md).
 
 /** What the ingest handlers read of a request. */
 export type IngestRequest = {

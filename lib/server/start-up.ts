@@ -4,9 +4,11 @@ import { bootstrapDemo, formatBootstrapBanner } from "@/lib/bootstrap/bootstrap"
 import { publishAdminChannel } from "@/lib/cli/admin-channel";
 import { getConfig, startUpWarnings } from "@/lib/config";
 import { closeDb, getDb } from "@/lib/db";
+import { clientAddressResolver } from "@/lib/client-address";
 import { drainIngestWriter } from "@/lib/ingest/handle-ingest";
+import { createNodeIngestHandler, ingestPaths } from "@/lib/ingest/node-ingest";
 import { startRenderWorker } from "@/lib/renders/queue";
-import { transportSecurityHeaders } from "@/lib/security/response-headers";
+import { dataResponseHeaders, transportSecurityHeaders } from "@/lib/security/response-headers";
 import { cleanTempFiles } from "@/lib/storage";
 import { startReleaseScheduler } from "@/lib/templates/release-scheduler";
 import { startUploadSessionSweep } from "@/lib/templates/upload-sessions/sweep";
@@ -33,8 +35,8 @@ async function shutDownApp(): Promise<void> {
 /**
  * Migrates the database (taking the DATA_DIR lock on PGlite), starts the analytics partition
  * maintenance, the rollup job, the webhook delivery worker, the render worker, the upload-session sweep and the scheduled go-lives, then bootstraps the demo data and prints it. Publishes for the server
- * (scripts/serve.mjs) what to do on shutdown and the headers it puts on every response (static
- * files and Next's own answers included).
+ * (scripts/serve.mjs) what to do on shutdown, the headers it puts on every response (static
+ * files and Next's own answers included) and the ingest endpoints it answers itself.
  */
 export async function startServer(): Promise<void> {
   const config = getConfig();
@@ -43,6 +45,9 @@ export async function startServer(): Promise<void> {
   const published = globalThis as { [key: symbol]: unknown };
   published[Symbol.for("reelbind.app-shutdown")] = shutDownApp;
   published[Symbol.for("reelbind.response-headers")] = transportSecurityHeaders(config.publicBaseUrl);
+  // The ingest endpoints, answered by the server before Next's router (docs/adr/0168-ingest-before-next.md):
+  // the headers next.config.ts gives /analytics/*; the server has already set the ones above.
+  published[Symbol.for("reelbind.ingest")] = { paths: ingestPaths, handle: createNodeIngestHandler({ headers: dataResponseHeaders, addressOf: clientAddressResolver(config) }) };
   // On PostgreSQL too: the CLI connects directly there, but tests seed through the channel
   // instead of a process per command. The file is 0600 in the server's own DATA_DIR: whoever
   // reads it is the server's user, who can read its environment and DATABASE_URL anyway.
