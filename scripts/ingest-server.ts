@@ -6,7 +6,7 @@ import { clientAddressResolver } from "@/lib/client-address";
 import { getConfig, startUpWarnings } from "@/lib/config";
 import { closeDb, getDb } from "@/lib/db";
 import { drainIngestWriter } from "@/lib/ingest/handle-ingest";
-import { createNodeIngestHandler } from "@/lib/ingest/node-ingest";
+import { createNodeIngestHandler } from "@/lib/server/node-ingest";
 import { dataResponseHeaders, transportSecurityHeaders } from "@/lib/security/response-headers";
 
 export function createIngestServer(): http.Server {

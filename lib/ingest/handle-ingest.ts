@@ -17,10 +17,10 @@ import { storeEventRows } from "./store-events";
 import { eventBatchLimits, validateEvent, validateEventBatch } from "./validate-events";
 
 // The ingest endpoints (docs/design.md, Ingest), written once for the Next route handlers and
-// node:http (node-ingest.ts: the standalone server, and `npm start`'s server before Next's router,
-// docs/adr/0168-ingest-before-next.md). They read an IngestRequest and give an IngestAnswer: the
-// routes adapt a web Request and Response (below), node-ingest.ts a node:http request and
-// response directly, which spares it the web streams and objects (docs/benchmarks.md).
+// node:http (lib/server/node-ingest.ts: the standalone server, and `npm start`'s server before
+// Next's router, docs/adr/0168-ingest-before-next.md). They read an IngestRequest and give an
+// IngestAnswer: the routes adapt a web Request and Response (below), node-ingest.ts a node:http
+// request and response directly, which spares it the web streams and objects (docs/benchmarks.md).
 
 /** What the ingest handlers read of a request. */
 export type IngestRequest = {

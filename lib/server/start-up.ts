@@ -6,7 +6,7 @@ import { getConfig, startUpWarnings } from "@/lib/config";
 import { closeDb, getDb } from "@/lib/db";
 import { clientAddressResolver } from "@/lib/client-address";
 import { drainIngestWriter } from "@/lib/ingest/handle-ingest";
-import { createNodeIngestHandler, ingestPaths } from "@/lib/ingest/node-ingest";
+import { createNodeIngestHandler, ingestPaths } from "@/lib/server/node-ingest";
 import { startRenderWorker } from "@/lib/renders/queue";
 import { dataResponseHeaders, transportSecurityHeaders } from "@/lib/security/response-headers";
 import { cleanTempFiles } from "@/lib/storage";

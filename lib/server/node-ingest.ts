@@ -3,7 +3,7 @@ import { methodNotAllowedProblem, problemOf } from "@/lib/api/errors";
 import { readBodyWithLimit } from "@/lib/api/request";
 import type { PeerRequest } from "@/lib/client-address";
 import { NotFoundError } from "@/lib/errors";
-import { ingestConsentBeacon, ingestEventBatch, preflightAnswer, type IngestAnswer, type IngestRequest } from "./handle-ingest";
+import { ingestConsentBeacon, ingestEventBatch, preflightAnswer, type IngestAnswer, type IngestRequest } from "@/lib/ingest/handle-ingest";
 
 // The ingest endpoints on a node:http request and response, without web Request/Response or
 // Next's router: what `npm run ingest` (scripts/ingest-server.ts) serves, and what `npm start`'s
