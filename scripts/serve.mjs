@@ -46,7 +46,7 @@ const retryAfterSeconds = "5";
 const requestContext = new AsyncLocalStorage();
 globalThis[Symbol.for("reelbind.request-context")] = requestContext;
 const appShutdownKey = Symbol.for("reelbind.app-shutdown");
-/** `{paths, handle}`: the ingest endpoints, answered here before Next's router (docs/adr/0168-ingest-before-next.md). */
+/** `{takes(req), handle(req, res)}`: the ingest endpoints, answered here before Next's router (docs/adr/0168-ingest-before-next.md). */
 const ingestKey = Symbol.for("reelbind.ingest");
 const responseHeadersKey = Symbol.for("reelbind.response-headers");
 /**
@@ -201,23 +201,19 @@ const server = http.createServer((req, res) => {
   for (const [name, value] of Object.entries(globalThis[responseHeadersKey] ?? {})) res.setHeader(name, value);
   // Innermost, so that it records what the two below make of the answer.
   if (contractLog) recordContract(req, res);
+  // A POST or preflight to an ingest endpoint goes to the app's own node:http handler, the one
+  // `npm run ingest` serves, sparing it Next's router and web streams (two thirds of its rate
+  // under load: docs/benchmarks.md). It answers its own errors, so the two rewrites of Next's
+  // answers below are not needed for it.
+  const ingest = globalThis[ingestKey];
+  if (ingest?.takes(req)) {
+    inFlight.set(res, { req, handled: ingest.handle(req, res) });
+    return;
+  }
   answerUnavailableAs503(res, context);
   answerMethodNotAllowed(req, res);
-  inFlight.set(res, { req, handled: isIngest(req) ? globalThis[ingestKey].handle(req, res) : requestContext.run(context, () => handle(req, res)) });
+  inFlight.set(res, { req, handled: requestContext.run(context, () => handle(req, res)) });
 });
-
-/**
- * A POST or preflight to an ingest endpoint: the app's own node:http handler answers it, the one
- * `npm run ingest` serves, sparing it Next's router and web streams (two thirds of its rate under
- * load: docs/benchmarks.md). Any other method still gets Next's 405.
- */
-function isIngest(req) {
-  const ingest = globalThis[ingestKey];
-  if (!ingest || (req.method !== "POST" && req.method !== "OPTIONS")) return false;
-  const url = req.url ?? "";
-  const query = url.indexOf("?");
-  return ingest.paths.has(query === -1 ? url : url.slice(0, query));
-}
 // A request Node's parser refuses never reaches the app: headers or URL over its 16 KB limit
 // (431), a malformed request (400)… It is answered with Node's own status, as problem+json.
 const clientErrors = {

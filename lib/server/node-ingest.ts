@@ -11,13 +11,20 @@ import { ingestConsentBeacon, ingestEventBatch, preflightAnswer, type IngestAnsw
 // (docs/adr/0168-ingest-before-next.md). The handlers themselves are handle-ingest.ts's, the
 // same the Next routes call in `next dev`.
 
-const handlers: Record<string, (req: IngestRequest) => Promise<IngestAnswer>> = {
+const handlers: Partial<Record<string, (req: IngestRequest) => Promise<IngestAnswer>>> = {
   "/analytics/v1/events": ingestEventBatch,
   "/analytics/v1/consent": ingestConsentBeacon,
 };
 
-/** The paths served here. */
-export const ingestPaths: ReadonlySet<string> = new Set(Object.keys(handlers));
+const pathOf = (req: http.IncomingMessage) => (req.url ?? "").split("?")[0]!;
+
+/**
+ * Whether `npm start`'s server hands this request here: a POST or a preflight to an ingest path
+ * (exact, any query). Any other method or spelling is left to Next, which answers as before.
+ */
+export function takesIngestRequest(req: http.IncomingMessage): boolean {
+  return (req.method === "POST" || req.method === "OPTIONS") && handlers[pathOf(req)] !== undefined;
+}
 
 export type NodeIngestOptions = {
   /** Put on every answer, before the handler's own. */
@@ -26,7 +33,7 @@ export type NodeIngestOptions = {
   addressOf: (req: PeerRequest) => string;
 };
 
-/** Answers an ingest request; resolves once the answer is written (it never rejects). */
+/** Answers an ingest request; resolves once the answer is written (it never rejects: a failure destroys the socket). */
 export type NodeIngestHandler = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>;
 
 function toIngestRequest(req: http.IncomingMessage, addressOf: NodeIngestOptions["addressOf"]): IngestRequest {
@@ -41,7 +48,7 @@ function toIngestRequest(req: http.IncomingMessage, addressOf: NodeIngestOptions
 }
 
 function answer(req: http.IncomingMessage, addressOf: NodeIngestOptions["addressOf"]): Promise<IngestAnswer> {
-  const handler = handlers[(req.url ?? "").split("?")[0]!];
+  const handler = handlers[pathOf(req)];
   if (!handler) return Promise.resolve(problemOf(new NotFoundError("No ingest endpoint here: POST /analytics/v1/events or /analytics/v1/consent.")));
   if (req.method === "OPTIONS") return Promise.resolve(preflightAnswer(toIngestRequest(req, addressOf)));
   if (req.method === "POST") return handler(toIngestRequest(req, addressOf));
@@ -50,8 +57,8 @@ function answer(req: http.IncomingMessage, addressOf: NodeIngestOptions["address
 
 export function createNodeIngestHandler({ headers: common, addressOf }: NodeIngestOptions): NodeIngestHandler {
   return (req, res) =>
-    answer(req, addressOf).then(
-      ({ status, headers, body }) => {
+    answer(req, addressOf)
+      .then(({ status, headers, body }) => {
         // An answer given before the whole body was read (401, 403, 413…) leaves the rest of it in
         // the socket: close the connection, or the client's next request on it would hang.
         if (!req.complete) res.setHeader("Connection", "close");
@@ -59,7 +66,6 @@ export function createNodeIngestHandler({ headers: common, addressOf }: NodeInge
         for (const [name, value] of Object.entries({ ...common, ...headers })) res.setHeader(name, value);
         res.writeHead(status);
         res.end(body ?? undefined);
-      },
-      () => void res.destroy(),
-    );
+      })
+      .catch(() => void res.destroy());
 }

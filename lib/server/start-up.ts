@@ -6,12 +6,12 @@ import { getConfig, startUpWarnings } from "@/lib/config";
 import { closeDb, getDb } from "@/lib/db";
 import { clientAddressResolver } from "@/lib/client-address";
 import { drainIngestWriter } from "@/lib/ingest/handle-ingest";
-import { createNodeIngestHandler, ingestPaths } from "@/lib/server/node-ingest";
 import { startRenderWorker } from "@/lib/renders/queue";
 import { dataResponseHeaders, transportSecurityHeaders } from "@/lib/security/response-headers";
 import { cleanTempFiles } from "@/lib/storage";
 import { startReleaseScheduler } from "@/lib/templates/release-scheduler";
 import { startUploadSessionSweep } from "@/lib/templates/upload-sessions/sweep";
+import { createNodeIngestHandler, takesIngestRequest } from "./node-ingest";
 import { startDeliveryWorker } from "@/lib/webhooks/delivery-worker";
 import type { PeriodicTask } from "@/lib/jobs/periodic-task";
 
@@ -47,7 +47,7 @@ export async function startServer(): Promise<void> {
   published[Symbol.for("reelbind.response-headers")] = transportSecurityHeaders(config.publicBaseUrl);
   // The ingest endpoints, answered by the server before Next's router (docs/adr/0168-ingest-before-next.md):
   // the headers next.config.ts gives /analytics/*; the server has already set the ones above.
-  published[Symbol.for("reelbind.ingest")] = { paths: ingestPaths, handle: createNodeIngestHandler({ headers: dataResponseHeaders, addressOf: clientAddressResolver(config) }) };
+  published[Symbol.for("reelbind.ingest")] = { takes: takesIngestRequest, handle: createNodeIngestHandler({ headers: dataResponseHeaders, addressOf: clientAddressResolver(config) }) };
   // On PostgreSQL too: the CLI connects directly there, but tests seed through the channel
   // instead of a process per command. The file is 0600 in the server's own DATA_DIR: whoever
   // reads it is the server's user, who can read its environment and DATABASE_URL anyway.
