@@ -77,10 +77,17 @@ export function importKey(sha256: string, mode: ImportMode, fieldMap: Record<str
   return createHash("sha256").update(JSON.stringify([sha256, mode, entries])).digest("hex");
 }
 
-/** A text[] literal (a bound parameter, cast in SQL) of these strings. */
-export function textArrayLiteral(values: string[]): string {
-  return `{${values.map((value) => `"${value.replace(/["\\]/g, "\\$&")}"`).join(",")}}`;
+/** A text[] literal (a bound parameter, cast in SQL) of these strings; null is SQL's NULL. */
+export function textArrayLiteral(values: readonly (string | null)[]): string {
+  let literal = "{";
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i]!;
+    if (i > 0) literal += ",";
+    literal += value === null ? "NULL" : `"${needsEscape.test(value) ? value.replace(/["\\]/g, "\\$&") : value}"`;
+  }
+  return `${literal}}`;
 }
+const needsEscape = /["\\]/;
 
 /** The viewer_hash of a recipient's events: what the SDK's hashViewer computes for viewerId = the recipient's id. */
 export function recipientViewerHash(projectId: string, recipientId: string): string {
@@ -419,15 +426,17 @@ class BatchWriter {
   private async writeRows(tx: Db, { rows, ids }: Batch): Promise<Written> {
     if (rows.length === 0) return nothingWritten;
     const tokens = randomBytes(32 * rows.length);
-    const records = rows.map((row, i) => ({
-      id: ids[i],
-      external_id: row.externalId,
-      email: row.email,
-      data: row.data,
-      token: tokens.subarray(i * 32, i * 32 + 32).toString("base64url"),
-      viewer_hash: recipientViewerHash(this.campaign.projectId, ids[i]!),
-      line: row.line,
-    }));
+    // One text[] per column, unnested together: PostgreSQL reads these about twice as fast as the
+    // same rows as a JSON array (json_to_recordset), which was half of an import's server time.
+    const columns = {
+      ids: textArrayLiteral(ids),
+      externalIds: textArrayLiteral(rows.map((row) => row.externalId)),
+      emails: textArrayLiteral(rows.map((row) => row.email)),
+      data: textArrayLiteral(rows.map((row) => JSON.stringify(row.data))),
+      tokens: textArrayLiteral(rows.map((_, i) => tokens.subarray(i * 32, i * 32 + 32).toString("base64url"))),
+      viewerHashes: textArrayLiteral(ids.map((id) => recipientViewerHash(this.campaign.projectId, id))),
+      lines: textArrayLiteral(rows.map((row) => (row.line === null ? null : String(row.line)))),
+    };
     const hasEmail = this.plan.emailIndex !== null;
     // Every part of one statement sees the table as it was before it: the subquery below reads a
     // recipient's data from before this statement's update. `xmax = 0` marks a row the insert made
@@ -437,8 +446,9 @@ class BatchWriter {
       sql`
         with written as (
           insert into campaign_recipients (id, campaign_id, project_id, external_id, email, data, token, viewer_hash, import_id, last_import_id, line)
-          select r.id, ${this.campaign.id}, ${this.campaign.projectId}, r.external_id, r.email, r.data, r.token, r.viewer_hash, ${this.row.id}, ${this.row.id}, r.line
-          from json_to_recordset(${JSON.stringify(records)}::json) as r(id uuid, external_id text, email text, data jsonb, token text, viewer_hash text, line int)
+          select r.id, ${this.campaign.id}, ${this.campaign.projectId}, r.external_id, r.email, r.data::jsonb, r.token, r.viewer_hash, ${this.row.id}, ${this.row.id}, r.line
+          from unnest(${columns.ids}::uuid[], ${columns.externalIds}::text[], ${columns.emails}::text[], ${columns.data}::text[],
+            ${columns.tokens}::text[], ${columns.viewerHashes}::text[], ${columns.lines}::int[]) as r(id, external_id, email, data, token, viewer_hash, line)
           on conflict (campaign_id, external_id) do update set
             data = (campaign_recipients.data - ${this.fileFields}::text[]) || excluded.data,
             email = case when ${hasEmail} then excluded.email else campaign_recipients.email end,

@@ -183,6 +183,18 @@ describe("POST …/recipients (CSV)", () => {
     expect((await detail(campaign.id)).recipientCount).toBe(4);
   });
 
+  it("values with quotes, backslashes, braces, commas and the word NULL are stored exactly as sent (the rows travel as text[] literals)", async () => {
+    const campaign = await newCampaign();
+    const values = ['Say "hi"', "back\\slash", "{a,b}", "NULL", "end\\", "Zoë, ünïcode"];
+    const csv = `id,firstName,email\n${values.map((value, i) => `"${value.replace(/"/g, '""')}","${value.replace(/"/g, '""')}",${i % 2 === 0 ? "" : `p${i}@example.com`}`).join("\n")}\n`;
+    const imported = await expectJson<ImportJson>(await postCsv(campaign.id, csv), 201);
+    expect(imported).toMatchObject({ status: "completed", rowsImported: values.length, rowsRefused: 0 });
+    const { items } = await page(campaign.id);
+    expect(items.map((item) => [item.externalId, item.data, item.email])).toEqual(
+      values.map((value, i) => [value, { firstName: value }, i % 2 === 0 ? null : `p${i}@example.com`]),
+    );
+  });
+
   it("the same content again adds nothing and answers the first import (Idempotent-Replayed); new rows in another file are added, known ones left as they are", async () => {
     const campaign = await newCampaign();
     const csv = "firstName,planName\nAna,Gold\nBo,Silver\n";
