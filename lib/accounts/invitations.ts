@@ -361,7 +361,7 @@ export async function createAccountFromInvitation({ db }: { db: Db }, { token, p
     const invitation = await lockOpenInvitation(tx, token);
     const [existing] = await tx.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${invitation.email}`);
     if (existing) throw new ConflictError(`${invitation.email} has an account already: sign in as it and accept the invitation there.`, "account_exists");
-    assertAcceptablePassword(password, [invitation.email, name]);
+    await assertAcceptablePassword(password, [invitation.email, name]);
     const [user] = await tx.insert(users).values({ email: invitation.email, name: name ?? null, passwordHash }).returning({ id: users.id, email: users.email });
     return completeInvitation(tx, invitation, user!);
   });

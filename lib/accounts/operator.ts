@@ -31,7 +31,7 @@ export const createOrganization = operatorVerb(async ({ write }, input: z.input<
 /** A new user (with a sign-in password when given). It belongs to no organization yet, so no trail records it; its row keeps when it was made. */
 export const createUser = operatorVerb(async ({ write }, input: z.input<typeof createUserInput>) => {
   const { email, name, password } = parseInput(createUserInput, input);
-  if (password) assertAcceptablePassword(password, [email, name]);
+  if (password) await assertAcceptablePassword(password, [email, name]);
   const passwordHash = password ? await hashPassword(password) : null;
   return write(async (tx) => {
     const [user] = await tx.insert(users).values({ email, name: name ?? null, passwordHash }).returning();
@@ -74,7 +74,7 @@ export const disableUser = operatorVerb(async ({ write }, input: z.input<typeof 
  */
 export const setUserPassword = operatorVerb(async ({ write }, input: z.input<typeof setPasswordInput>) => {
   const { userId, password } = parseInput(setPasswordInput, input);
-  assertAcceptablePassword(password);
+  await assertAcceptablePassword(password);
   const passwordHash = await hashPassword(password);
   return write(async (tx) => {
     const [user] = await tx.update(users).set({ passwordHash }).where(eq(users.id, userId)).returning({ id: users.id, email: users.email });

@@ -42,7 +42,7 @@ export const changeOwnPassword = consoleAccountVerb(
     if (!matches) throw new ValidationError([{ path: "currentPassword", message: "is not your current password" }]);
     await forgiveSignInAttempt(db, attempt);
     if (input.newPassword === input.currentPassword) throw new ValidationError([{ path: "newPassword", message: "must differ from the current password" }]);
-    assertAcceptablePassword(input.newPassword, [user.email, user.name], "newPassword");
+    await assertAcceptablePassword(input.newPassword, [user.email, user.name], "newPassword");
     const passwordHash = await hashPassword(input.newPassword);
     return write(async (tx) => {
       await tx.update(users).set({ passwordHash }).where(eq(users.id, actor.userId));

@@ -114,7 +114,7 @@ export async function completePasswordReset({ db }: { db: Db }, { token, passwor
     if (reset.usedAt) throw new GoneError("This password-reset link has been used already. Ask for a new one on the sign-in page.");
     if (reset.expired) throw new GoneError("This password-reset link has expired. Ask for a new one on the sign-in page.");
     if (reset.disabledAt) throw new GoneError("This account is disabled; its password cannot be reset.");
-    assertAcceptablePassword(password, [reset.email, reset.name]);
+    await assertAcceptablePassword(password, [reset.email, reset.name]);
     await tx.update(users).set({ passwordHash }).where(eq(users.id, reset.userId));
     await closeOpenPasswordResets(tx, reset.userId);
     await revokeUserConsoleSessions(tx, reset.userId);
