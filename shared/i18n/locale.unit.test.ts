@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { canonicalLocale, resolveLocale, textDirection, translator, type Catalogue } from "./locale";
+import { IntlMessageFormat } from "intl-messageformat";
+import { captionMessages } from "./caption-messages";
+import { landingMessages } from "./landing-messages";
+import { canonicalLocale, resolveLocale, supportedLocales, textDirection, translator, type Catalogue } from "./locale";
+import { playerMessages } from "./player-messages";
 
 describe("resolveLocale", () => {
   it("takes the tag itself, else its language, else English", () => {
@@ -55,5 +59,22 @@ describe("translator", () => {
   it("formats numbers for the share's own tag: de-CH groups with an apostrophe-like sign, de with a dot", () => {
     expect(translator(catalogue, "de-DE")("count", { n: 1000 })).toBe("1.000 Videos");
     expect(translator(catalogue, "de-CH")("count", { n: 1000 })).not.toBe("1.000 Videos");
+  });
+
+  it("answers every message of the player's, the landing page's and the captions' catalogues, in every locale, as intl-messageformat formats it (plain text is not compiled)", () => {
+    const values = new Proxy({}, { get: () => 3, has: () => true, ownKeys: () => [], getOwnPropertyDescriptor: () => undefined }) as Record<string, number>;
+    let plain = 0;
+    for (const catalogue of [playerMessages, landingMessages, captionMessages] as Catalogue<string>[]) {
+      for (const locale of supportedLocales) {
+        const t = translator(catalogue, locale);
+        for (const [id, text] of Object.entries(catalogue[locale])) {
+          const expected = String(new IntlMessageFormat(text, locale).format(values));
+          expect(t(id, values), `${locale} ${id}`).toBe(expected);
+          if (!/[{}'<]/.test(text)) plain++;
+        }
+      }
+    }
+    // Most messages are plain labels: the path that skips compilation is the one the player takes.
+    expect(plain).toBeGreaterThan(100);
   });
 });
