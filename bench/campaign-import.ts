@@ -42,14 +42,17 @@ export type ImportBenchResult = {
 
 const mb = (bytes: number) => Math.round((bytes / 1_048_576) * 10) / 10;
 
+/** Row i's plan; `changed`: every row's another (the re-import's file). */
+const plans = ["Northwind Plus", "Northwind Basic", "Team; annual", "Northwind Pro"];
+const planOf = (i: number, changed = false) => plans[(i + (changed ? 1 : 0)) % plans.length]!;
+
 /** id;firstName;planName;email — the demo template's fields, quoted where a value has the delimiter; `changed`: every plan another. */
 async function writeCsv(file: string, rows: number, changed = false): Promise<void> {
   const out = createWriteStream(file);
-  const plans = changed ? ["Northwind Basic", "Team; annual", "Northwind Pro", "Northwind Plus"] : ["Northwind Plus", "Northwind Basic", "Team; annual", "Northwind Pro"];
   out.write("\ufeffid;firstName;planName;email\n");
   let chunk = "";
   for (let i = 0; i < rows; i++) {
-    const plan = plans[i % plans.length]!;
+    const plan = planOf(i, changed);
     chunk += `cust-${i};Name ${i % 100_000};${plan.includes(";") ? `"${plan}"` : plan};user${i}@example.com\n`;
     if (chunk.length > 1 << 20) {
       if (!out.write(chunk)) await once(out, "drain");
@@ -159,7 +162,6 @@ async function rawCopy(databaseUrl: string, projectId: string, campaignId: strin
   const { recipientViewerHash } = await import("@/lib/campaigns/import-recipients");
   const { recipientIds } = await import("@/lib/campaigns/recipient-ids");
   const client = postgres(databaseUrl, { max: 1, onnotice: () => {} });
-  const plans = ["Northwind Plus", "Northwind Basic", "Team; annual", "Northwind Pro"];
   const batch = 2_000;
   try {
     await client`begin`;
@@ -172,7 +174,7 @@ async function rawCopy(databaseUrl: string, projectId: string, campaignId: strin
       let chunk = "";
       for (let j = 0; j < count; j++) {
         const i = start + j;
-        const data = JSON.stringify({ firstName: `Name ${i % 100_000}`, planName: plans[i % plans.length] });
+        const data = JSON.stringify({ firstName: `Name ${i % 100_000}`, planName: planOf(i) });
         const token = tokens.subarray(j * 32, j * 32 + 32).toString("base64url");
         chunk += `${ids[j]}\t${campaignId}\t${projectId}\tcust-${i}\tuser${i}@example.com\t${data}\t${token}\t${recipientViewerHash(projectId, ids[j]!)}\t${i + 2}\n`;
       }

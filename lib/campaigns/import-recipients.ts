@@ -77,6 +77,8 @@ export function importKey(sha256: string, mode: ImportMode, fieldMap: Record<str
   return createHash("sha256").update(JSON.stringify([sha256, mode, entries])).digest("hex");
 }
 
+const needsEscape = /["\\]/;
+
 /** A text[] literal (a bound parameter, cast in SQL) of these strings; null is SQL's NULL. */
 export function textArrayLiteral(values: readonly (string | null)[]): string {
   let literal = "{";
@@ -87,7 +89,6 @@ export function textArrayLiteral(values: readonly (string | null)[]): string {
   }
   return `${literal}}`;
 }
-const needsEscape = /["\\]/;
 
 /** The viewer_hash of a recipient's events: what the SDK's hashViewer computes for viewerId = the recipient's id. */
 export function recipientViewerHash(projectId: string, recipientId: string): string {

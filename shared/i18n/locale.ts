@@ -40,6 +40,9 @@ export function textDirection(tag: string | null | undefined): "ltr" | "rtl" {
   return canonical && rightToLeft.has(new Intl.Locale(canonical).language) ? "rtl" : "ltr";
 }
 
+/** What makes a message more than plain text: arguments and plurals ({ }), quoting (') and tags (<b>). */
+const icuSyntax = /[{}'<]/;
+
 export type Translate<Id extends string> = (id: Id, values?: Record<string, string | number>) => string;
 
 /**
@@ -64,5 +67,3 @@ export function translator<Id extends string>(catalogue: Catalogue<Id>, tag: str
   };
 }
 
-/** What makes a message more than plain text: arguments and plurals ({ }), quoting (') and tags (<b>). */
-const icuSyntax = /[{}'<]/;
